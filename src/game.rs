@@ -1,0 +1,146 @@
+//! The [`Game`] trait: the only thing the search engine knows about a game.
+//!
+//! A game is a value (it may carry configuration such as a board size or a rollout policy) with three
+//! associated types: a [`Game::State`] (a position), a [`Game::Action`] (a player's move) and a
+//! [`Game::Outcome`] (a chance event such as a spawned tile). Games without chance events use
+//! [`NoOutcome`], an uninhabited type.
+//!
+//! # Values and rewards
+//!
+//! Every transition made by a player yields an immediate reward credited to that player
+//! ([`Game::apply`]); a terminal position yields a payoff per player ([`Game::returns`]). The engine
+//! works with *return-to-go*: the sum of the rewards a player receives after a position plus the terminal
+//! payoff. Single-player games (2048, Snake) use player 0 only; two-player zero-sum games (tic-tac-toe,
+//! Gomoku) give no intermediate rewards and pay `1.0` for a win, `0.5` for a draw and `0.0` for a loss.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use crate::rng::Rng;
+
+/// The largest number of players a game may have.
+pub const MAX_PLAYERS: usize = 2;
+
+/// Return-to-go (or terminal payoff) per player, indexed by player number. Unused entries are `0.0`.
+pub type Returns = [f64; MAX_PLAYERS];
+
+/// Who acts in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// Player `p` (0-based, `p < Game::players()`) chooses an action.
+    Player(usize),
+    /// Nature chooses an outcome (see [`Game::chance_outcomes`] and [`Game::sample_outcome`]).
+    Chance,
+    /// The game is over; [`Game::returns`] gives the payoff.
+    Terminal,
+}
+
+/// The outcome type of a game without chance events. It has no values, so no outcome is ever built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoOutcome {}
+
+/// A game the engine can search.
+///
+/// Implementations must be deterministic given the state (randomness enters only through chance turns and
+/// the `rng` handed to [`Game::sample_outcome`] and [`Game::rollout`]), and must never give a
+/// [`Turn::Player`] position without legal actions or a [`Turn::Chance`] position without outcomes.
+pub trait Game: Sync {
+    /// A position. Cheap to clone (bitboards, small arrays).
+    type State: Clone + Send + Sync + Debug;
+    /// A player's move.
+    type Action: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// A chance event. Use [`NoOutcome`] when the game has none.
+    type Outcome: Copy + Eq + Debug + Send + Sync + 'static;
+
+    /// Number of players, `1..=MAX_PLAYERS`.
+    fn players(&self) -> usize;
+
+    /// Who acts in `state`.
+    fn to_move(&self, state: &Self::State) -> Turn;
+
+    /// Clears `out` and fills it with the legal actions of `state`, in a fixed order. Empty exactly when
+    /// `to_move` is not [`Turn::Player`].
+    fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
+
+    /// Plays a legal `action` for the player to move and returns that player's immediate reward
+    /// (2048: the merge score; two-player games: `0.0`).
+    ///
+    /// # Panics
+    /// May panic, or leave a meaningless state, if `action` is not legal in `state`; callers in the
+    /// engine only pass actions from [`Game::legal_actions`].
+    fn apply(&self, state: &mut Self::State, action: Self::Action) -> f64;
+
+    /// Clears `out` and fills it with every chance outcome of a [`Turn::Chance`] state and its
+    /// probability (the probabilities sum to 1). Games whose outcomes are too many to enumerate leave
+    /// `out` empty; the engine then samples with [`Game::sample_outcome`] (open-loop).
+    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Outcome, f64)>);
+
+    /// Draws one chance outcome of a [`Turn::Chance`] state with the game's distribution.
+    fn sample_outcome(&self, state: &Self::State, rng: &mut Rng) -> Self::Outcome;
+
+    /// Applies a chance outcome to a [`Turn::Chance`] state.
+    fn apply_outcome(&self, state: &mut Self::State, outcome: Self::Outcome);
+
+    /// Terminal payoff per player of a [`Turn::Terminal`] state (0.0 for single-player games whose score
+    /// is made of rewards).
+    fn returns(&self, state: &Self::State) -> Returns;
+
+    /// Zobrist key of `state`, or `None` when the game has no transposition table. Two states with the same
+    /// key must be the same position for the search (same legal moves, same futures).
+    fn zobrist(&self, _state: &Self::State) -> Option<u64> {
+        None
+    }
+
+    /// Bounds `(low, high)` on every player's return-to-go, when the game knows them (two-player games:
+    /// `(0.0, 1.0)`). `None` makes the search normalise values per node with the min/max of the children's
+    /// means (see docs/ARCHITECTURE.md).
+    fn value_bounds(&self) -> Option<(f64, f64)> {
+        None
+    }
+
+    /// Whether [`Game::apply`] can return a non-zero reward. Games that never do return `false` and save
+    /// the engine from computing rewards of unexplored actions at expansion.
+    fn has_rewards(&self) -> bool {
+        true
+    }
+
+    /// Plays `state` to the end (a playout) and returns each player's return-to-go from `state`: the sum
+    /// of the rewards received on the way plus the terminal payoff.
+    ///
+    /// The default picks uniformly among the legal actions and samples chance outcomes; games override it
+    /// with a faster or stronger rollout policy. `scratch` is a reusable buffer.
+    fn rollout(&self, state: &Self::State, rng: &mut Rng, scratch: &mut Vec<Self::Action>) -> Returns {
+        let mut s = state.clone();
+        let mut g = [0.0; MAX_PLAYERS];
+        loop {
+            match self.to_move(&s) {
+                Turn::Player(p) => {
+                    self.legal_actions(&s, scratch);
+                    let a = scratch[crate::rng::below(rng, scratch.len())];
+                    g[p] += self.apply(&mut s, a);
+                }
+                Turn::Chance => {
+                    let o = self.sample_outcome(&s, rng);
+                    self.apply_outcome(&mut s, o);
+                }
+                Turn::Terminal => {
+                    let r = self.returns(&s);
+                    for (gi, ri) in g.iter_mut().zip(r) {
+                        *gi += ri;
+                    }
+                    return g;
+                }
+            }
+        }
+    }
+
+    /// Human-readable name of an action (used in reports and principal variations).
+    fn action_name(&self, action: &Self::Action) -> String {
+        format!("{action:?}")
+    }
+
+    /// Human-readable name of a chance outcome.
+    fn outcome_name(&self, outcome: &Self::Outcome) -> String {
+        format!("{outcome:?}")
+    }
+}

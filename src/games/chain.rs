@@ -1,0 +1,71 @@
+//! A synthetic single-player chain: `length` forced steps, each worth a reward of 1, then the end.
+//! Used to test very deep trees (depth 100 000 and more) and the search's memory handling.
+
+use crate::game::{Game, NoOutcome, Returns, Turn};
+use crate::rng::Rng;
+
+/// A chain of `length` steps with `width` identical actions per step (so the tree is a DAG of width 1
+/// when the transposition table is on, and a wide tree when it is off).
+#[derive(Clone, Copy, Debug)]
+pub struct Chain {
+    /// Number of steps until the end.
+    pub length: u32,
+    /// Number of legal actions per step (>= 1).
+    pub width: u8,
+}
+
+impl Game for Chain {
+    /// Steps taken so far.
+    type State = u32;
+    type Action = u8;
+    type Outcome = NoOutcome;
+
+    fn players(&self) -> usize {
+        1
+    }
+
+    fn to_move(&self, s: &u32) -> Turn {
+        if *s >= self.length {
+            Turn::Terminal
+        } else {
+            Turn::Player(0)
+        }
+    }
+
+    fn legal_actions(&self, s: &u32, out: &mut Vec<u8>) {
+        out.clear();
+        if *s < self.length {
+            out.extend(0..self.width.max(1));
+        }
+    }
+
+    fn apply(&self, s: &mut u32, _a: u8) -> f64 {
+        *s += 1;
+        1.0
+    }
+
+    fn chance_outcomes(&self, _s: &u32, out: &mut Vec<(NoOutcome, f64)>) {
+        out.clear();
+    }
+
+    fn sample_outcome(&self, _s: &u32, _rng: &mut Rng) -> NoOutcome {
+        unreachable!("the chain has no chance turns")
+    }
+
+    fn apply_outcome(&self, _s: &mut u32, outcome: NoOutcome) {
+        match outcome {}
+    }
+
+    fn returns(&self, _s: &u32) -> Returns {
+        [0.0; 2]
+    }
+
+    fn zobrist(&self, s: &u32) -> Option<u64> {
+        Some(crate::games::mix64(*s as u64 + 1))
+    }
+
+    /// Return-to-go is the number of steps left; the rollout is exact and needs no loop.
+    fn rollout(&self, s: &u32, _rng: &mut Rng, _scratch: &mut Vec<u8>) -> Returns {
+        [self.length.saturating_sub(*s) as f64, 0.0]
+    }
+}
