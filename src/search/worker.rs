@@ -1,0 +1,408 @@
+//! One worker thread: the playout loop (select → expand → evaluate → backup) over the shared tree.
+
+use std::time::Instant;
+
+use bumpalo::Bump;
+
+use crate::game::{Game, Returns, Turn, MAX_PLAYERS};
+use crate::rng::{self, Rng};
+use crate::search::node::{Edge, Node, NodeKind, Step};
+use crate::search::params::{ChanceSelection, SearchParams};
+use crate::search::tt::{Lookup, TranspositionTable};
+use crate::sync::{AtomicBool, AtomicU64, Ordering};
+
+/// The move type stored in a game's edges.
+pub type GameStep<G> = Step<<G as Game>::Action, <G as Game>::Outcome>;
+/// A node of a game's tree.
+pub type GameNode<G> = Node<GameStep<G>>;
+/// An edge of a game's tree.
+pub type GameEdge<G> = Edge<GameStep<G>>;
+
+/// State shared by all workers of one search (read-mostly).
+pub(crate) struct Shared<'a, G: Game> {
+    pub game: &'a G,
+    pub root: &'a GameNode<G>,
+    pub root_state: &'a G::State,
+    pub table: Option<&'a TranspositionTable<GameStep<G>>>,
+    /// Playouts claimed so far (claimed in batches; see [`Worker::run`]).
+    pub claimed: &'a AtomicU64,
+    pub stop: &'a AtomicBool,
+    pub external_stop: Option<&'a AtomicBool>,
+    pub deadline: Option<Instant>,
+    /// Value bounds from the game, if it declares them.
+    pub bounds: Option<(f64, f64)>,
+}
+
+/// Per-worker counters, batched locally and summed when the search ends.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WorkerStats {
+    pub playouts: u64,
+    pub nodes: u64,
+    pub table_hits: u64,
+    pub depth_sum: u64,
+    pub max_depth: u64,
+    pub memory_limited: bool,
+    /// Sum of the returns backed up into the root (for the conservation audit).
+    pub root_value_sum: f64,
+}
+
+/// One step of the current playout path.
+struct PathStep<M> {
+    node: *const Node<M>,
+    edge: *const Edge<M>,
+    /// Player credited with the edge's reward (the mover at a decision node).
+    mover: u8,
+}
+
+pub(crate) struct Worker<'a, G: Game> {
+    shared: &'a Shared<'a, G>,
+    params: SearchParams,
+    arena: &'a Bump,
+    rng: Rng,
+    state: G::State,
+    path: Vec<PathStep<GameStep<G>>>,
+    actions: Vec<G::Action>,
+    outcomes: Vec<(G::Outcome, f64)>,
+    rewards: Vec<f32>,
+    scratch: Vec<G::Action>,
+    pub stats: WorkerStats,
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    pub fn new(shared: &'a Shared<'a, G>, params: SearchParams, arena: &'a Bump, index: usize) -> Self {
+        let rng = rng::seeded(params.seed, index as u64);
+        Self {
+            shared,
+            params,
+            arena,
+            rng,
+            state: shared.root_state.clone(),
+            path: Vec::with_capacity(256),
+            actions: Vec::new(),
+            outcomes: Vec::new(),
+            rewards: Vec::new(),
+            scratch: Vec::new(),
+            stats: WorkerStats::default(),
+        }
+    }
+
+    /// Runs playouts until a limit or a stop flag ends the search.
+    ///
+    /// Playouts are claimed from the shared counter in batches, so the counter is written once per batch,
+    /// not once per playout; the total never exceeds the limit.
+    pub fn run(&mut self) {
+        let limit = self.params.playouts;
+        let threads = self.params.threads.max(1) as u64;
+        let batch = limit.map_or(1, |l| (l / (threads * 64)).clamp(1, 256));
+        let mut budget = 0u64;
+        loop {
+            if self.shared.stop.load(Ordering::Relaxed)
+                || self.shared.external_stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                break;
+            }
+            if let Some(deadline) = self.shared.deadline {
+                if Instant::now() >= deadline {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            if budget == 0 {
+                match limit {
+                    Some(l) => {
+                        let prev = self.shared.claimed.fetch_add(batch, Ordering::Relaxed);
+                        if prev >= l {
+                            break;
+                        }
+                        budget = batch.min(l - prev);
+                    }
+                    None => budget = u64::MAX,
+                }
+            }
+            self.playout();
+            budget -= 1;
+        }
+    }
+
+    /// Allocates `value` in this worker's arena; `None` when the memory budget is spent.
+    fn alloc<T>(&mut self, value: T) -> Option<*mut T> {
+        match self.arena.try_alloc(value) {
+            Ok(r) => Some(r as *mut T),
+            Err(_) => {
+                self.stats.memory_limited = true;
+                None
+            }
+        }
+    }
+
+    /// One playout from the root.
+    fn playout(&mut self) {
+        let shared = self.shared;
+        let game = shared.game;
+        self.state.clone_from(shared.root_state);
+        self.path.clear();
+        let mut node: &GameNode<G> = shared.root;
+        // The node at the end of the path (None: memory ran out before the leaf got a node).
+        let leaf: Option<&GameNode<G>>;
+        let value: Returns;
+        loop {
+            if node.kind() == NodeKind::Terminal {
+                value = game.returns(&self.state);
+                leaf = Some(node);
+                break;
+            }
+            let children = match node.children_acquire() {
+                Some(c) => c,
+                None => {
+                    // The root is always expanded, so its children carry the statistics the report
+                    // needs.
+                    let due = node.visits_relaxed() >= self.params.expand_threshold
+                        || std::ptr::eq(node, shared.root);
+                    let can_expand = !self.stats.memory_limited && due && node.try_claim_expansion();
+                    match can_expand.then(|| self.expand(node)).flatten() {
+                        Some(c) => c,
+                        None => {
+                            value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                            leaf = Some(node);
+                            break;
+                        }
+                    }
+                }
+            };
+            let (index, mover) = self.select(node, children);
+            let edge = &children[index];
+            edge.add_in_flight_relaxed();
+            match edge.step {
+                Step::Action(a) => {
+                    game.apply(&mut self.state, a);
+                }
+                Step::Outcome(o) => game.apply_outcome(&mut self.state, o),
+            }
+            self.path.push(PathStep { node, edge, mover });
+            match edge.child_acquire() {
+                Some(child) => node = child,
+                None => match self.create_child(node, edge, mover) {
+                    Some(child) => node = child,
+                    None => {
+                        value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                        leaf = None;
+                        break;
+                    }
+                },
+            }
+        }
+        self.backup(leaf, value);
+    }
+
+    /// Picks the edge a playout follows out of `node`; returns its index and the player credited with its
+    /// reward.
+    fn select(&mut self, node: &GameNode<G>, children: &[GameEdge<G>]) -> (usize, u8) {
+        match node.kind() {
+            NodeKind::Chance => (self.select_outcome(children), node.player() as u8),
+            _ => {
+                let mover = match self.shared.game.to_move(&self.state) {
+                    Turn::Player(p) => p,
+                    _ => node.player(),
+                };
+                (self.select_uct(children), mover as u8)
+            }
+        }
+    }
+
+    /// UCT over the children (Kocsis and Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006) with
+    /// values normalised to `[0, 1]` and virtual loss counted as visits of value 0. Exploration uses edge
+    /// visits; the mean is the child node's (UCT2 of Childs, Brodeur and Kocsis, CIG 2008).
+    fn select_uct(&mut self, children: &[GameEdge<G>]) -> usize {
+        let vl = self.params.virtual_loss as f64;
+        let mut total = 0.0;
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for e in children {
+            total += e.visits_relaxed() as f64 + vl * e.in_flight_relaxed() as f64;
+            if self.shared.bounds.is_none() {
+                if let Some(q) = q_value(e) {
+                    lo = lo.min(q);
+                    hi = hi.max(q);
+                }
+            }
+        }
+        let (lo, span) = match self.shared.bounds {
+            Some((l, h)) => (l, h - l),
+            None => (lo, hi - lo),
+        };
+        let log_total = total.max(1.0).ln();
+        let c = self.params.exploration;
+        let mut best = 0;
+        let mut best_score = f64::NEG_INFINITY;
+        for (i, e) in children.iter().enumerate() {
+            let visits = e.visits_relaxed() as f64;
+            let virtual_visits = vl * e.in_flight_relaxed() as f64;
+            let n = visits + virtual_visits;
+            if n == 0.0 {
+                return i;
+            }
+            let q = match q_value(e) {
+                Some(q) if span > 1e-12 => (q - lo) / span,
+                Some(_) => 0.5,
+                None => 0.0,
+            };
+            let q_eff = q * visits / n;
+            let score = q_eff + c * (log_total / n).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Chance-node outcome selection (see [`ChanceSelection`]).
+    fn select_outcome(&mut self, children: &[GameEdge<G>]) -> usize {
+        match self.params.chance {
+            ChanceSelection::Stratified => {
+                let total: f64 =
+                    children.iter().map(|e| (e.visits_relaxed() + e.in_flight_relaxed()) as f64).sum();
+                let mut best = 0;
+                let mut best_lag = f64::NEG_INFINITY;
+                for (i, e) in children.iter().enumerate() {
+                    let n = (e.visits_relaxed() + e.in_flight_relaxed()) as f64;
+                    let lag = e.prob as f64 * (total + 1.0) - n;
+                    if lag > best_lag {
+                        best_lag = lag;
+                        best = i;
+                    }
+                }
+                best
+            }
+            ChanceSelection::Sample => {
+                let mut r = rng::unit(&mut self.rng) as f32;
+                for (i, e) in children.iter().enumerate() {
+                    r -= e.prob;
+                    if r < 0.0 {
+                        return i;
+                    }
+                }
+                children.len() - 1
+            }
+        }
+    }
+
+    /// Builds and publishes `node`'s children block; the caller holds the expansion claim. Returns `None`
+    /// (and gives the claim back) when the memory budget is spent.
+    fn expand(&mut self, node: &GameNode<G>) -> Option<&'a [GameEdge<G>]> {
+        let game = self.shared.game;
+        let edges: &mut [GameEdge<G>] = match game.to_move(&self.state) {
+            Turn::Player(_) => {
+                game.legal_actions(&self.state, &mut self.actions);
+                self.rewards.clear();
+                if game.has_rewards() {
+                    for &a in &self.actions {
+                        let mut s = self.state.clone();
+                        self.rewards.push(game.apply(&mut s, a) as f32);
+                    }
+                } else {
+                    self.rewards.resize(self.actions.len(), 0.0);
+                }
+                let (actions, rewards) = (&self.actions, &self.rewards);
+                self.arena
+                    .try_alloc_slice_fill_with(actions.len(), |i| Edge::new(Step::Action(actions[i]), 1.0, rewards[i]))
+                    .ok()?
+            }
+            Turn::Chance => {
+                game.chance_outcomes(&self.state, &mut self.outcomes);
+                let outcomes = &self.outcomes;
+                self.arena
+                    .try_alloc_slice_fill_with(outcomes.len(), |i| {
+                        Edge::new(Step::Outcome(outcomes[i].0), outcomes[i].1 as f32, 0.0)
+                    })
+                    .ok()?
+            }
+            Turn::Terminal => &mut [],
+        };
+        if edges.is_empty() {
+            node.abandon_expansion();
+            if self.arena.allocation_limit().is_some() {
+                self.stats.memory_limited = true;
+            }
+            return None;
+        }
+        let len = edges.len();
+        let ptr = edges.as_mut_ptr();
+        // SAFETY: [I1] we hold the expansion claim (the caller's compare-exchange succeeded); [I2] all
+        // `len` edges were initialised above; [I6] the block lives in this worker's arena, which outlives
+        // the search.
+        unsafe { node.publish_children_release(ptr, len) };
+        // SAFETY: [I6] same block, same lifetime.
+        Some(unsafe { std::slice::from_raw_parts(ptr, len) })
+    }
+
+    /// Creates (or finds in the transposition table) the node for `edge`'s target, which `self.state`
+    /// now holds, and links it. `None` when memory is spent.
+    fn create_child(&mut self, parent: &GameNode<G>, edge: &'a GameEdge<G>, mover: u8) -> Option<&'a GameNode<G>> {
+        let game = self.shared.game;
+        let kind = node_kind(game.to_move(&self.state));
+        let player = match parent.kind() {
+            NodeKind::Chance => parent.player(),
+            _ => mover as usize,
+        };
+        let key = match self.shared.table {
+            Some(_) => game.zobrist(&self.state),
+            None => None,
+        };
+        if let (Some(table), Some(key)) = (self.shared.table, key) {
+            if let Some(existing) = table.probe(key) {
+                self.stats.table_hits += 1;
+                // SAFETY: [I6] `existing` lives in a search arena.
+                return Some(unsafe { edge.link_child_release(existing as *const _ as *mut _) });
+            }
+        }
+        let fresh = self.alloc(Node::new(kind, player, key.unwrap_or(0)))?;
+        self.stats.nodes += 1;
+        let mut target = fresh;
+        if let (Some(table), Some(key)) = (self.shared.table, key) {
+            // SAFETY: [I6] `fresh` was fully built above and lives in this worker's arena.
+            if let Lookup::Hit(existing) = unsafe { table.get_or_insert(key, fresh) } {
+                self.stats.table_hits += 1;
+                target = existing as *const _ as *mut _;
+            }
+        }
+        // SAFETY: [I3] `target` is fully initialised; [I6] it lives in a search arena.
+        Some(unsafe { edge.link_child_release(target) })
+    }
+
+    /// Adds the playout's returns along the path actually taken (never through parent pointers: in a DAG a
+    /// node has many parents) and removes its virtual loss.
+    fn backup(&mut self, leaf: Option<&GameNode<G>>, mut g: Returns) {
+        if let Some(leaf) = leaf {
+            leaf.backup_relaxed(g[leaf.player()]);
+        }
+        let depth = self.path.len() as u64;
+        for step in self.path.iter().rev() {
+            // SAFETY: [I6] path pointers were taken from the live tree during this playout.
+            let (node, edge) = unsafe { (&*step.node, &*step.edge) };
+            edge.backup_relaxed();
+            g[step.mover as usize % MAX_PLAYERS] += edge.reward as f64;
+            node.backup_relaxed(g[node.player()]);
+        }
+        // After the loop `g` is the playout's return-to-go from the root.
+        self.stats.root_value_sum += g[self.shared.root.player()];
+        self.stats.playouts += 1;
+        self.stats.depth_sum += depth;
+        self.stats.max_depth = self.stats.max_depth.max(depth);
+    }
+}
+
+/// The edge's mean return for its mover: reward plus the child's mean return-to-go.
+#[inline]
+pub(crate) fn q_value<M>(e: &Edge<M>) -> Option<f64> {
+    let child = e.child_acquire()?;
+    child.mean_relaxed().map(|m| m + e.reward as f64)
+}
+
+/// The node kind for a position whose turn is `turn`.
+pub(crate) fn node_kind(turn: Turn) -> NodeKind {
+    match turn {
+        Turn::Player(_) => NodeKind::Decision,
+        Turn::Chance => NodeKind::Chance,
+        Turn::Terminal => NodeKind::Terminal,
+    }
+}
