@@ -2,6 +2,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod cli;
 pub mod game;
 pub mod games;
 pub mod rng;

@@ -1,0 +1,50 @@
+//! `canopy analyze tictactoe`.
+
+use serde_json::json;
+
+use super::{common, input_error, AnalyzeArgs};
+use crate::games::tictactoe::{TicTacToe, TicTacToeState};
+use crate::search::Search;
+
+/// Analyses a tic-tac-toe position.
+pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    let state = TicTacToeState::parse(&args.board).map_err(|e| input_error(format!("bad board: {e}")))?;
+    let report = Search::new(&TicTacToe, args.search.params(crate::search::params::DEFAULT_PLAYOUTS)).run(&state);
+    if args.json {
+        let v = json!({
+            "game": "tictactoe",
+            "best_action": report.best,
+            "game_over": report.best.is_none(),
+            "actions": report.actions.iter().map(|a| json!({
+                "action": a.action, "visits": a.visits, "share": a.share, "mean": a.mean, "pv": a.pv,
+            })).collect::<Vec<_>>(),
+            "pv": report.pv,
+            "root_value": report.root_value,
+            "playouts": report.playouts,
+            "nodes": report.nodes,
+            "elapsed_ms": report.elapsed_ms,
+            "playouts_per_sec": report.playouts_per_sec,
+            "memory_bytes": report.memory_bytes,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    if report.best.is_none() {
+        println!("game over");
+        return Ok(());
+    }
+    println!("{:>5} {:>9} {:>7} {:>9}  pv", "cell", "visits", "share", "win rate");
+    for a in &report.actions {
+        println!(
+            "{:>5} {:>9} {:>6.1}% {:>9}  {}",
+            a.name,
+            a.visits,
+            a.share * 100.0,
+            a.mean.map_or("-".into(), |m| format!("{m:.3}")),
+            a.pv.join(" ")
+        );
+    }
+    println!("best: {}   pv: {}", report.best_name.as_deref().unwrap_or("-"), report.pv.join(" "));
+    common::print_totals(&report);
+    Ok(())
+}
