@@ -1,7 +1,8 @@
 //! 2048 move generation and rollout speed.
 //!
 //! `shift_all_dirs`: [`Board::shift`] in all four directions over a fixed set of positions (taken from
-//! seeded random games), counted per move. `legal_dirs`: the legal-move mask, counted per position.
+//! seeded random games), counted per move; `shift_all_dirs_65536`: the same with a 65536 tile on each
+//! board (the line-by-line path for big tiles). `legal_dirs`: the legal-move mask, counted per position.
 //! `rollout`: one uniform-random playout to the end from a fixed start position, counted per rollout.
 //!
 //! Run: `cargo bench --bench movegen` (add `-- --warm-up-time 1 --measurement-time 3` for a quick look).
@@ -59,6 +60,27 @@ fn movegen(c: &mut Criterion) {
         bench.iter(|| {
             let mut acc = 0u64;
             for &b in &boards {
+                for d in Dir::ALL {
+                    if let Some((after, score)) = black_box(b).shift(d) {
+                        acc = acc.wrapping_add(after.empty_count() as u64 + score as u64);
+                    }
+                }
+            }
+            acc
+        })
+    });
+    // The same positions with their largest tile replaced by a 65536: the line-by-line path.
+    let big: Vec<Board> = boards
+        .iter()
+        .map(|b| {
+            let cell = (0..16).max_by_key(|&c| b.exponent(c)).unwrap();
+            b.with_tile(cell, 16)
+        })
+        .collect();
+    group.bench_function("shift_all_dirs_65536", |bench| {
+        bench.iter(|| {
+            let mut acc = 0u64;
+            for &b in &big {
                 for d in Dir::ALL {
                     if let Some((after, score)) = black_box(b).shift(d) {
                         acc = acc.wrapping_add(after.empty_count() as u64 + score as u64);
