@@ -9,8 +9,8 @@ use super::tables::{
 };
 use super::Spawn;
 
-/// The largest tile a board may be built with: 2^17 = 131072, the largest tile a 4x4 board can ever
-/// hold (a chain 4, 8, ..., 65536 plus a spawned 4 fills all sixteen cells before merging into it).
+/// The largest tile a board may be built with: 2^17 = 131072, the largest tile a game of 2048 can make
+/// (building it needs 65536, 32768, ..., 8, 4 and a spawned 4 on the board at once: all sixteen cells).
 pub const MAX_TILE: u32 = 1 << MAX_EXPONENT;
 
 /// The exponent of [`MAX_TILE`].
@@ -200,8 +200,10 @@ pub enum BoardError {
 /// Moves on boards whose tiles are all at most 16384 are four lookups in a 64K-entry row table
 /// (plus two transposes for vertical moves); lines holding bigger tiles are moved one cell at a time.
 ///
-/// Boards built with the constructors hold tiles up to [`MAX_TILE`]; moves can merge two of those, and
-/// every exponent stays below 22 because the tile sum is at most 16 * 2^17.
+/// Exponents up to 31 fit. Boards built with the constructors hold tiles up to [`MAX_TILE`]; moves may
+/// merge two of those into a bigger tile, but a tile of 2^31 needs a tile sum of 2^31, which from a sum
+/// of at most 16 * 2^17 = 2^21 takes more than 500 million spawns (moves keep the sum; a spawn adds at
+/// most 4).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Board {
     lo: u64,
@@ -339,7 +341,7 @@ impl Board {
     fn set(&mut self, cell: usize, e: u8) {
         debug_assert!(cell < 16 && e < 32);
         self.lo = (self.lo & !(0xF << (4 * cell))) | u64::from(e & 0xF) << (4 * cell);
-        self.hi = (self.hi & !(1 << cell)) | u16::from(e >> 4) << cell;
+        self.hi = (self.hi & !(1 << cell)) | u16::from((e >> 4) & 1) << cell;
     }
 
     /// Moves every tile toward `dir` and merges by the original game's rules.

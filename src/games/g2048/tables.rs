@@ -77,8 +77,8 @@ fn build() -> Box<RowTable> {
 /// Source: `GameManager.prototype.move` in gabrielecirulli/2048 (`js/game_manager.js`).
 ///
 /// # Panics
-/// Debug builds panic when a merge would make an exponent above 31 (tile 2^31), which no board built
-/// through [`super::Board`]'s constructors reaches (their tile sum is at most 16 * 131072 = 2^21).
+/// Debug builds panic when a merge would make an exponent above 31 (tile 2^31), which play from a board
+/// built with [`super::Board`]'s constructors does not reach (see its documentation).
 pub(crate) fn slide_line(line: [u8; 4]) -> ([u8; 4], u32) {
     let mut out = [0u8; 4];
     let mut len = 0;
