@@ -1,0 +1,114 @@
+//! 2048 move generation and rollout speed.
+//!
+//! `shift_all_dirs`: [`Board::shift`] in all four directions over a fixed set of positions (taken from
+//! seeded random games), counted per move; `shift_all_dirs_65536`: the same with a 65536 tile on each
+//! board (the line-by-line path for big tiles). `legal_dirs`: the legal-move mask, counted per position.
+//! `rollout`: one uniform-random playout to the end from a fixed start position, counted per rollout.
+//!
+//! Run: `cargo bench --bench movegen` (add `-- --warm-up-time 1 --measurement-time 3` for a quick look).
+
+use std::hint::black_box;
+
+use canopy_mcts::games::g2048::{Board, Dir, G2048State, G2048};
+use canopy_mcts::rng::seeded;
+use canopy_mcts::Game;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+/// Number of benchmark positions.
+const POSITIONS: usize = 4096;
+
+/// Positions met in seeded uniform-random games (every position of as many games as needed).
+fn positions() -> Vec<Board> {
+    let g = G2048;
+    let mut rng = seeded(2048, 0);
+    let mut out = Vec::with_capacity(POSITIONS);
+    while out.len() < POSITIONS {
+        let mut s = G2048State::new_game(&mut rng);
+        let mut legal = Vec::new();
+        while out.len() < POSITIONS {
+            g.legal_actions(&s, &mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            out.push(s.board);
+            let dir = legal[canopy_mcts::rng::below(&mut rng, legal.len())];
+            g.apply(&mut s, dir);
+            let spawn = g.sample_outcome(&s, &mut rng);
+            g.apply_outcome(&mut s, spawn);
+        }
+    }
+    out
+}
+
+fn movegen(c: &mut Criterion) {
+    let boards = positions();
+    // Count the legal moves once, so a change in the rules shows up as a changed count, not only a time.
+    let legal: usize = boards
+        .iter()
+        .map(|b| Dir::ALL.iter().filter(|&&d| b.shift(d).is_some()).count())
+        .sum();
+    println!(
+        "{} positions, {} legal moves of {}",
+        boards.len(),
+        legal,
+        4 * boards.len()
+    );
+
+    let mut group = c.benchmark_group("g2048");
+    group.throughput(Throughput::Elements(4 * boards.len() as u64));
+    group.bench_function("shift_all_dirs", |bench| {
+        bench.iter(|| {
+            let mut acc = 0u64;
+            for &b in &boards {
+                for d in Dir::ALL {
+                    if let Some((after, score)) = black_box(b).shift(d) {
+                        acc = acc.wrapping_add(after.empty_count() as u64 + score as u64);
+                    }
+                }
+            }
+            acc
+        })
+    });
+    // The same positions with their largest tile replaced by a 65536: the line-by-line path.
+    let big: Vec<Board> = boards
+        .iter()
+        .map(|b| {
+            let cell = (0..16).max_by_key(|&c| b.exponent(c)).unwrap();
+            b.with_tile(cell, 16)
+        })
+        .collect();
+    group.bench_function("shift_all_dirs_65536", |bench| {
+        bench.iter(|| {
+            let mut acc = 0u64;
+            for &b in &big {
+                for d in Dir::ALL {
+                    if let Some((after, score)) = black_box(b).shift(d) {
+                        acc = acc.wrapping_add(after.empty_count() as u64 + score as u64);
+                    }
+                }
+            }
+            acc
+        })
+    });
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("legal_dirs", |bench| {
+        bench.iter(|| {
+            boards
+                .iter()
+                .map(|b| black_box(b).legal_dirs().bits() as u64)
+                .sum::<u64>()
+        })
+    });
+
+    let start = G2048State::new_game(&mut seeded(1, 0));
+    let mut rng = seeded(7, 0);
+    let mut scratch = Vec::new();
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("rollout", |bench| {
+        bench.iter(|| G2048.rollout(black_box(&start), &mut rng, &mut scratch))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, movegen);
+criterion_main!(benches);
