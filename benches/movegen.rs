@@ -43,16 +43,8 @@ fn positions() -> Vec<Board> {
 fn movegen(c: &mut Criterion) {
     let boards = positions();
     // Count the legal moves once, so a change in the rules shows up as a changed count, not only a time.
-    let legal: usize = boards
-        .iter()
-        .map(|b| Dir::ALL.iter().filter(|&&d| b.shift(d).is_some()).count())
-        .sum();
-    println!(
-        "{} positions, {} legal moves of {}",
-        boards.len(),
-        legal,
-        4 * boards.len()
-    );
+    let legal: usize = boards.iter().map(|b| Dir::ALL.iter().filter(|&&d| b.shift(d).is_some()).count()).sum();
+    println!("{} positions, {} legal moves of {}", boards.len(), legal, 4 * boards.len());
 
     let mut group = c.benchmark_group("g2048");
     group.throughput(Throughput::Elements(4 * boards.len() as u64));
@@ -92,21 +84,14 @@ fn movegen(c: &mut Criterion) {
     });
     group.throughput(Throughput::Elements(boards.len() as u64));
     group.bench_function("legal_dirs", |bench| {
-        bench.iter(|| {
-            boards
-                .iter()
-                .map(|b| black_box(b).legal_dirs().bits() as u64)
-                .sum::<u64>()
-        })
+        bench.iter(|| boards.iter().map(|b| black_box(b).legal_dirs().bits() as u64).sum::<u64>())
     });
 
     let start = G2048State::new_game(&mut seeded(1, 0));
     let mut rng = seeded(7, 0);
     let mut scratch = Vec::new();
     group.throughput(Throughput::Elements(1));
-    group.bench_function("rollout", |bench| {
-        bench.iter(|| G2048.rollout(black_box(&start), &mut rng, &mut scratch))
-    });
+    group.bench_function("rollout", |bench| bench.iter(|| G2048.rollout(black_box(&start), &mut rng, &mut scratch)));
     group.finish();
 }
 

@@ -41,10 +41,7 @@ fn cases() -> Vec<Case> {
 }
 
 fn case(id: &str) -> Case {
-    cases()
-        .into_iter()
-        .find(|c| c.id == id)
-        .unwrap_or_else(|| panic!("no case {id}"))
+    cases().into_iter().find(|c| c.id == id).unwrap_or_else(|| panic!("no case {id}"))
 }
 
 #[test]
@@ -60,13 +57,8 @@ fn every_case_of_the_move_file() {
                 assert!(!c.board.legal_dirs().contains(c.dir), "{}", c.id);
             }
             Some(expected) => {
-                let (after, score) =
-                    got.unwrap_or_else(|| panic!("{}: move {} is legal", c.id, c.dir));
-                assert_eq!(
-                    after, expected,
-                    "{}: afterstate\n{after}\nexpected\n{expected}",
-                    c.id
-                );
+                let (after, score) = got.unwrap_or_else(|| panic!("{}: move {} is legal", c.id, c.dir));
+                assert_eq!(after, expected, "{}: afterstate\n{after}\nexpected\n{expected}", c.id);
                 assert_eq!(score, c.score, "{}: score", c.id);
                 assert!(c.board.legal_dirs().contains(c.dir), "{}", c.id);
             }
@@ -80,15 +72,7 @@ fn every_case_of_the_move_file() {
         if let Some(expected) = c.expected {
             let reward = g.apply(&mut s, c.dir);
             assert_eq!(reward, f64::from(c.score), "{}", c.id);
-            assert_eq!(
-                s,
-                G2048State {
-                    board: expected,
-                    spawn_pending: true
-                },
-                "{}",
-                c.id
-            );
+            assert_eq!(s, G2048State { board: expected, spawn_pending: true }, "{}", c.id);
             assert_eq!(g.to_move(&s), Turn::Chance, "{}", c.id);
         }
     }
@@ -106,34 +90,10 @@ fn c17_spawn_is_over_the_empty_cells_of_the_new_board() {
     let mut outcomes = Vec::new();
     g.chance_outcomes(&s, &mut outcomes);
     let expected = vec![
-        (
-            Spawn {
-                cell: 3,
-                exponent: 1,
-            },
-            0.45,
-        ),
-        (
-            Spawn {
-                cell: 3,
-                exponent: 2,
-            },
-            0.05,
-        ),
-        (
-            Spawn {
-                cell: 15,
-                exponent: 1,
-            },
-            0.45,
-        ),
-        (
-            Spawn {
-                cell: 15,
-                exponent: 2,
-            },
-            0.05,
-        ),
+        (Spawn { cell: 3, exponent: 1 }, 0.45),
+        (Spawn { cell: 3, exponent: 2 }, 0.05),
+        (Spawn { cell: 15, exponent: 1 }, 0.45),
+        (Spawn { cell: 15, exponent: 2 }, 0.05),
     ];
     assert_eq!(outcomes.len(), expected.len());
     for ((o, p), (eo, ep)) in outcomes.iter().zip(&expected) {
@@ -162,10 +122,7 @@ fn c18_every_spawn_ends_the_game() {
         g.apply_outcome(&mut t, spawn);
         assert_eq!(g.to_move(&t), Turn::Terminal, "after {spawn}");
         assert!(t.board.legal_dirs().is_empty());
-        assert_eq!(
-            g.rollout(&t, &mut seeded(1, 0), &mut Vec::new()),
-            [0.0, 0.0]
-        );
+        assert_eq!(g.rollout(&t, &mut seeded(1, 0), &mut Vec::new()), [0.0, 0.0]);
     }
 }
 
@@ -191,9 +148,7 @@ fn c14_tiles_beyond_four_bits() {
     let (after, score) = c.board.shift(Dir::Left).unwrap();
     assert_eq!(after.tile(0), 65536);
     assert_eq!(score, 65536);
-    let b: Board = "65536,65536,4,4, 0,0,0,0, 0,0,0,0, 0,0,0,0"
-        .parse()
-        .unwrap();
+    let b: Board = "65536,65536,4,4, 0,0,0,0, 0,0,0,0, 0,0,0,0".parse().unwrap();
     let (after, score) = b.shift(Dir::Right).unwrap();
     assert_eq!(after.tiles()[..4], [0, 0, 131072, 8]);
     assert_eq!(score, 131072 + 8);
@@ -212,11 +167,7 @@ fn reference_shift(tiles: [u32; 16], dir: Dir) -> Option<([u32; 16], u32)> {
         Dir::Right => (0, 1),
     };
     // Traverse from the wall the tiles move toward.
-    let order: Vec<i32> = if dr == 1 || dc == 1 {
-        vec![3, 2, 1, 0]
-    } else {
-        vec![0, 1, 2, 3]
-    };
+    let order: Vec<i32> = if dr == 1 || dc == 1 { vec![3, 2, 1, 0] } else { vec![0, 1, 2, 3] };
     let mut t = tiles;
     let mut merged = [false; 16];
     let mut score = 0;
@@ -230,20 +181,13 @@ fn reference_shift(tiles: [u32; 16], dir: Dir) -> Option<([u32; 16], u32)> {
             }
             // Farthest empty cell in the direction, and the cell beyond it.
             let (mut fr, mut fc) = (r, c);
-            while (0..4).contains(&(fr + dr))
-                && (0..4).contains(&(fc + dc))
-                && t[idx(fr + dr, fc + dc)] == 0
-            {
+            while (0..4).contains(&(fr + dr)) && (0..4).contains(&(fc + dc)) && t[idx(fr + dr, fc + dc)] == 0 {
                 fr += dr;
                 fc += dc;
             }
             let (nr, nc) = (fr + dr, fc + dc);
             t[idx(r, c)] = 0;
-            if (0..4).contains(&nr)
-                && (0..4).contains(&nc)
-                && t[idx(nr, nc)] == v
-                && !merged[idx(nr, nc)]
-            {
+            if (0..4).contains(&nr) && (0..4).contains(&nc) && t[idx(nr, nc)] == v && !merged[idx(nr, nc)] {
                 t[idx(nr, nc)] = 2 * v;
                 merged[idx(nr, nc)] = true;
                 score += 2 * v;
@@ -426,67 +370,31 @@ proptest! {
 
 #[test]
 fn parse_errors_are_specific() {
-    assert_eq!(
-        "2,2,4".parse::<Board>(),
-        Err(BoardError::WrongCount { count: 3 })
-    );
-    assert_eq!(
-        Board::from_tiles(&[0; 17]),
-        Err(BoardError::WrongCount { count: 17 })
-    );
+    assert_eq!("2,2,4".parse::<Board>(), Err(BoardError::WrongCount { count: 3 }));
+    assert_eq!(Board::from_tiles(&[0; 17]), Err(BoardError::WrongCount { count: 17 }));
     let bad = "0,0,3,0, 0,0,0,0, 0,0,0,0, 0,0,0,0".parse::<Board>();
     assert_eq!(bad, Err(BoardError::BadValue { cell: 2, value: 3 }));
     let one = "0,0,0,0, 0,1,0,0, 0,0,0,0, 0,0,0,0".parse::<Board>();
     assert_eq!(one, Err(BoardError::BadValue { cell: 5, value: 1 }));
     let huge = "0,0,0,0, 0,0,0,0, 0,0,0,0, 0,0,0,262144".parse::<Board>();
-    assert_eq!(
-        huge,
-        Err(BoardError::BadValue {
-            cell: 15,
-            value: 262144
-        })
-    );
+    assert_eq!(huge, Err(BoardError::BadValue { cell: 15, value: 262144 }));
     let word = "0,0,0,0, 0,0,0,0, 0,x2,0,0, 0,0,0,0".parse::<Board>();
-    assert_eq!(
-        word,
-        Err(BoardError::NotANumber {
-            cell: 9,
-            text: "x2".into()
-        })
-    );
+    assert_eq!(word, Err(BoardError::NotANumber { cell: 9, text: "x2".into() }));
     let blank = "0,0,0,0, 0,0,0,0, 0,0,,0, 0,0,0,0".parse::<Board>();
-    assert_eq!(
-        blank,
-        Err(BoardError::NotANumber {
-            cell: 10,
-            text: String::new()
-        })
-    );
+    assert_eq!(blank, Err(BoardError::NotANumber { cell: 10, text: String::new() }));
     let neg = "-2 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0".parse::<Board>();
-    assert_eq!(
-        neg,
-        Err(BoardError::NotANumber {
-            cell: 0,
-            text: "-2".into()
-        })
-    );
+    assert_eq!(neg, Err(BoardError::NotANumber { cell: 0, text: "-2".into() }));
     assert_eq!(
         Board::from_tiles(&[0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0]),
         Err(BoardError::BadValue { cell: 7, value: 6 })
     );
 
     let msg = BoardError::BadValue { cell: 6, value: 3 }.to_string();
-    assert!(
-        msg.contains("bad tile 3 at cell 6 (row 1, column 2)"),
-        "{msg}"
-    );
+    assert!(msg.contains("bad tile 3 at cell 6 (row 1, column 2)"), "{msg}");
     for e in [
         BoardError::WrongCount { count: 3 },
         BoardError::BadValue { cell: 6, value: 3 },
-        BoardError::NotANumber {
-            cell: 0,
-            text: "x".into(),
-        },
+        BoardError::NotANumber { cell: 0, text: "x".into() },
     ] {
         assert!(!e.to_string().contains('\n'), "{e}");
     }
@@ -503,10 +411,7 @@ fn parse_accepts_spaces_dots_and_the_grid() {
         format!("{a}"),
         "     2      .      4      .\n     .      .      .      .\n     .      .      .      .\n     .      .      . 131072"
     );
-    assert_eq!(
-        format!("{a:?}"),
-        "Board(2,0,4,0,0,0,0,0,0,0,0,0,0,0,0,131072)"
-    );
+    assert_eq!(format!("{a:?}"), "Board(2,0,4,0,0,0,0,0,0,0,0,0,0,0,0,131072)");
 }
 
 #[test]
@@ -518,13 +423,7 @@ fn dir_names_and_parsing() {
         assert_eq!(G2048.action_name(&d), d.name());
     }
     assert_eq!(Dir::ALL.map(Dir::name), ["up", "down", "left", "right"]);
-    for (s, d) in [
-        ("U", Dir::Up),
-        ("d", Dir::Down),
-        ("L", Dir::Left),
-        ("r", Dir::Right),
-        (" Left ", Dir::Left),
-    ] {
+    for (s, d) in [("U", Dir::Up), ("d", Dir::Down), ("L", Dir::Left), ("r", Dir::Right), (" Left ", Dir::Left)] {
         assert_eq!(s.parse::<Dir>(), Ok(d), "{s:?}");
     }
     for s in ["", "x", "upp", "north"] {
@@ -556,12 +455,8 @@ fn new_game_has_two_small_tiles() {
 #[test]
 fn chance_outcomes_sum_to_one_and_sampling_follows_them() {
     let g = G2048;
-    let s = G2048State {
-        board: "2,4,8,16, 32,0,64,128, 256,512,0,1024, 2,4,8,0"
-            .parse()
-            .unwrap(),
-        spawn_pending: true,
-    };
+    let s =
+        G2048State { board: "2,4,8,16, 32,0,64,128, 256,512,0,1024, 2,4,8,0".parse().unwrap(), spawn_pending: true };
     let mut outcomes = Vec::new();
     g.chance_outcomes(&s, &mut outcomes);
     assert_eq!(outcomes.len(), 6);
@@ -571,39 +466,19 @@ fn chance_outcomes_sum_to_one_and_sampling_follows_them() {
     let n = 60_000;
     let mut counts = std::collections::HashMap::new();
     for _ in 0..n {
-        *counts
-            .entry(g.sample_outcome(&s, &mut rng))
-            .or_insert(0usize) += 1;
+        *counts.entry(g.sample_outcome(&s, &mut rng)).or_insert(0usize) += 1;
     }
     for (o, p) in &outcomes {
         let f = counts.get(o).copied().unwrap_or(0) as f64 / n as f64;
         assert!((f - p).abs() < 0.01, "{o}: frequency {f}, probability {p}");
     }
-    assert_eq!(
-        g.outcome_name(&Spawn {
-            cell: 5,
-            exponent: 1
-        }),
-        "2@c5"
-    );
-    assert_eq!(
-        g.outcome_name(&Spawn {
-            cell: 10,
-            exponent: 2
-        }),
-        "4@c10"
-    );
+    assert_eq!(g.outcome_name(&Spawn { cell: 5, exponent: 1 }), "2@c5");
+    assert_eq!(g.outcome_name(&Spawn { cell: 10, exponent: 2 }), "4@c10");
     // No outcomes and no moves outside their turn.
     let mut legal = vec![Dir::Up];
     g.legal_actions(&s, &mut legal);
     assert!(legal.is_empty());
-    g.chance_outcomes(
-        &G2048State {
-            spawn_pending: false,
-            ..s
-        },
-        &mut outcomes,
-    );
+    g.chance_outcomes(&G2048State { spawn_pending: false, ..s }, &mut outcomes);
     assert!(outcomes.is_empty());
 }
 

@@ -27,8 +27,13 @@ fn one_thread_with_a_seed_is_reproducible() {
 #[test]
 fn root_visits_equal_playouts_with_threads() {
     for threads in [2, 4] {
-        let params =
-            SearchParams { playouts: Some(100_000), threads, audit: true, pin_threads: false, ..SearchParams::default() };
+        let params = SearchParams {
+            playouts: Some(100_000),
+            threads,
+            audit: true,
+            pin_threads: false,
+            ..SearchParams::default()
+        };
         let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
         let audit = r.audit.unwrap();
         assert_eq!(r.playouts, 100_000);
@@ -54,13 +59,8 @@ fn terminal_root_reports_game_over() {
 fn a_tree_100_000_deep_is_built_and_dropped() {
     // expand_threshold 0 expands every node on first arrival, so one playout walks the whole chain.
     let game = Chain { length: 120_000, width: 1 };
-    let params = SearchParams {
-        playouts: Some(3),
-        threads: 1,
-        expand_threshold: 0,
-        audit: true,
-        ..SearchParams::default()
-    };
+    let params =
+        SearchParams { playouts: Some(3), threads: 1, expand_threshold: 0, audit: true, ..SearchParams::default() };
     let r = Search::new(&game, params).run(&0);
     assert!(r.max_depth >= 100_000, "depth {}", r.max_depth);
     assert!(r.audit.as_ref().unwrap().depth >= 100_000);

@@ -61,10 +61,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
         println!("game over: no legal move");
         return Ok(());
     }
-    println!(
-        "{:<6} {:>9} {:>7} {:>12} {:>7}  afterstate",
-        "move", "visits", "share", "mean return", "reward"
-    );
+    println!("{:<6} {:>9} {:>7} {:>12} {:>7}  afterstate", "move", "visits", "share", "mean return", "reward");
     for a in &report.actions {
         let after = afterstate(a.action).map(|t| t.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
         println!(
@@ -109,7 +106,13 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         let r = play_one(&game, args.agent, &params, seed, &bar);
         bar.inc(1);
         if !args.json && args.games > 1 {
-            bar.println(format!("game {:>3}: score {:>7}  max tile {:>6}  moves {:>6}", i + 1, r.score, r.max_tile, r.moves));
+            bar.println(format!(
+                "game {:>3}: score {:>7}  max tile {:>6}  moves {:>6}",
+                i + 1,
+                r.score,
+                r.max_tile,
+                r.moves
+            ));
         }
         results.push(r);
     }
@@ -134,13 +137,23 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         "games {}  mean score {:.0}  median {:.0}  max {}  moves/s {:.1}",
         summary.games, summary.mean_score, summary.median_score, summary.max_score, summary.moves_per_sec
     );
-    let reached: Vec<String> =
-        summary.reached.iter().filter(|r| r.share > 0.0).map(|r| format!("{} {:.0}%", r.tile, r.share * 100.0)).collect();
+    let reached: Vec<String> = summary
+        .reached
+        .iter()
+        .filter(|r| r.share > 0.0)
+        .map(|r| format!("{} {:.0}%", r.tile, r.share * 100.0))
+        .collect();
     println!("reached: {}", if reached.is_empty() { "none of 256..131072".to_string() } else { reached.join("  ") });
     Ok(())
 }
 
-fn play_one(game: &G2048, agent: AgentName, params: &SearchParams, seed: u64, bar: &indicatif::ProgressBar) -> GameResult {
+fn play_one(
+    game: &G2048,
+    agent: AgentName,
+    params: &SearchParams,
+    seed: u64,
+    bar: &indicatif::ProgressBar,
+) -> GameResult {
     let start = Instant::now();
     let mut spawn_rng = rng::seeded(seed, 1 << 32);
     let mut state = G2048State::new_game(&mut spawn_rng);
@@ -219,7 +232,10 @@ impl Summary {
             moves_per_sec: if secs > 0.0 { moves as f64 / secs } else { 0.0 },
             reached: MILESTONES
                 .iter()
-                .map(|&t| Reached { tile: t, share: results.iter().filter(|r| r.max_tile >= t).count() as f64 / n as f64 })
+                .map(|&t| Reached {
+                    tile: t,
+                    share: results.iter().filter(|r| r.max_tile >= t).count() as f64 / n as f64,
+                })
                 .collect(),
         }
     }

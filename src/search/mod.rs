@@ -84,8 +84,8 @@ impl<'g, G: Game> Search<'g, G> {
         let root_arena = Bump::new();
         let root_key = if use_table { game.zobrist(root_state).unwrap_or(0) } else { 0 };
         let root: &GameNode<G> = root_arena.alloc(Node::new(node_kind(root_turn), root_player, root_key));
-        let arena_limit = params.memory_bytes.saturating_sub(table_bytes + root_arena.allocated_bytes())
-            / params.threads;
+        let arena_limit =
+            params.memory_bytes.saturating_sub(table_bytes + root_arena.allocated_bytes()) / params.threads;
         let mut arenas: Vec<Bump> = (0..params.threads)
             .map(|_| {
                 let b = Bump::new();
@@ -147,9 +147,8 @@ impl<'g, G: Game> Search<'g, G> {
             acc.root_value_sum += s.root_value_sum;
             acc
         });
-        let memory_bytes = table_bytes
-            + root_arena.allocated_bytes()
-            + arenas.iter().map(|a| a.allocated_bytes()).sum::<usize>();
+        let memory_bytes =
+            table_bytes + root_arena.allocated_bytes() + arenas.iter().map(|a| a.allocated_bytes()).sum::<usize>();
         let elapsed_ms = elapsed.as_secs_f64() * 1e3;
 
         let actions = root_actions(game, root, total.playouts);
@@ -177,7 +176,11 @@ impl<'g, G: Game> Search<'g, G> {
             playouts_per_sec: if elapsed_ms > 0.0 { total.playouts as f64 / (elapsed_ms / 1e3) } else { 0.0 },
             memory_bytes,
             memory_limited: total.memory_limited,
-            table: table.as_ref().map(|t| TableStats { slots: t.capacity(), filled: t.filled(), hits: total.table_hits }),
+            table: table.as_ref().map(|t| TableStats {
+                slots: t.capacity(),
+                filled: t.filled(),
+                hits: total.table_hits,
+            }),
             normalisation: match game.value_bounds() {
                 Some((lo, hi)) => format!("bounds [{lo}, {hi}]"),
                 None => "per-node min/max of child means".to_string(),
@@ -231,7 +234,10 @@ fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64) -> Vec<Act
 fn best_action<A>(actions: &[ActionStats<A>]) -> Option<&ActionStats<A>> {
     actions.iter().max_by(|a, b| {
         a.visits.cmp(&b.visits).then(
-            a.mean.unwrap_or(f64::NEG_INFINITY).partial_cmp(&b.mean.unwrap_or(f64::NEG_INFINITY)).unwrap_or(std::cmp::Ordering::Equal),
+            a.mean
+                .unwrap_or(f64::NEG_INFINITY)
+                .partial_cmp(&b.mean.unwrap_or(f64::NEG_INFINITY))
+                .unwrap_or(std::cmp::Ordering::Equal),
         )
     })
 }

@@ -184,10 +184,7 @@ impl<M> Node<M> {
     #[inline]
     pub fn try_claim_expansion(&self) -> bool {
         self.expansion.load(Ordering::Relaxed) == UNEXPANDED
-            && self
-                .expansion
-                .compare_exchange(UNEXPANDED, EXPANDING, Ordering::Acquire, Ordering::Relaxed)
-                .is_ok()
+            && self.expansion.compare_exchange(UNEXPANDED, EXPANDING, Ordering::Acquire, Ordering::Relaxed).is_ok()
     }
 
     /// Gives up a claimed expansion (memory ran out): the node can be claimed again later.

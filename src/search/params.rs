@@ -95,7 +95,5 @@ pub fn parse_bytes(text: &str) -> Result<usize, String> {
         "t" | "tb" | "tib" => 40,
         other => return Err(format!("unknown size suffix '{other}' in '{text}' (use K, M, G or T)")),
     };
-    n.checked_mul(1u64 << shift)
-        .and_then(|v| usize::try_from(v).ok())
-        .ok_or_else(|| format!("'{text}' is too large"))
+    n.checked_mul(1u64 << shift).and_then(|v| usize::try_from(v).ok()).ok_or_else(|| format!("'{text}' is too large"))
 }

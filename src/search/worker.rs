@@ -156,8 +156,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 None => {
                     // The root is always expanded, so its children carry the statistics the report
                     // needs.
-                    let due = node.visits_relaxed() >= self.params.expand_threshold
-                        || std::ptr::eq(node, shared.root);
+                    let due = node.visits_relaxed() >= self.params.expand_threshold || std::ptr::eq(node, shared.root);
                     let can_expand = !self.stats.memory_limited && due && node.try_claim_expansion();
                     match can_expand.then(|| self.expand(node)).flatten() {
                         Some(c) => c,
@@ -259,8 +258,7 @@ impl<'a, G: Game> Worker<'a, G> {
     fn select_outcome(&mut self, children: &[GameEdge<G>]) -> usize {
         match self.params.chance {
             ChanceSelection::Stratified => {
-                let total: f64 =
-                    children.iter().map(|e| (e.visits_relaxed() + e.in_flight_relaxed()) as f64).sum();
+                let total: f64 = children.iter().map(|e| (e.visits_relaxed() + e.in_flight_relaxed()) as f64).sum();
                 let mut best = 0;
                 let mut best_lag = f64::NEG_INFINITY;
                 for (i, e) in children.iter().enumerate() {

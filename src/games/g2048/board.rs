@@ -4,8 +4,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::tables::{
-    self, count_nibbles, full_nibbles, move_rows, nonzero_nibbles, select, slide_line, spread16,
-    transpose, RowTable, NIBBLE_LSB, TABLE_MAX_EXPONENT,
+    self, count_nibbles, full_nibbles, move_rows, nonzero_nibbles, select, slide_line, spread16, transpose, RowTable,
+    NIBBLE_LSB, TABLE_MAX_EXPONENT,
 };
 use super::Spawn;
 
@@ -304,10 +304,7 @@ impl Board {
     #[must_use]
     pub fn with_tile(self, cell: usize, exponent: u8) -> Board {
         assert!(cell < 16, "cell {cell} is not on the board (0..16)");
-        assert!(
-            exponent <= MAX_EXPONENT,
-            "exponent {exponent} exceeds {MAX_EXPONENT} (tile {MAX_TILE})"
-        );
+        assert!(exponent <= MAX_EXPONENT, "exponent {exponent} exceeds {MAX_EXPONENT} (tile {MAX_TILE})");
         let mut board = self;
         board.set(cell, exponent);
         board
@@ -320,20 +317,9 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn with_spawn(self, spawn: Spawn) -> Board {
-        debug_assert!(
-            self.exponent(spawn.cell as usize) == 0,
-            "spawn on full cell {}",
-            spawn.cell
-        );
-        debug_assert!(
-            matches!(spawn.exponent, 1 | 2),
-            "spawned tile 2^{}",
-            spawn.exponent
-        );
-        Board {
-            lo: self.lo | u64::from(spawn.exponent) << (4 * spawn.cell),
-            hi: self.hi,
-        }
+        debug_assert!(self.exponent(spawn.cell as usize) == 0, "spawn on full cell {}", spawn.cell);
+        debug_assert!(matches!(spawn.exponent, 1 | 2), "spawned tile 2^{}", spawn.exponent);
+        Board { lo: self.lo | u64::from(spawn.exponent) << (4 * spawn.cell), hi: self.hi }
     }
 
     /// Writes exponent `e` (< 32) into `cell` (< 16).
@@ -388,10 +374,7 @@ impl Board {
             let before = line.map(|cell| self.exponent(cell));
             let (after, gain) = if before.iter().all(|&e| e <= TABLE_MAX_EXPONENT) {
                 let entry = &table[tables::pack_row(before) as usize];
-                (
-                    tables::unpack_row(entry.moves[0]),
-                    u32::from(entry.score_q) * 4,
-                )
+                (tables::unpack_row(entry.moves[0]), u32::from(entry.score_q) * 4)
             } else {
                 slide_line(before)
             };
@@ -433,12 +416,7 @@ impl Board {
         let v_pair = !nonzero_nibbles((lo ^ (lo >> 16)) | (hs ^ (hs >> 16))) & occ & NOT_LAST_ROW;
         let up = v_pair | (empty & (occ >> 16) & NOT_LAST_ROW);
         let down = v_pair | (occ & (empty >> 16) & NOT_LAST_ROW);
-        DirSet(
-            u8::from(up != 0)
-                | u8::from(down != 0) << 1
-                | u8::from(left != 0) << 2
-                | u8::from(right != 0) << 3,
-        )
+        DirSet(u8::from(up != 0) | u8::from(down != 0) << 1 | u8::from(left != 0) << 2 | u8::from(right != 0) << 3)
     }
 
     /// Number of empty cells (0..=16).
@@ -480,11 +458,7 @@ impl Board {
             empty &= empty - 1;
         }
         let cell = (empty.trailing_zeros() / 4) as u8;
-        let exponent = if crate::rng::unit(rng) < super::P_FOUR {
-            2
-        } else {
-            1
-        };
+        let exponent = if crate::rng::unit(rng) < super::P_FOUR { 2 } else { 1 };
         Some(Spawn { cell, exponent })
     }
 
@@ -498,9 +472,7 @@ impl Board {
 fn tile_exponent(cell: usize, value: u64) -> Result<u8, BoardError> {
     match value {
         0 => Ok(0),
-        v if v.is_power_of_two() && (2..=u64::from(MAX_TILE)).contains(&v) => {
-            Ok(v.trailing_zeros() as u8)
-        }
+        v if v.is_power_of_two() && (2..=u64::from(MAX_TILE)).contains(&v) => Ok(v.trailing_zeros() as u8),
         _ => Err(BoardError::BadValue { cell, value }),
     }
 }
@@ -516,24 +488,16 @@ impl FromStr for Board {
     /// [`BoardError::WrongCount`], [`BoardError::NotANumber`] (holding the token) or
     /// [`BoardError::BadValue`].
     fn from_str(s: &str) -> Result<Board, BoardError> {
-        let tokens: Vec<&str> = if s.contains(',') {
-            s.split(',').map(str::trim).collect()
-        } else {
-            s.split_whitespace().collect()
-        };
+        let tokens: Vec<&str> =
+            if s.contains(',') { s.split(',').map(str::trim).collect() } else { s.split_whitespace().collect() };
         if tokens.len() != 16 {
-            return Err(BoardError::WrongCount {
-                count: tokens.len(),
-            });
+            return Err(BoardError::WrongCount { count: tokens.len() });
         }
         let mut board = Board::EMPTY;
         for (cell, token) in tokens.into_iter().enumerate() {
             let value = match token {
                 "." => 0,
-                t => t.parse::<u64>().map_err(|_| BoardError::NotANumber {
-                    cell,
-                    text: t.to_string(),
-                })?,
+                t => t.parse::<u64>().map_err(|_| BoardError::NotANumber { cell, text: t.to_string() })?,
             };
             board.set(cell, tile_exponent(cell, value)?);
         }

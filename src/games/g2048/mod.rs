@@ -77,9 +77,7 @@ impl G2048State {
     pub fn new_game(rng: &mut Rng) -> G2048State {
         let mut board = Board::EMPTY;
         for _ in 0..2 {
-            let spawn = board
-                .random_spawn(rng)
-                .expect("the board has room for two tiles");
+            let spawn = board.random_spawn(rng).expect("the board has room for two tiles");
             board = board.with_spawn(spawn);
         }
         G2048State::from_board(board)
@@ -87,10 +85,7 @@ impl G2048State {
 
     /// The position `board` with the player to move.
     pub fn from_board(board: Board) -> G2048State {
-        G2048State {
-            board,
-            spawn_pending: false,
-        }
+        G2048State { board, spawn_pending: false }
     }
 
     /// The Zobrist key (see [`zobrist::state_key`]).

@@ -56,16 +56,10 @@ fn build() -> Box<RowTable> {
             reversed.reverse();
             let (mut right, _) = slide_line(reversed);
             right.reverse();
-            RowEntry {
-                moves: [pack_row(left), pack_row(right)],
-                score_q: (score / 4) as u16,
-            }
+            RowEntry { moves: [pack_row(left), pack_row(right)], score_q: (score / 4) as u16 }
         })
         .collect();
-    entries
-        .into_boxed_slice()
-        .try_into()
-        .unwrap_or_else(|_| unreachable!("the table has exactly 65536 entries"))
+    entries.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("the table has exactly 65536 entries"))
 }
 
 /// Moves one line of four exponents (0 = empty) toward index 0 by the rules of the original game:
@@ -112,9 +106,7 @@ pub(crate) fn unpack_row(row: u16) -> [u8; 4] {
 /// Packs four exponents (each below 16) into a row, index 0 in nibble 0.
 #[inline]
 pub(crate) fn pack_row(line: [u8; 4]) -> u16 {
-    line.iter()
-        .enumerate()
-        .fold(0, |acc, (k, &e)| acc | (u16::from(e) & 0xF) << (4 * k))
+    line.iter().enumerate().fold(0, |acc, (k, &e)| acc | (u16::from(e) & 0xF) << (4 * k))
 }
 
 /// Moves the four rows of a nibble board with the table, toward nibble 0 of each row (`side == 0`) or

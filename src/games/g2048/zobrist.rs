@@ -40,29 +40,17 @@ const KEYS: Keys = {
         }
         c += 1;
     }
-    Keys {
-        cell,
-        spawn_pending: splitmix64(&mut state),
-    }
+    Keys { cell, spawn_pending: splitmix64(&mut state) }
 };
 
 /// The key of the tiles of `board` (a state without a pending spawn has this key).
 pub fn board_key(board: &Board) -> u64 {
-    board
-        .exponents()
-        .iter()
-        .enumerate()
-        .fold(0, |key, (c, &e)| key ^ KEYS.cell[c][e as usize])
+    board.exponents().iter().enumerate().fold(0, |key, (c, &e)| key ^ KEYS.cell[c][e as usize])
 }
 
 /// The key of `state`: [`board_key`], XOR the "spawn pending" constant when a spawn is pending.
 pub fn state_key(state: &G2048State) -> u64 {
-    board_key(&state.board)
-        ^ if state.spawn_pending {
-            KEYS.spawn_pending
-        } else {
-            0
-        }
+    board_key(&state.board) ^ if state.spawn_pending { KEYS.spawn_pending } else { 0 }
 }
 
 /// The key after a move from a state without pending spawn whose key is `key` and board is `before`, to
@@ -89,11 +77,7 @@ mod tests {
 
     #[test]
     fn constants_are_distinct_and_nonzero() {
-        let mut all: Vec<u64> = KEYS
-            .cell
-            .iter()
-            .flat_map(|row| row[1..].iter().copied())
-            .collect();
+        let mut all: Vec<u64> = KEYS.cell.iter().flat_map(|row| row[1..].iter().copied()).collect();
         all.push(KEYS.spawn_pending);
         assert!(all.iter().all(|&k| k != 0));
         let n = all.len();
