@@ -42,6 +42,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "pv": report.pv,
             "root_value": report.root_value,
             "playouts": report.playouts,
+            "root_visits": report.root_visits,
             "nodes": report.nodes,
             "max_depth": report.max_depth,
             "mean_depth": report.mean_depth,

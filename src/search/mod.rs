@@ -110,6 +110,7 @@ impl<'g, G: Game> Search<'g, G> {
 
         let mut stats = Vec::with_capacity(params.threads);
         if root_turn != Turn::Terminal {
+            Worker::new(&shared, params.clone(), &root_arena, 0).expand_root();
             let cores = if params.pin_threads { core_affinity::get_core_ids().unwrap_or_default() } else { Vec::new() };
             let shared = &shared;
             std::thread::scope(|scope| {
@@ -168,6 +169,7 @@ impl<'g, G: Game> Search<'g, G> {
             best_name: best.map(|b| b.name.clone()),
             pv,
             root_value: root.mean_relaxed(),
+            root_visits: root.visits_relaxed() as u64,
             playouts: total.playouts,
             nodes: total.nodes + 1,
             max_depth: total.max_depth,

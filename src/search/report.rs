@@ -5,6 +5,7 @@ use serde::Serialize;
 
 /// Statistics of one root action.
 #[derive(Clone, Debug, Serialize)]
+#[serde(bound = "")]
 pub struct ActionStats<A> {
     /// The action (not serialised: games render it through `name`).
     #[serde(skip)]
@@ -59,6 +60,7 @@ pub struct TreeAudit {
 
 /// The result of one search.
 #[derive(Clone, Debug, Serialize)]
+#[serde(bound = "")]
 pub struct SearchReport<A> {
     /// The most visited root action (ties: higher mean). `None` when the root is terminal.
     #[serde(skip)]
@@ -74,6 +76,8 @@ pub struct SearchReport<A> {
     pub root_value: Option<f64>,
     /// Playouts completed.
     pub playouts: u64,
+    /// The root node's visit count (equals `playouts`: no update is lost).
+    pub root_visits: u64,
     /// Nodes created.
     pub nodes: u64,
     /// Deepest playout path (edges from the root).

@@ -124,6 +124,14 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
+    /// Expands the root before the workers start, so every playout leaves the root through an edge and
+    /// the root's edge visits add up to the playouts. Returns false when the root is terminal or memory
+    /// is too small for its children.
+    pub fn expand_root(&mut self) -> bool {
+        let root = self.shared.root;
+        root.kind() != NodeKind::Terminal && root.try_claim_expansion() && self.expand(root).is_some()
+    }
+
     /// Allocates `value` in this worker's arena; `None` when the memory budget is spent.
     fn alloc<T>(&mut self, value: T) -> Option<*mut T> {
         match self.arena.try_alloc(value) {

@@ -1,0 +1,159 @@
+//! The `canopy` binary on 2048: the shared move cases through `analyze --json`, the safe-move boards,
+//! reproducibility, exact playout accounting, bad input, and `play`.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn canopy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_canopy")).args(args).output().expect("run canopy")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = canopy(args);
+    assert!(out.status.success(), "canopy {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn dir_name(letter: &str) -> &'static str {
+    match letter {
+        "L" => "left",
+        "R" => "right",
+        "U" => "up",
+        "D" => "down",
+        other => panic!("unknown move {other}"),
+    }
+}
+
+#[test]
+fn analyze_json_shows_the_rules_afterstates_and_rewards() {
+    let data = include_str!("data/2048-moves.tsv");
+    let mut checked = 0;
+    for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (id, board, mv, expected, gain) = (f[0], f[1], dir_name(f[2]), f[3], f[4]);
+        let v = json(&["analyze", "2048", "--board", board, "--playouts", "200", "--threads", "1", "--json"]);
+        let actions = v["actions"].as_array().unwrap();
+        let entry = actions.iter().find(|a| a["action"] == mv);
+        if expected == "ILLEGAL" {
+            assert!(entry.is_none(), "{id}: illegal move {mv} listed");
+        } else {
+            let entry = entry.unwrap_or_else(|| panic!("{id}: legal move {mv} missing"));
+            let want: Vec<u64> = expected.split(',').map(|t| t.trim().parse().unwrap()).collect();
+            let got: Vec<u64> = entry["afterstate"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+            assert_eq!(got, want, "{id}: afterstate");
+            assert_eq!(entry["reward"].as_f64().unwrap(), gain.parse::<f64>().unwrap(), "{id}: reward");
+        }
+        // Every listed action is legal: its afterstate differs from the board.
+        for a in actions {
+            assert_ne!(a["afterstate"], v["board"], "{id}: an illegal move is listed");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 14);
+}
+
+#[test]
+fn terminal_board_reports_game_over() {
+    let v = json(&["analyze", "2048", "--board", "4,8,2,4,2,4,8,16,16,128,64,128,2,8,2,8", "--json"]);
+    assert_eq!(v["best_action"], Value::Null);
+    assert_eq!(v["game_over"], true);
+    assert_eq!(v["actions"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn picks_the_safe_move_on_every_safe_move_board() {
+    let data = include_str!("data/2048-safe-move.tsv");
+    let mut checked = 0;
+    for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+        let v = json(&["analyze", "2048", "--board", f[0], "--playouts", "20000", "--threads", "2", "--json"]);
+        assert_eq!(v["best_action"], f[1], "board {}: {}", f[0], v["actions"]);
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+}
+
+#[test]
+fn one_thread_and_a_seed_give_identical_json_apart_from_timings() {
+    let args = ["analyze", "2048", "--board", "0,2,16,4,32,8,2,8,4,16,4,16,2,4,8,4", "--threads", "1", "--seed", "9"];
+    let args: Vec<&str> = args.iter().copied().chain(["--playouts", "5000", "--json"]).collect();
+    let strip = |mut v: Value| {
+        for k in ["elapsed_ms", "playouts_per_sec"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    let a = strip(json(&args));
+    let b = strip(json(&args));
+    assert_eq!(a, b);
+    assert_eq!(a["playouts"], 5000);
+}
+
+#[test]
+fn two_threads_lose_no_playout() {
+    let v = json(&[
+        "analyze",
+        "2048",
+        "--board",
+        "2,0,0,2,0,4,0,0,0,0,8,0,0,0,0,2",
+        "--threads",
+        "2",
+        "--playouts",
+        "100000",
+        "--json",
+    ]);
+    assert_eq!(v["playouts"], 100_000);
+    assert_eq!(v["root_visits"], 100_000);
+    let visits: u64 = v["actions"].as_array().unwrap().iter().map(|a| a["visits"].as_u64().unwrap()).sum();
+    assert_eq!(visits, 100_000, "root visits must equal playouts");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let cases: &[&[&str]] = &[
+        &["analyze", "2048", "--board", "2,2,4"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,3"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,x"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,1"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,262144"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--playouts", "0"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--memory", "lots"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--threads", "-1"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--bogus"],
+        &["analyze", "chess", "--board", "x"],
+        &["play", "2048", "--games", "0"],
+    ];
+    for args in cases {
+        let out = canopy(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: stderr should be one line: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    }
+}
+
+#[test]
+fn memory_suffixes_are_accepted() {
+    let v = json(&[
+        "analyze",
+        "2048",
+        "--board",
+        "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0",
+        "--memory",
+        "512MB",
+        "--playouts",
+        "500",
+        "--json",
+    ]);
+    assert_eq!(v["playouts"], 500);
+}
+
+#[test]
+fn play_three_games_beats_random_play() {
+    let v = json(&["play", "2048", "--games", "3", "--playouts", "300", "--seed", "1", "--json"]);
+    let mean = v["summary"]["mean_score"].as_f64().unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 3);
+    // Uniform random play averages about 1,100 (tests/g2048_rules.rs measures it).
+    assert!(mean > 5_000.0, "mean score {mean}");
+}
