@@ -21,8 +21,13 @@ use canopy_mcts::search::{Edge, Node, NodeKind};
 
 /// A raw pointer that the models move between loom threads; what it points to is owned by the model's
 /// main thread and outlives every spawned thread.
-#[derive(Clone, Copy)]
 struct SendPtr<T>(*mut T);
+impl<T> Clone for SendPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for SendPtr<T> {}
 // SAFETY: [I6] in these models the pointee is kept alive by the main thread until all threads joined.
 unsafe impl<T> Send for SendPtr<T> {}
 // SAFETY: as above.

@@ -233,7 +233,7 @@ impl<M> Edge<M> {
     ///
     /// # Safety
     /// `node` points to a fully initialised node that lives as long as the search arenas ([I6]).
-    pub unsafe fn link_child_release<'a>(&'a self, node: *mut Node<M>) -> &'a Node<M> {
+    pub unsafe fn link_child_release(&self, node: *mut Node<M>) -> &Node<M> {
         match self.child.compare_exchange(ptr::null_mut(), node, Ordering::Release, Ordering::Acquire) {
             // SAFETY: [I6] the caller guarantees `node` is valid for the arena's lifetime.
             Ok(_) => unsafe { &*node },
