@@ -31,8 +31,14 @@ impl Cell {
     /// # Panics
     /// Panics when `x` or `y` is not below [`MAX_SIZE`].
     pub fn new(x: usize, y: usize) -> Self {
-        assert!(x < MAX_SIZE && y < MAX_SIZE, "cell {x},{y} is beyond the largest board");
-        Cell { x: x as u8, y: y as u8 }
+        assert!(
+            x < MAX_SIZE && y < MAX_SIZE,
+            "cell {x},{y} is beyond the largest board"
+        );
+        Cell {
+            x: x as u8,
+            y: y as u8,
+        }
     }
 
     /// The row-major index `y * size + x` of the cell on a `size` x `size` board.
@@ -45,7 +51,10 @@ impl Cell {
     /// # Panics
     /// Panics when `index >= size * size` or `size > MAX_SIZE`.
     pub fn from_index(index: usize, size: usize) -> Self {
-        assert!(index < size * size, "cell index {index} is off the {size}x{size} board");
+        assert!(
+            index < size * size,
+            "cell index {index} is off the {size}x{size} board"
+        );
         Cell::new(index % size, index / size)
     }
 
@@ -207,7 +216,9 @@ impl GomokuState {
         let size = self.size();
         (0..size).flat_map(move |y| {
             let row = self.rows[player][y];
-            (0..size).filter(move |&x| row >> x & 1 != 0).map(move |x| Cell::new(x, y))
+            (0..size)
+                .filter(move |&x| row >> x & 1 != 0)
+                .map(move |x| Cell::new(x, y))
         })
     }
 
@@ -241,7 +252,10 @@ impl GomokuState {
     /// the winner).
     #[inline]
     pub(crate) fn put(&mut self, player: usize, cell: Cell) {
-        debug_assert!(self.is_empty_cell(cell), "cell {cell} is occupied or off the board");
+        debug_assert!(
+            self.is_empty_cell(cell),
+            "cell {cell} is occupied or off the board"
+        );
         self.rows[player][cell.y as usize] |= 1 << cell.x;
         self.count += 1;
         self.key ^= stone_key(player, cell) ^ white_to_move_key();

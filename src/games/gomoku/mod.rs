@@ -84,7 +84,12 @@ impl Gomoku {
     /// [`PositionError::BadSize`] when `size` is outside `MIN_SIZE..=MAX_SIZE` (5..=20).
     pub fn try_new(size: usize, rule: Rule) -> Result<Self, PositionError> {
         check_size(size)?;
-        Ok(Gomoku { size, rule, radius: DEFAULT_RADIUS, rollout_radius: DEFAULT_ROLLOUT_RADIUS })
+        Ok(Gomoku {
+            size,
+            rule,
+            radius: DEFAULT_RADIUS,
+            rollout_radius: DEFAULT_ROLLOUT_RADIUS,
+        })
     }
 
     /// The same game with candidate moves within Chebyshev distance `radius` of a stone.
@@ -92,7 +97,10 @@ impl Gomoku {
     /// # Panics
     /// Panics when `radius` is 0 (no move would be offered) or above `MAX_SIZE`.
     pub fn with_radius(self, radius: usize) -> Self {
-        assert!((1..=MAX_SIZE).contains(&radius), "candidate radius {radius} outside 1..={MAX_SIZE}");
+        assert!(
+            (1..=MAX_SIZE).contains(&radius),
+            "candidate radius {radius} outside 1..={MAX_SIZE}"
+        );
         Gomoku { radius, ..self }
     }
 
@@ -101,8 +109,14 @@ impl Gomoku {
     /// # Panics
     /// Panics when `radius` is 0 or above `MAX_SIZE`.
     pub fn with_rollout_radius(self, radius: usize) -> Self {
-        assert!((1..=MAX_SIZE).contains(&radius), "rollout radius {radius} outside 1..={MAX_SIZE}");
-        Gomoku { rollout_radius: radius, ..self }
+        assert!(
+            (1..=MAX_SIZE).contains(&radius),
+            "rollout radius {radius} outside 1..={MAX_SIZE}"
+        );
+        Gomoku {
+            rollout_radius: radius,
+            ..self
+        }
     }
 
     /// Board side, in cells.
@@ -137,15 +151,25 @@ impl Gomoku {
     /// # Errors
     /// [`PositionError::CellOffBoard`], [`PositionError::CellOccupied`] (a cell listed twice),
     /// [`PositionError::Counts`] for other stone counts, [`PositionError::BothWin`].
-    pub fn from_stones(&self, black: &[Cell], white: &[Cell]) -> Result<GomokuState, PositionError> {
+    pub fn from_stones(
+        &self,
+        black: &[Cell],
+        white: &[Cell],
+    ) -> Result<GomokuState, PositionError> {
         if black.len() != white.len() && black.len() != white.len() + 1 {
-            return Err(PositionError::Counts { black: black.len(), white: white.len() });
+            return Err(PositionError::Counts {
+                black: black.len(),
+                white: white.len(),
+            });
         }
         let mut state = self.new_game();
         for (player, stones) in [black, white].into_iter().enumerate() {
             for &cell in stones {
                 if !cell.on_board(self.size) {
-                    return Err(PositionError::CellOffBoard { cell, size: self.size });
+                    return Err(PositionError::CellOffBoard {
+                        cell,
+                        size: self.size,
+                    });
                 }
                 if state.stone(cell).is_some() {
                     return Err(PositionError::CellOccupied(cell));
@@ -155,7 +179,10 @@ impl Gomoku {
         }
         state.last = None;
         // `put` toggled the side-to-move key once per stone, as play does, so the key is already right.
-        match (holds_win(&state, BLACK, self.rule), holds_win(&state, WHITE, self.rule)) {
+        match (
+            holds_win(&state, BLACK, self.rule),
+            holds_win(&state, WHITE, self.rule),
+        ) {
             (true, true) => return Err(PositionError::BothWin),
             (true, false) => state.set_winner(BLACK),
             (false, true) => state.set_winner(WHITE),
@@ -175,7 +202,10 @@ impl Gomoku {
         for (i, &cell) in moves.iter().enumerate() {
             if state.winner().is_some() {
                 let token = cell.to_string();
-                return Err(PositionError::AfterEnd { index: i + 1, token });
+                return Err(PositionError::AfterEnd {
+                    index: i + 1,
+                    token,
+                });
             }
             self.apply(&mut state, cell);
         }
@@ -204,7 +234,10 @@ impl Gomoku {
             return Err(PositionError::GameOver);
         }
         if !cell.on_board(self.size) {
-            return Err(PositionError::CellOffBoard { cell, size: self.size });
+            return Err(PositionError::CellOffBoard {
+                cell,
+                size: self.size,
+            });
         }
         if state.stone(cell).is_some() {
             return Err(PositionError::CellOccupied(cell));

@@ -48,7 +48,9 @@ impl std::str::FromStr for Rule {
         match s.trim().to_ascii_lowercase().as_str() {
             "freestyle" | "free" => Ok(Rule::Freestyle),
             "standard" | "exact" => Ok(Rule::Standard),
-            other => Err(format!("unknown gomoku rule '{other}' (use freestyle or standard)")),
+            other => Err(format!(
+                "unknown gomoku rule '{other}' (use freestyle or standard)"
+            )),
         }
     }
 }
@@ -88,7 +90,13 @@ pub(crate) fn cell_on_line(d: usize, line: usize, pos: u32) -> Cell {
 /// miss the board).
 pub(crate) fn line_cells(size: usize, d: usize, line: usize) -> u32 {
     let full = (1u32 << size) - 1;
-    let span = |lo: usize, hi: usize| if lo > hi { 0 } else { (full >> (size - 1 - (hi - lo))) << lo };
+    let span = |lo: usize, hi: usize| {
+        if lo > hi {
+            0
+        } else {
+            (full >> (size - 1 - (hi - lo))) << lo
+        }
+    };
     match d {
         0 | 1 if line < size => full,
         0 | 1 => 0,
@@ -128,7 +136,8 @@ pub(crate) fn five_cells(m: u32, e: u32, rule: Rule) -> u32 {
     let a2 = m & m1 & m34;
     let a3 = m & m12 & m4;
     let a4 = m & m12 & m3;
-    ((a0 & guard) | (a1 & guard) << 1 | (a2 & guard) << 2 | (a3 & guard) << 3 | (a4 & guard) << 4) & e
+    ((a0 & guard) | (a1 & guard) << 1 | (a2 & guard) << 2 | (a3 & guard) << 3 | (a4 & guard) << 4)
+        & e
 }
 
 /// Every line of a position as bit masks: `stones[p][d][line]` and `empty[d][line]` (see the module
@@ -146,7 +155,10 @@ impl Lines {
     /// The lines of `state`.
     pub fn new(state: &GomokuState) -> Self {
         let size = state.size();
-        let mut lines = Lines { stones: [[[0; LINES]; 4]; 2], empty: [[0; LINES]; 4] };
+        let mut lines = Lines {
+            stones: [[[0; LINES]; 4]; 2],
+            empty: [[0; LINES]; 4],
+        };
         for d in 0..4 {
             for l in 0..LINES {
                 lines.empty[d][l] = line_cells(size, d, l);
@@ -202,7 +214,12 @@ impl Lines {
 
 /// Length of the run of `player`'s stones through `cell` in direction `(dx, dy)`, counting `cell` itself
 /// as a stone of `player`.
-pub(crate) fn run_through(state: &GomokuState, player: usize, cell: Cell, (dx, dy): (i32, i32)) -> usize {
+pub(crate) fn run_through(
+    state: &GomokuState,
+    player: usize,
+    cell: Cell,
+    (dx, dy): (i32, i32),
+) -> usize {
     let size = state.size() as i32;
     let rows = &state.rows[player];
     let mut n = 1;
@@ -223,13 +240,17 @@ pub(crate) fn run_through(state: &GomokuState, player: usize, cell: Cell, (dx, d
 /// Whether a stone of `player` on `cell` makes a winning line under `rule` (looks only at the four
 /// lines through `cell`).
 pub(crate) fn wins_at(state: &GomokuState, player: usize, cell: Cell, rule: Rule) -> bool {
-    DIRECTIONS.iter().any(|&dir| rule.wins(run_through(state, player, cell, dir)))
+    DIRECTIONS
+        .iter()
+        .any(|&dir| rule.wins(run_through(state, player, cell, dir)))
 }
 
 /// Whether `player` already holds a winning line anywhere on the board (used for positions built from a
 /// stone list, which were not reached move by move).
 pub(crate) fn holds_win(state: &GomokuState, player: usize, rule: Rule) -> bool {
-    state.stones(player).any(|c| wins_at(state, player, c, rule))
+    state
+        .stones(player)
+        .any(|c| wins_at(state, player, c, rule))
 }
 
 /// Fills `out` with the empty cells within Chebyshev distance `radius` of a stone, in row-major order
