@@ -213,13 +213,19 @@ impl GomokuState {
 
     /// The stones of `player`, in row-major order.
     pub fn stones(&self, player: usize) -> impl Iterator<Item = Cell> + '_ {
-        let size = self.size();
-        (0..size).flat_map(move |y| {
-            let row = self.rows[player][y];
-            (0..size)
-                .filter(move |&x| row >> x & 1 != 0)
-                .map(move |x| Cell::new(x, y))
-        })
+        self.rows[player][..self.size()]
+            .iter()
+            .enumerate()
+            .flat_map(|(y, &row)| {
+                let mut rest = row;
+                std::iter::from_fn(move || {
+                    (rest != 0).then(|| {
+                        let x = rest.trailing_zeros() as u8;
+                        rest &= rest - 1;
+                        Cell { x, y: y as u8 }
+                    })
+                })
+            })
     }
 
     /// The Zobrist key, maintained incrementally by every move.

@@ -15,17 +15,6 @@ use super::board::{Cell, GomokuState, MAX_SIZE};
 use super::rules::{cell_on_line, line_of, Lines, Rule, LINES};
 use crate::rng::{below, Rng};
 
-/// Marks a cell absent from the candidate array.
-const ABSENT: u16 = u16::MAX;
-
-/// Whether `m` has four or more set bits (clears the lowest set bit three times).
-#[inline]
-fn at_least_four(m: u32) -> bool {
-    let a = m & m.wrapping_sub(1);
-    let b = a & a.wrapping_sub(1);
-    b & b.wrapping_sub(1) != 0
-}
-
 /// What the policy plays next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Choice {
@@ -44,13 +33,16 @@ pub(crate) struct Playout {
     lines: Lines,
     /// `wins[p][d][line]`: cells where player `p` completes a win, per line.
     wins: [[[u32; LINES]; 4]; 2],
-    /// Number of set bits in `wins[p]` (a cell winning in two directions counts twice); zero exactly when
-    /// `p` has no winning cell.
-    win_bits: [u32; 2],
+    /// Number of lines with a non-zero `wins[p][d][line]`; zero exactly when `p` has no winning cell.
+    /// (A count of lines rather than of cells needs no population count, which is slow on targets
+    /// without the POPCNT instruction.)
+    win_lines: [u32; 2],
     /// Candidate cells, `cand[..len]`.
     cand: [Cell; MAX_SIZE * MAX_SIZE],
     len: usize,
-    /// `pos[y * MAX_SIZE + x]`: the cell's index in `cand`, or [`ABSENT`].
+    /// `in_cand[y]` has bit `x` set when cell `(x, y)` is in `cand`.
+    in_cand: [u32; MAX_SIZE],
+    /// `pos[y * MAX_SIZE + x]`: the cell's index in `cand` (meaningful only for cells in `in_cand`).
     pos: [u16; MAX_SIZE * MAX_SIZE],
     /// Stones on the board and the player to move.
     count: usize,
@@ -66,30 +58,15 @@ impl Playout {
     pub fn new(state: &GomokuState, rule: Rule, radius: usize) -> Self {
         debug_assert!(radius >= 1);
         let size = state.size();
-        let lines = Lines::new(state);
-        let mut wins = [[[0; LINES]; 4]; 2];
-        let mut win_bits = [0; 2];
-        for p in 0..2 {
-            for d in 0..4 {
-                for l in 0..LINES {
-                    let m = lines.stones[p][d][l];
-                    // A winning cell needs four stones of the player on its line.
-                    if !at_least_four(m) {
-                        continue;
-                    }
-                    let w = lines.five_cells(p, d, l, rule);
-                    wins[p][d][l] = w;
-                    win_bits[p] += w.count_ones();
-                }
-            }
-        }
+        // Built in place and filled stone by stone: the structure is too big to copy around cheaply.
         let mut playout = Playout {
-            lines,
-            wins,
-            win_bits,
+            lines: Lines::new(state),
+            wins: [[[0; LINES]; 4]; 2],
+            win_lines: [0; 2],
             cand: [Cell { x: 0, y: 0 }; MAX_SIZE * MAX_SIZE],
             len: 0,
-            pos: [ABSENT; MAX_SIZE * MAX_SIZE],
+            in_cand: [0; MAX_SIZE],
+            pos: [0; MAX_SIZE * MAX_SIZE],
             count: state.stone_count(),
             mover: state.mover(),
             size,
@@ -97,12 +74,18 @@ impl Playout {
             radius,
         };
         for p in 0..2 {
-            for y in 0..size {
-                let mut row = state.rows[p][y];
-                while row != 0 {
-                    let x = row.trailing_zeros() as usize;
-                    row &= row - 1;
-                    playout.add_neighbours(Cell::new(x, y));
+            // Winning cells lie on lines holding the player's stones: visit each such line once.
+            let mut visited = [0u64; 4];
+            for cell in state.stones(p) {
+                playout.add_neighbours(cell);
+                for (d, seen) in visited.iter_mut().enumerate() {
+                    let (l, _) = line_of(cell, d);
+                    if *seen >> l & 1 == 0 {
+                        *seen |= 1 << l;
+                        let w = playout.lines.five_cells(p, d, l, rule);
+                        playout.wins[p][d][l] = w;
+                        playout.win_lines[p] += (w != 0) as u32;
+                    }
                 }
             }
         }
@@ -114,10 +97,10 @@ impl Playout {
     #[inline]
     pub fn choose(&self, rng: &mut Rng) -> Choice {
         let p = self.mover;
-        if self.win_bits[p] > 0 {
+        if self.win_lines[p] > 0 {
             return Choice::Win(self.first_win(p));
         }
-        if self.win_bits[1 - p] > 0 {
+        if self.win_lines[1 - p] > 0 {
             return Choice::Block(self.first_win(1 - p));
         }
         if self.len > 0 {
@@ -143,7 +126,7 @@ impl Playout {
                 }
             }
         }
-        unreachable!("win_bits says player {player} has a winning cell")
+        unreachable!("win_lines says player {player} has a winning cell")
     }
 
     /// Places a stone of the player to move on the empty `cell` that does not win (the policy returns
@@ -157,16 +140,15 @@ impl Playout {
         for d in 0..4 {
             let (l, i) = line_of(cell, d);
             let bit = 1u32 << i;
-            if self.wins[q][d][l] & bit != 0 {
-                self.wins[q][d][l] &= !bit;
-                self.win_bits[q] -= 1;
+            let theirs = self.wins[q][d][l];
+            if theirs & bit != 0 {
+                self.wins[q][d][l] = theirs & !bit;
+                self.win_lines[q] -= (theirs == bit) as u32;
             }
             let new = self.lines.five_cells(p, d, l, self.rule);
             let old = self.wins[p][d][l];
-            if new != old {
-                self.wins[p][d][l] = new;
-                self.win_bits[p] = self.win_bits[p] + new.count_ones() - old.count_ones();
-            }
+            self.wins[p][d][l] = new;
+            self.win_lines[p] = self.win_lines[p] + (new != 0) as u32 - (old != 0) as u32;
         }
         self.add_neighbours(cell);
         self.count += 1;
@@ -178,18 +160,19 @@ impl Playout {
     fn add_neighbours(&mut self, cell: Cell) {
         let (cx, cy) = (cell.x as usize, cell.y as usize);
         let r = self.radius;
-        let (x0, x1) = (cx.saturating_sub(r), (cx + r).min(self.size - 1));
-        let (y0, y1) = (cy.saturating_sub(r), (cy + r).min(self.size - 1));
-        for y in y0..=y1 {
+        // Columns cx - r ..= cx + r (in 64 bits: 2r + 1 + cx < 64 for r <= MAX_SIZE); columns beyond the
+        // board vanish against the row's empty mask.
+        let window = (((2u64 << (2 * r)) - 1) << cx >> r) as u32;
+        for y in cy.saturating_sub(r)..=(cy + r).min(self.size - 1) {
             // Row y's empty cells are line y of direction 0.
-            let empty = self.lines.empty[0][y];
-            for x in x0..=x1 {
-                let k = y * MAX_SIZE + x;
-                if empty >> x & 1 != 0 && self.pos[k] == ABSENT {
-                    self.pos[k] = self.len as u16;
-                    self.cand[self.len] = Cell::new(x, y);
-                    self.len += 1;
-                }
+            let mut fresh = window & self.lines.empty[0][y] & !self.in_cand[y];
+            self.in_cand[y] |= fresh;
+            while fresh != 0 {
+                let x = fresh.trailing_zeros() as u8;
+                fresh &= fresh - 1;
+                self.pos[y * MAX_SIZE + x as usize] = self.len as u16;
+                self.cand[self.len] = Cell { x, y: y as u8 };
+                self.len += 1;
             }
         }
     }
@@ -197,16 +180,16 @@ impl Playout {
     /// Removes `cell` from the candidates if it is one (swap with the last).
     #[inline]
     fn remove_candidate(&mut self, cell: Cell) {
-        let k = cell.y as usize * MAX_SIZE + cell.x as usize;
-        let at = self.pos[k];
-        if at == ABSENT {
+        let bit = 1u32 << cell.x;
+        if self.in_cand[cell.y as usize] & bit == 0 {
             return;
         }
+        self.in_cand[cell.y as usize] &= !bit;
+        let at = self.pos[cell.y as usize * MAX_SIZE + cell.x as usize];
         self.len -= 1;
         let last = self.cand[self.len];
         self.cand[at as usize] = last;
         self.pos[last.y as usize * MAX_SIZE + last.x as usize] = at;
-        self.pos[k] = ABSENT;
     }
 
     /// Plays to the end with the policy; returns the winner, or `None` for a draw (full board).
@@ -230,21 +213,38 @@ mod tests {
     /// The incrementally kept winning cells equal those computed from scratch after every move.
     #[test]
     fn incremental_wins_match_scratch() {
-        for rule in [Rule::Freestyle, Rule::Standard] {
+        for (rule, radius) in [
+            (Rule::Freestyle, 1),
+            (Rule::Standard, 1),
+            (Rule::Freestyle, 3),
+            (Rule::Standard, 20),
+        ] {
             let game = Gomoku::new(9, rule);
-            for seed in 0..200 {
+            for seed in 0..100 {
                 let mut rng = seeded(seed, 0);
                 let mut state = game.new_game();
-                let mut playout = Playout::new(&state, rule, 1);
+                let mut playout = Playout::new(&state, rule, radius);
                 loop {
-                    let scratch = Playout::new(&state, rule, 1);
+                    let scratch = Playout::new(&state, rule, radius);
                     assert_eq!(playout.wins, scratch.wins, "seed {seed}\n{state}");
-                    assert_eq!(playout.win_bits, scratch.win_bits);
+                    assert_eq!(playout.win_lines, scratch.win_lines);
                     let mut a: Vec<Cell> = playout.cand[..playout.len].to_vec();
                     let mut b: Vec<Cell> = scratch.cand[..scratch.len].to_vec();
                     a.sort();
                     b.sort();
                     assert_eq!(a, b);
+                    let mut rows = [0u32; MAX_SIZE];
+                    for c in &a {
+                        rows[c.y as usize] |= 1 << c.x;
+                        assert!(state.is_empty_cell(*c));
+                        assert_eq!(
+                            playout.cand
+                                [playout.pos[c.y as usize * MAX_SIZE + c.x as usize] as usize],
+                            *c
+                        );
+                    }
+                    assert_eq!(playout.in_cand, rows);
+                    assert_eq!(playout.in_cand, scratch.in_cand);
                     match playout.choose(&mut rng) {
                         Choice::Win(c) => {
                             assert!(game.winning_moves(&state, state.mover()).contains(&c));

@@ -9,7 +9,7 @@
 //! bits are adjacent cells, so a run of stones is a run of set bits and a handful of shifts finds every
 //! cell that completes a five ([`five_cells`]).
 
-use super::board::{Cell, GomokuState, MAX_SIZE};
+use super::board::{Cell, GomokuState, MAX_SIZE, MIN_SIZE};
 
 /// Which lines win.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -65,7 +65,12 @@ pub(crate) const LINES: usize = 2 * MAX_SIZE - 1;
 /// it; see the module documentation.
 #[inline]
 pub(crate) fn line_of(cell: Cell, d: usize) -> (usize, u32) {
-    let (x, y) = (cell.x as usize, cell.y as usize);
+    line_of_xy(cell.x as usize, cell.y as usize, d)
+}
+
+/// [`line_of`] for the cell in column `x` and row `y`.
+#[inline]
+const fn line_of_xy(x: usize, y: usize, d: usize) -> (usize, u32) {
     match d {
         0 => (y, x as u32),
         1 => (x, y as u32),
@@ -86,35 +91,30 @@ pub(crate) fn cell_on_line(d: usize, line: usize, pos: u32) -> Cell {
     }
 }
 
-/// The bits of line `line` in direction `d` that are cells of a `size` x `size` board (0 for lines that
-/// miss the board).
-pub(crate) fn line_cells(size: usize, d: usize, line: usize) -> u32 {
-    let full = (1u32 << size) - 1;
-    let span = |lo: usize, hi: usize| {
-        if lo > hi {
-            0
-        } else {
-            (full >> (size - 1 - (hi - lo))) << lo
-        }
-    };
-    match d {
-        0 | 1 if line < size => full,
-        0 | 1 => 0,
-        // x = y + k with k = line - (MAX_SIZE - 1): 0 <= y and y + k < size.
-        2 => {
-            let k = line as isize - (MAX_SIZE as isize - 1);
-            let lo = (-k).max(0) as usize;
-            let hi = (size as isize - 1 - k).min(size as isize - 1);
-            if hi < 0 {
-                0
-            } else {
-                span(lo, hi as usize)
+/// `LINE_CELLS[size][d][line]`: the bits of line `line` in direction `d` that are cells of a `size` x
+/// `size` board (0 for lines that miss the board), for every supported size.
+static LINE_CELLS: [[[u32; LINES]; 4]; MAX_SIZE + 1] = {
+    let mut table = [[[0u32; LINES]; 4]; MAX_SIZE + 1];
+    let mut size = MIN_SIZE;
+    while size <= MAX_SIZE {
+        let mut y = 0;
+        while y < size {
+            let mut x = 0;
+            while x < size {
+                let mut d = 0;
+                while d < 4 {
+                    let (l, i) = line_of_xy(x, y, d);
+                    table[size][d][l] |= 1 << i;
+                    d += 1;
+                }
+                x += 1;
             }
+            y += 1;
         }
-        // x = line - y: 0 <= line - y < size.
-        _ => span(line.saturating_sub(size - 1), line.min(size - 1)),
+        size += 1;
     }
-}
+    table
+};
 
 /// The cells of one line where placing a stone completes a winning five, given the line's stones `m` of
 /// one player and its empty cells `e` (bit per cell, see the module documentation).
@@ -153,25 +153,16 @@ pub(crate) struct Lines {
 
 impl Lines {
     /// The lines of `state`.
+    #[inline]
     pub fn new(state: &GomokuState) -> Self {
         let size = state.size();
         let mut lines = Lines {
             stones: [[[0; LINES]; 4]; 2],
-            empty: [[0; LINES]; 4],
+            empty: LINE_CELLS[size],
         };
-        for d in 0..4 {
-            for l in 0..LINES {
-                lines.empty[d][l] = line_cells(size, d, l);
-            }
-        }
         for p in 0..2 {
-            for y in 0..size {
-                let mut row = state.rows[p][y];
-                while row != 0 {
-                    let x = row.trailing_zeros() as usize;
-                    row &= row - 1;
-                    lines.put(p, Cell::new(x, y));
-                }
+            for cell in state.stones(p) {
+                lines.put(p, cell);
             }
         }
         lines
