@@ -543,6 +543,53 @@ fn threat_agent_beats_random() {
     assert!(wins >= 36, "threat agent won {wins} of 40");
 }
 
+/// The threat agent's scores follow the documented order of priorities.
+#[test]
+fn threat_scores_follow_the_tiers() {
+    use canopy_mcts::games::gomoku::{threat_score, BLOCK_OPEN_FOUR, FOUR, OPEN_THREE};
+    let game = Gomoku::new(15, Rule::Freestyle);
+    let score = |s: &GomokuState, c: &str| threat_score(&game, s, Cell::parse(c).unwrap()).unwrap();
+    // Black (to move) has two in a row: the open-three cells score as such, the best are next to them.
+    let s = game
+        .from_stones(&cells("7,7 8,7"), &cells("0,0 14,14"))
+        .unwrap();
+    for c in ["5,7", "6,7", "9,7", "10,7"] {
+        assert!(
+            (OPEN_THREE..FOUR).contains(&score(&s, c)),
+            "{c}: {}",
+            score(&s, c)
+        );
+    }
+    assert!(score(&s, "11,7") < OPEN_THREE);
+    for seed in 0..10 {
+        let c = threat(&game, &s, &mut seeded(seed, 0)).unwrap();
+        assert!(c == Cell::new(6, 7) || c == Cell::new(9, 7), "{c}");
+    }
+    // White to move against Black's open three: block at one of its ends.
+    let s = game
+        .from_stones(&cells("6,7 7,7 8,7"), &cells("0,0 14,14"))
+        .unwrap();
+    for c in ["5,7", "9,7"] {
+        assert!(
+            (BLOCK_OPEN_FOUR..FOUR).contains(&score(&s, c)),
+            "{c}: {}",
+            score(&s, c)
+        );
+    }
+    for seed in 0..10 {
+        let c = threat(&game, &s, &mut seeded(seed, 0)).unwrap();
+        assert!(c == Cell::new(5, 7) || c == Cell::new(9, 7), "{c}");
+    }
+    // Black to move with a closed three and facing White's open three: making a four comes first.
+    let s = game
+        .from_stones(&cells("1,1 2,1 3,1 9,9"), &cells("0,1 6,7 7,7 8,7"))
+        .unwrap();
+    let c = threat(&game, &s, &mut seeded(0, 0)).unwrap();
+    assert!(score(&s, &c.to_string()) >= FOUR, "{c}");
+    assert!(c.y == 1, "{c}");
+    assert_eq!(threat_score(&game, &s, Cell::new(1, 1)), None);
+}
+
 proptest! {
     /// Zobrist keys: the incrementally kept key equals the key from scratch after every move, and the
     /// same stones reached in another order (or built from a stone list) have the same key.

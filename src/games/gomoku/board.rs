@@ -133,6 +133,9 @@ const NO_WINNER: u8 = u8::MAX;
 /// Build positions with [`super::Gomoku::new_game`], [`super::Gomoku::from_stones`],
 /// [`super::Gomoku::from_moves`] or [`super::Gomoku::parse_board`], and play with the
 /// [`crate::Game`] methods or [`super::Gomoku::try_apply`].
+///
+/// Equality compares everything, the last move included; use [`GomokuState::key`] to compare positions
+/// regardless of move order.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GomokuState {
     /// `rows[p][y]` has bit `x` set when player `p` has a stone on cell `(x, y)`.
@@ -148,6 +151,9 @@ pub struct GomokuState {
     /// The last stone placed, if the position was reached by play.
     pub(crate) last: Option<Cell>,
 }
+
+// The search clones states on every playout: keep them small.
+const _: () = assert!(std::mem::size_of::<GomokuState>() <= 176);
 
 impl GomokuState {
     /// The empty `size` x `size` board, Black to move.
