@@ -81,7 +81,8 @@ impl fmt::Display for Cell {
     }
 }
 
-/// splitmix64's step (Steele, Lea and Flood, OOPSLA 2014), usable in constants.
+/// splitmix64's step (Steele, Lea and Flood, OOPSLA 2014), usable in constants: the state advance plus
+/// the finaliser of [`crate::games::mix64`], which is not a `const fn`.
 const fn splitmix64(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = s;

@@ -116,7 +116,7 @@ impl Playout {
     /// The first winning cell of `player` in line-table order.
     ///
     /// # Panics
-    /// Panics (in debug builds) when `player` has none.
+    /// Panics when `player` has none.
     fn first_win(&self, player: usize) -> Cell {
         for d in 0..4 {
             for l in 0..LINES {
