@@ -1,1 +1,360 @@
-//! (in progress)
+//! Gomoku: two players place stones on a square board; the first to make five in a row wins.
+//!
+//! - Boards from 5x5 to 20x20 (15x15 by default); coordinates are Gomocup's `x,y` (x = column, y = row,
+//!   0-based, see [`Cell`]).
+//! - Rules: [`Rule::Freestyle`] (five or more in a row wins) and [`Rule::Standard`] (exactly five wins,
+//!   an overline does not). A full board without a winner is a draw.
+//! - Player 0 is Black and moves first, player 1 is White. Returns: 1 for a win, 0 for a loss, 0.5 each
+//!   for a draw.
+//! - Moves offered to the search ([`crate::Game::legal_actions`]) are the *candidates*: empty cells within
+//!   Chebyshev distance [`Gomoku::radius`] (default 2) of a stone, or the centre on an empty board. Every
+//!   empty cell is a legal move for [`Gomoku::try_apply`]; the candidates only narrow the search.
+//! - The rollout ([`crate::Game::rollout`]) plays a winning cell when there is one, else blocks the
+//!   opponent's winning cell, else a uniform random cell within [`Gomoku::rollout_radius`] (default 1)
+//!   of a stone (module `playout`).
+//!
+//! ```
+//! use canopy_mcts::games::gomoku::{Cell, Gomoku, Rule};
+//! use canopy_mcts::Game;
+//!
+//! let game = Gomoku::new(15, Rule::Freestyle);
+//! let state = game.from_moves("5,7 5,8 6,7 6,8 7,7 7,8 8,7 0,0").unwrap();
+//! assert_eq!(game.winning_moves(&state, 0), vec![Cell::new(4, 7), Cell::new(9, 7)]);
+//! let mut next = state.clone();
+//! game.apply(&mut next, Cell::new(9, 7));
+//! assert_eq!(next.winner(), Some(0));
+//! ```
+
+mod agents;
+mod board;
+mod parse;
+mod playout;
+mod rules;
+
+pub use agents::{
+    random, threat, threat_score, ADJACENT_OPPONENT, ADJACENT_OWN, BLOCK_FIVE, BLOCK_FOUR,
+    BLOCK_OPEN_FOUR, BLOCK_OPEN_THREE, FIVE, FOUR, OPEN_FOUR, OPEN_THREE,
+};
+pub use board::{Cell, GomokuState, BLACK, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, WHITE};
+pub use parse::{check_size, parse_moves, PositionError};
+pub use rules::Rule;
+
+use crate::game::{Game, NoOutcome, Returns, Turn};
+use crate::rng::Rng;
+use playout::{Choice, Playout};
+use rules::{holds_win, near_stones, wins_at, Lines};
+
+/// Default Chebyshev radius of the candidate moves around the stones.
+pub const DEFAULT_RADIUS: usize = 2;
+/// Default Chebyshev radius of the rollout's random moves around the stones.
+pub const DEFAULT_ROLLOUT_RADIUS: usize = 1;
+
+/// The game of Gomoku on a `size` x `size` board under a [`Rule`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gomoku {
+    size: usize,
+    rule: Rule,
+    radius: usize,
+    rollout_radius: usize,
+}
+
+impl Default for Gomoku {
+    /// 15x15, freestyle.
+    fn default() -> Self {
+        Gomoku::new(DEFAULT_SIZE, Rule::Freestyle)
+    }
+}
+
+impl Gomoku {
+    /// Gomoku on a `size` x `size` board with candidate radius [`DEFAULT_RADIUS`] and rollout radius
+    /// [`DEFAULT_ROLLOUT_RADIUS`].
+    ///
+    /// # Panics
+    /// Panics when `size` is outside `MIN_SIZE..=MAX_SIZE` (5..=20); see [`Gomoku::try_new`].
+    pub fn new(size: usize, rule: Rule) -> Self {
+        match Gomoku::try_new(size, rule) {
+            Ok(game) => game,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Gomoku on a `size` x `size` board.
+    ///
+    /// # Errors
+    /// [`PositionError::BadSize`] when `size` is outside `MIN_SIZE..=MAX_SIZE` (5..=20).
+    pub fn try_new(size: usize, rule: Rule) -> Result<Self, PositionError> {
+        check_size(size)?;
+        Ok(Gomoku {
+            size,
+            rule,
+            radius: DEFAULT_RADIUS,
+            rollout_radius: DEFAULT_ROLLOUT_RADIUS,
+        })
+    }
+
+    /// The same game with candidate moves within Chebyshev distance `radius` of a stone.
+    ///
+    /// # Panics
+    /// Panics when `radius` is 0 (no move would be offered) or above `MAX_SIZE`.
+    pub fn with_radius(self, radius: usize) -> Self {
+        assert!(
+            (1..=MAX_SIZE).contains(&radius),
+            "candidate radius {radius} outside 1..={MAX_SIZE}"
+        );
+        Gomoku { radius, ..self }
+    }
+
+    /// The same game with rollout moves drawn within Chebyshev distance `radius` of a stone.
+    ///
+    /// # Panics
+    /// Panics when `radius` is 0 or above `MAX_SIZE`.
+    pub fn with_rollout_radius(self, radius: usize) -> Self {
+        assert!(
+            (1..=MAX_SIZE).contains(&radius),
+            "rollout radius {radius} outside 1..={MAX_SIZE}"
+        );
+        Gomoku {
+            rollout_radius: radius,
+            ..self
+        }
+    }
+
+    /// Board side, in cells.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The winning rule.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Chebyshev radius of the candidate moves around the stones.
+    pub fn radius(&self) -> usize {
+        self.radius
+    }
+
+    /// Chebyshev radius of the rollout's random moves around the stones.
+    pub fn rollout_radius(&self) -> usize {
+        self.rollout_radius
+    }
+
+    /// The empty board, Black to move.
+    pub fn new_game(&self) -> GomokuState {
+        GomokuState::empty(self.size)
+    }
+
+    /// The position with the given stones. The side to move is Black when both have as many stones,
+    /// White when Black has one more. A player already holding a winning line is the winner (the
+    /// position is terminal).
+    ///
+    /// # Errors
+    /// [`PositionError::CellOffBoard`], [`PositionError::CellOccupied`] (a cell listed twice),
+    /// [`PositionError::Counts`] for other stone counts, [`PositionError::BothWin`].
+    pub fn from_stones(
+        &self,
+        black: &[Cell],
+        white: &[Cell],
+    ) -> Result<GomokuState, PositionError> {
+        if black.len() != white.len() && black.len() != white.len() + 1 {
+            return Err(PositionError::Counts {
+                black: black.len(),
+                white: white.len(),
+            });
+        }
+        let mut state = self.new_game();
+        for (player, stones) in [black, white].into_iter().enumerate() {
+            for &cell in stones {
+                if !cell.on_board(self.size) {
+                    return Err(PositionError::CellOffBoard {
+                        cell,
+                        size: self.size,
+                    });
+                }
+                if state.stone(cell).is_some() {
+                    return Err(PositionError::CellOccupied(cell));
+                }
+                state.put(player, cell);
+            }
+        }
+        state.last = None;
+        // `put` toggled the side-to-move key once per stone, as play does, so the key is already right.
+        match (
+            holds_win(&state, BLACK, self.rule),
+            holds_win(&state, WHITE, self.rule),
+        ) {
+            (true, true) => return Err(PositionError::BothWin),
+            (true, false) => state.set_winner(BLACK),
+            (false, true) => state.set_winner(WHITE),
+            (false, false) => {}
+        }
+        Ok(state)
+    }
+
+    /// The position after the moves of `text` (Gomocup `x,y` tokens, see [`parse_moves`]) played from the
+    /// empty board, Black first.
+    ///
+    /// # Errors
+    /// As [`parse_moves`], and [`PositionError::AfterEnd`] for a move after a win.
+    pub fn from_moves(&self, text: &str) -> Result<GomokuState, PositionError> {
+        let moves = parse_moves(text, self.size)?;
+        let mut state = self.new_game();
+        for (i, &cell) in moves.iter().enumerate() {
+            if state.winner().is_some() {
+                let token = cell.to_string();
+                return Err(PositionError::AfterEnd {
+                    index: i + 1,
+                    token,
+                });
+            }
+            self.apply(&mut state, cell);
+        }
+        Ok(state)
+    }
+
+    /// The position drawn in `text`: [`GomokuState`]'s `Display` output, or plain rows of `x`, `o`, `.`
+    /// (see the diagram rules in `parse.rs`); stones as in [`Gomoku::from_stones`].
+    ///
+    /// # Errors
+    /// [`PositionError::BadCell`], [`PositionError::RowLength`], [`PositionError::Rows`] when the diagram
+    /// is not `size` rows of `size` cells, and the errors of [`Gomoku::from_stones`].
+    pub fn parse_board(&self, text: &str) -> Result<GomokuState, PositionError> {
+        let (black, white) = parse::parse_diagram(text, self.size)?;
+        self.from_stones(&black, &white)
+    }
+
+    /// Plays `cell` for the side to move, checking it first: any empty cell of the board is legal, not
+    /// only the candidates.
+    ///
+    /// # Errors
+    /// [`PositionError::GameOver`], [`PositionError::CellOffBoard`] or [`PositionError::CellOccupied`];
+    /// the state is unchanged then.
+    pub fn try_apply(&self, state: &mut GomokuState, cell: Cell) -> Result<(), PositionError> {
+        if state.is_terminal() {
+            return Err(PositionError::GameOver);
+        }
+        if !cell.on_board(self.size) {
+            return Err(PositionError::CellOffBoard {
+                cell,
+                size: self.size,
+            });
+        }
+        if state.stone(cell).is_some() {
+            return Err(PositionError::CellOccupied(cell));
+        }
+        self.apply(state, cell);
+        Ok(())
+    }
+
+    /// The cells where a stone of `player` wins at once under the rule, row-major, whoever is to move.
+    /// Empty for a terminal position.
+    pub fn winning_moves(&self, state: &GomokuState, player: usize) -> Vec<Cell> {
+        if state.is_terminal() {
+            return Vec::new();
+        }
+        Lines::new(state).winning_cells(player, self.rule)
+    }
+
+    /// The rollout policy's move for the side to move (see the module documentation), or `None` in a
+    /// terminal position.
+    pub fn policy_move(&self, state: &GomokuState, rng: &mut Rng) -> Option<Cell> {
+        if state.is_terminal() {
+            return None;
+        }
+        match Playout::new(state, self.rule, self.rollout_radius).choose(rng) {
+            Choice::Win(c) | Choice::Block(c) | Choice::Random(c) => Some(c),
+            Choice::Full => None,
+        }
+    }
+}
+
+impl Game for Gomoku {
+    type State = GomokuState;
+    type Action = Cell;
+    type Outcome = NoOutcome;
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn to_move(&self, state: &GomokuState) -> Turn {
+        if state.is_terminal() {
+            Turn::Terminal
+        } else {
+            Turn::Player(state.mover())
+        }
+    }
+
+    /// The candidates: empty cells within Chebyshev distance [`Gomoku::radius`] of a stone in row-major
+    /// order, or the centre on an empty board.
+    fn legal_actions(&self, state: &GomokuState, out: &mut Vec<Cell>) {
+        out.clear();
+        if state.is_terminal() {
+            return;
+        }
+        if state.stone_count() == 0 {
+            out.push(Cell::new(self.size / 2, self.size / 2));
+            return;
+        }
+        near_stones(state, self.radius, out);
+    }
+
+    /// Places the stone and records a win made by it (checking only the four lines through `cell`).
+    fn apply(&self, state: &mut GomokuState, cell: Cell) -> f64 {
+        let player = state.mover();
+        state.put(player, cell);
+        if wins_at(state, player, cell, self.rule) {
+            state.set_winner(player);
+        }
+        0.0
+    }
+
+    fn chance_outcomes(&self, _state: &GomokuState, out: &mut Vec<(NoOutcome, f64)>) {
+        out.clear();
+    }
+
+    fn sample_outcome(&self, _state: &GomokuState, _rng: &mut Rng) -> NoOutcome {
+        unreachable!("gomoku has no chance turns")
+    }
+
+    fn apply_outcome(&self, _state: &mut GomokuState, outcome: NoOutcome) {
+        match outcome {}
+    }
+
+    fn returns(&self, state: &GomokuState) -> Returns {
+        match state.winner() {
+            Some(BLACK) => [1.0, 0.0],
+            Some(_) => [0.0, 1.0],
+            None => [0.5, 0.5],
+        }
+    }
+
+    fn zobrist(&self, state: &GomokuState) -> Option<u64> {
+        Some(state.key())
+    }
+
+    fn value_bounds(&self) -> Option<(f64, f64)> {
+        Some((0.0, 1.0))
+    }
+
+    fn has_rewards(&self) -> bool {
+        false
+    }
+
+    /// The rollout policy of the module documentation, with no allocation (the working state lives on
+    /// the stack; `scratch` is unused).
+    fn rollout(&self, state: &GomokuState, rng: &mut Rng, _scratch: &mut Vec<Cell>) -> Returns {
+        if state.is_terminal() {
+            return self.returns(state);
+        }
+        match Playout::new(state, self.rule, self.rollout_radius).run(rng) {
+            Some(BLACK) => [1.0, 0.0],
+            Some(_) => [0.0, 1.0],
+            None => [0.5, 0.5],
+        }
+    }
+
+    fn action_name(&self, cell: &Cell) -> String {
+        cell.to_string()
+    }
+}

@@ -1,0 +1,166 @@
+//! Baseline players that choose a move for the side to move: [`random`] and the one-ply [`threat`]
+//! scorer.
+//!
+//! # Threat scores
+//!
+//! [`threat_score`] rates a candidate cell by what a stone there makes on each of its four lines, for
+//! the player to move ("own") and, as a block, for the opponent (what the opponent would make there):
+//!
+//! | pattern on one line (after the stone)                          | own            | opponent's (block)       |
+//! |----------------------------------------------------------------|----------------|--------------------------|
+//! | five (a win under the rule)                                    | [`FIVE`]       | [`BLOCK_FIVE`]           |
+//! | open four: two cells of the line would then complete a five    | [`OPEN_FOUR`]  | [`BLOCK_OPEN_FOUR`]      |
+//! | four: one cell would complete a five                           | [`FOUR`]       | [`BLOCK_FOUR`]           |
+//! | open three: one more stone on the line can make an open four   | [`OPEN_THREE`] | [`BLOCK_OPEN_THREE`]     |
+//!
+//! plus [`ADJACENT_OWN`] per own stone and [`ADJACENT_OPPONENT`] per opposing stone among the eight
+//! neighbours. Each line counts its best pattern once per side. The scores are powers of ten chosen so
+//! that a cell's total keeps this order of priorities: win > block a five > make an open four > make a
+//! four > block an open four > make an open three > block an open three > block a four > adjacency
+//! (four lines can at most quadruple a tier, which stays below the next one). Ties are broken uniformly
+//! at random.
+
+use super::board::{Cell, GomokuState};
+use super::rules::{five_cells, line_of, Lines};
+use super::Gomoku;
+use crate::game::Game;
+use crate::rng::{below, Rng};
+
+/// Own stone completes a win.
+pub const FIVE: u64 = 1_000_000_000;
+/// The opponent would complete a win on this cell.
+pub const BLOCK_FIVE: u64 = 100_000_000;
+/// Own stone makes an open four (two winning cells on the line).
+pub const OPEN_FOUR: u64 = 10_000_000;
+/// Own stone makes a four (one winning cell on the line).
+pub const FOUR: u64 = 1_000_000;
+/// The opponent would make an open four on this cell.
+pub const BLOCK_OPEN_FOUR: u64 = 100_000;
+/// Own stone makes an open three (one more stone can make an open four).
+pub const OPEN_THREE: u64 = 10_000;
+/// The opponent would make an open three on this cell.
+pub const BLOCK_OPEN_THREE: u64 = 1_000;
+/// The opponent would make a four on this cell.
+pub const BLOCK_FOUR: u64 = 100;
+/// Per own stone among the eight neighbours.
+pub const ADJACENT_OWN: u64 = 2;
+/// Per opposing stone among the eight neighbours.
+pub const ADJACENT_OPPONENT: u64 = 1;
+
+/// The best pattern a stone on bit `i` makes on a line with the player's stones `m` and empty cells `e`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pattern {
+    None,
+    OpenThree,
+    Four,
+    OpenFour,
+    Five,
+}
+
+fn pattern(m: u32, e: u32, i: u32, game: &Gomoku) -> Pattern {
+    let rule = game.rule();
+    let bit = 1u32 << i;
+    let before = five_cells(m, e, rule);
+    if before & bit != 0 {
+        return Pattern::Five;
+    }
+    let (m2, e2) = (m | bit, e & !bit);
+    let fours = (five_cells(m2, e2, rule) & !before).count_ones();
+    if fours >= 2 {
+        return Pattern::OpenFour;
+    }
+    if fours == 1 {
+        return Pattern::Four;
+    }
+    // An open three: some empty cell within four of `i` would then make an open four.
+    let window = if i >= 4 {
+        0x1FF << (i - 4)
+    } else {
+        0x1FF >> (4 - i)
+    };
+    let mut spots = e2 & window;
+    while spots != 0 {
+        let w = spots & spots.wrapping_neg();
+        spots &= spots - 1;
+        if (five_cells(m2 | w, e2 & !w, rule) & !before).count_ones() >= 2 {
+            return Pattern::OpenThree;
+        }
+    }
+    Pattern::None
+}
+
+/// The threat score of a stone of the side to move on the empty `cell` (see the module documentation).
+fn score_with(game: &Gomoku, state: &GomokuState, lines: &Lines, cell: Cell) -> u64 {
+    let me = state.mover();
+    let mut score = 0;
+    for d in 0..4 {
+        let (l, i) = line_of(cell, d);
+        let e = lines.empty[d][l];
+        score += match pattern(lines.stones[me][d][l], e, i, game) {
+            Pattern::Five => FIVE,
+            Pattern::OpenFour => OPEN_FOUR,
+            Pattern::Four => FOUR,
+            Pattern::OpenThree => OPEN_THREE,
+            Pattern::None => 0,
+        };
+        score += match pattern(lines.stones[1 - me][d][l], e, i, game) {
+            Pattern::Five => BLOCK_FIVE,
+            Pattern::OpenFour => BLOCK_OPEN_FOUR,
+            Pattern::Four => BLOCK_FOUR,
+            Pattern::OpenThree => BLOCK_OPEN_THREE,
+            Pattern::None => 0,
+        };
+    }
+    let size = state.size() as i32;
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let (x, y) = (cell.x as i32 + dx, cell.y as i32 + dy);
+            if (dx, dy) == (0, 0) || x < 0 || y < 0 || x >= size || y >= size {
+                continue;
+            }
+            score += match state.stone(Cell::new(x as usize, y as usize)) {
+                Some(p) if p == me => ADJACENT_OWN,
+                Some(_) => ADJACENT_OPPONENT,
+                None => 0,
+            };
+        }
+    }
+    score
+}
+
+/// The threat score of a stone of the side to move on `cell` (see the module documentation), or `None`
+/// when `cell` is off the board or occupied.
+pub fn threat_score(game: &Gomoku, state: &GomokuState, cell: Cell) -> Option<u64> {
+    state
+        .is_empty_cell(cell)
+        .then(|| score_with(game, state, &Lines::new(state), cell))
+}
+
+/// The one-ply threat player: the candidate cell ([`Game::legal_actions`]) with the highest
+/// [`threat_score`], ties broken uniformly with `rng`. `None` in a terminal position.
+pub fn threat(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Option<Cell> {
+    let mut candidates = Vec::new();
+    game.legal_actions(state, &mut candidates);
+    let lines = Lines::new(state);
+    let mut best = Vec::new();
+    let mut best_score = 0;
+    for &cell in &candidates {
+        let score = score_with(game, state, &lines, cell);
+        if best.is_empty() || score > best_score {
+            best.clear();
+            best_score = score;
+        }
+        if score == best_score {
+            best.push(cell);
+        }
+    }
+    (!best.is_empty()).then(|| best[below(rng, best.len())])
+}
+
+/// The uniform random player: a uniform draw among the candidate cells ([`Game::legal_actions`]).
+/// `None` in a terminal position.
+pub fn random(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Option<Cell> {
+    let mut candidates = Vec::new();
+    game.legal_actions(state, &mut candidates);
+    (!candidates.is_empty()).then(|| candidates[below(rng, candidates.len())])
+}

@@ -1,0 +1,274 @@
+//! The rules: what counts as a win, the candidate moves, and the line masks used to find winning cells.
+//!
+//! # Lines
+//!
+//! Tactics (winning cells, threats) work on *lines*: for each of the four directions, every straight
+//! line of the board is one `u32` mask with one bit per cell along the line. Direction 0 is horizontal
+//! (line `y`, bit `x`), 1 vertical (line `x`, bit `y`), 2 the diagonal `(1, 1)` (line
+//! `x - y + MAX_SIZE - 1`, bit `y`) and 3 the anti-diagonal `(1, -1)` (line `x + y`, bit `y`). Adjacent
+//! bits are adjacent cells, so a run of stones is a run of set bits and a handful of shifts finds every
+//! cell that completes a five ([`five_cells`]).
+
+use super::board::{Cell, GomokuState, MAX_SIZE, MIN_SIZE};
+
+/// Which lines win.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Five or more stones in a row win (an overline wins).
+    #[default]
+    Freestyle,
+    /// Exactly five stones in a row win; six or more (an overline) do not, for either player.
+    Standard,
+}
+
+impl Rule {
+    /// Whether a run of `length` stones in a row wins under this rule.
+    #[inline]
+    pub fn wins(self, length: usize) -> bool {
+        match self {
+            Rule::Freestyle => length >= 5,
+            Rule::Standard => length == 5,
+        }
+    }
+
+    /// The rule's name as written in case files and on the command line (`freestyle`, `standard`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Standard => "standard",
+        }
+    }
+}
+
+impl std::str::FromStr for Rule {
+    type Err = String;
+
+    /// Parses `freestyle` or `standard` (any case; `exact` is accepted for `standard`).
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "freestyle" | "free" => Ok(Rule::Freestyle),
+            "standard" | "exact" => Ok(Rule::Standard),
+            other => Err(format!(
+                "unknown gomoku rule '{other}' (use freestyle or standard)"
+            )),
+        }
+    }
+}
+
+/// The four line directions `(dx, dy)`: horizontal, vertical, diagonal, anti-diagonal.
+pub(crate) const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// Number of lines per direction in the line tables (the diagonals of the largest board).
+pub(crate) const LINES: usize = 2 * MAX_SIZE - 1;
+
+/// The line through `cell` in direction `d` (index into the line tables) and the cell's bit position on
+/// it; see the module documentation.
+#[inline]
+pub(crate) fn line_of(cell: Cell, d: usize) -> (usize, u32) {
+    line_of_xy(cell.x as usize, cell.y as usize, d)
+}
+
+/// [`line_of`] for the cell in column `x` and row `y`.
+#[inline]
+const fn line_of_xy(x: usize, y: usize, d: usize) -> (usize, u32) {
+    match d {
+        0 => (y, x as u32),
+        1 => (x, y as u32),
+        2 => (x + MAX_SIZE - 1 - y, y as u32),
+        _ => (x + y, y as u32),
+    }
+}
+
+/// The cell at bit `pos` of line `line` in direction `d` (the inverse of [`line_of`]).
+#[inline]
+pub(crate) fn cell_on_line(d: usize, line: usize, pos: u32) -> Cell {
+    let pos = pos as usize;
+    match d {
+        0 => Cell::new(pos, line),
+        1 => Cell::new(line, pos),
+        2 => Cell::new(line + pos + 1 - MAX_SIZE, pos),
+        _ => Cell::new(line - pos, pos),
+    }
+}
+
+/// `LINE_CELLS[size][d][line]`: the bits of line `line` in direction `d` that are cells of a `size` x
+/// `size` board (0 for lines that miss the board), for every supported size.
+static LINE_CELLS: [[[u32; LINES]; 4]; MAX_SIZE + 1] = {
+    let mut table = [[[0u32; LINES]; 4]; MAX_SIZE + 1];
+    let mut size = MIN_SIZE;
+    while size <= MAX_SIZE {
+        let mut y = 0;
+        while y < size {
+            let mut x = 0;
+            while x < size {
+                let mut d = 0;
+                while d < 4 {
+                    let (l, i) = line_of_xy(x, y, d);
+                    table[size][d][l] |= 1 << i;
+                    d += 1;
+                }
+                x += 1;
+            }
+            y += 1;
+        }
+        size += 1;
+    }
+    table
+};
+
+/// The cells of one line where placing a stone completes a winning five, given the line's stones `m` of
+/// one player and its empty cells `e` (bit per cell, see the module documentation).
+///
+/// For each window of five cells `s..s+5` and each `k < 5`, the window is four stones and the empty cell
+/// `s + k`; under [`Rule::Standard`] the cells `s - 1` and `s + 5` must also not be the player's (else
+/// the five would be an overline). Cells off the line are never stones, so board edges need no care.
+#[inline]
+pub(crate) fn five_cells(m: u32, e: u32, rule: Rule) -> u32 {
+    let (m1, m2, m3, m4) = (m >> 1, m >> 2, m >> 3, m >> 4);
+    let m12 = m1 & m2;
+    let m34 = m3 & m4;
+    let guard = match rule {
+        Rule::Freestyle => !0,
+        Rule::Standard => !(m << 1) & !(m >> 5),
+    };
+    let a0 = m12 & m34;
+    let a1 = m & m2 & m34;
+    let a2 = m & m1 & m34;
+    let a3 = m & m12 & m4;
+    let a4 = m & m12 & m3;
+    ((a0 & guard) | (a1 & guard) << 1 | (a2 & guard) << 2 | (a3 & guard) << 3 | (a4 & guard) << 4)
+        & e
+}
+
+/// Every line of a position as bit masks: `stones[p][d][line]` and `empty[d][line]` (see the module
+/// documentation). About 1.9 KB; built once per rollout or per agent decision, then kept up to date with
+/// [`Lines::put`].
+#[derive(Clone)]
+pub(crate) struct Lines {
+    /// `stones[p][d][line]`: player `p`'s stones on the line.
+    pub stones: [[[u32; LINES]; 4]; 2],
+    /// `empty[d][line]`: the empty board cells of the line.
+    pub empty: [[u32; LINES]; 4],
+}
+
+impl Lines {
+    /// The lines of `state`.
+    #[inline]
+    pub fn new(state: &GomokuState) -> Self {
+        let size = state.size();
+        let mut lines = Lines {
+            stones: [[[0; LINES]; 4]; 2],
+            empty: LINE_CELLS[size],
+        };
+        for p in 0..2 {
+            for cell in state.stones(p) {
+                lines.put(p, cell);
+            }
+        }
+        lines
+    }
+
+    /// Puts a stone of `player` on the empty `cell`.
+    #[inline]
+    pub fn put(&mut self, player: usize, cell: Cell) {
+        for d in 0..4 {
+            let (l, i) = line_of(cell, d);
+            self.stones[player][d][l] |= 1 << i;
+            self.empty[d][l] &= !(1 << i);
+        }
+    }
+
+    /// The winning cells of `player` on line `line` of direction `d`.
+    #[inline]
+    pub fn five_cells(&self, player: usize, d: usize, line: usize, rule: Rule) -> u32 {
+        five_cells(self.stones[player][d][line], self.empty[d][line], rule)
+    }
+
+    /// Every cell where a stone of `player` completes a win now, in row-major order, without repeats.
+    pub fn winning_cells(&self, player: usize, rule: Rule) -> Vec<Cell> {
+        let mut cells = Vec::new();
+        for d in 0..4 {
+            for l in 0..LINES {
+                let mut w = self.five_cells(player, d, l, rule);
+                while w != 0 {
+                    let i = w.trailing_zeros();
+                    w &= w - 1;
+                    cells.push(cell_on_line(d, l, i));
+                }
+            }
+        }
+        cells.sort_unstable_by_key(|c| (c.y, c.x));
+        cells.dedup();
+        cells
+    }
+}
+
+/// Length of the run of `player`'s stones through `cell` in direction `(dx, dy)`, counting `cell` itself
+/// as a stone of `player`.
+pub(crate) fn run_through(
+    state: &GomokuState,
+    player: usize,
+    cell: Cell,
+    (dx, dy): (i32, i32),
+) -> usize {
+    let size = state.size() as i32;
+    let rows = &state.rows[player];
+    let mut n = 1;
+    for sign in [1, -1] {
+        let (mut x, mut y) = (cell.x as i32, cell.y as i32);
+        loop {
+            x += sign * dx;
+            y += sign * dy;
+            if x < 0 || y < 0 || x >= size || y >= size || rows[y as usize] >> x & 1 == 0 {
+                break;
+            }
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Whether a stone of `player` on `cell` makes a winning line under `rule` (looks only at the four
+/// lines through `cell`).
+pub(crate) fn wins_at(state: &GomokuState, player: usize, cell: Cell, rule: Rule) -> bool {
+    DIRECTIONS
+        .iter()
+        .any(|&dir| rule.wins(run_through(state, player, cell, dir)))
+}
+
+/// Whether `player` already holds a winning line anywhere on the board (used for positions built from a
+/// stone list, which were not reached move by move).
+pub(crate) fn holds_win(state: &GomokuState, player: usize, rule: Rule) -> bool {
+    state
+        .stones(player)
+        .any(|c| wins_at(state, player, c, rule))
+}
+
+/// Fills `out` with the empty cells within Chebyshev distance `radius` of a stone, in row-major order
+/// (nothing on an empty board).
+pub(crate) fn near_stones(state: &GomokuState, radius: usize, out: &mut Vec<Cell>) {
+    out.clear();
+    let size = state.size();
+    let full = (1u32 << size) - 1;
+    // Dilate each row horizontally, then OR the dilated rows within `radius` vertically.
+    let mut wide = [0u32; MAX_SIZE];
+    for (y, w) in wide.iter_mut().enumerate().take(size) {
+        let occ = state.occupied_row(y);
+        let mut m = occ;
+        for k in 1..=radius {
+            m |= occ << k | occ >> k;
+        }
+        *w = m & full;
+    }
+    for y in 0..size {
+        let lo = y.saturating_sub(radius);
+        let hi = (y + radius).min(size - 1);
+        let near = wide[lo..=hi].iter().fold(0, |a, &w| a | w);
+        let mut free = near & !state.occupied_row(y);
+        while free != 0 {
+            let x = free.trailing_zeros() as usize;
+            free &= free - 1;
+            out.push(Cell::new(x, y));
+        }
+    }
+}
