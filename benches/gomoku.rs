@@ -10,8 +10,7 @@ use canopy_mcts::Game;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
 /// A 15x15 middle-game position (20 stones) for the rollout and candidate benches.
-const MIDDLE: &str =
-    "7,7 8,8 7,8 7,6 8,7 6,7 9,6 6,9 5,8 8,6 9,7 10,7 6,6 5,5 9,9 10,10 4,7 9,8 6,8 8,9";
+const MIDDLE: &str = "7,7 8,8 7,8 7,6 8,7 6,7 9,6 6,9 5,8 8,6 9,7 10,7 6,6 5,5 9,9 10,10 4,7 9,8 6,8 8,9";
 
 /// Black's wins in 10 000 rollouts from the empty board with seed 2024: printed so that a change to the
 /// rules or the policy shows up as a different count, not only as a different time.
@@ -35,30 +34,16 @@ fn rollouts(c: &mut Criterion) {
     group.throughput(Throughput::Elements(1));
     let cases = [
         ("empty_9x9_freestyle", Gomoku::new(9, Rule::Freestyle), ""),
-        (
-            "empty_15x15_freestyle",
-            Gomoku::new(15, Rule::Freestyle),
-            "",
-        ),
+        ("empty_15x15_freestyle", Gomoku::new(15, Rule::Freestyle), ""),
         ("empty_15x15_standard", Gomoku::new(15, Rule::Standard), ""),
-        (
-            "empty_15x15_radius2",
-            Gomoku::new(15, Rule::Freestyle).with_rollout_radius(2),
-            "",
-        ),
-        (
-            "middle_15x15_freestyle",
-            Gomoku::new(15, Rule::Freestyle),
-            MIDDLE,
-        ),
+        ("empty_15x15_radius2", Gomoku::new(15, Rule::Freestyle).with_rollout_radius(2), ""),
+        ("middle_15x15_freestyle", Gomoku::new(15, Rule::Freestyle), MIDDLE),
     ];
     for (name, game, moves) in cases {
         let state = game.from_moves(moves).expect("bench position");
         let mut rng = seeded(2024, 0);
         let mut scratch = Vec::new();
-        group.bench_function(name, |b| {
-            b.iter(|| game.rollout(black_box(&state), &mut rng, &mut scratch))
-        });
+        group.bench_function(name, |b| b.iter(|| game.rollout(black_box(&state), &mut rng, &mut scratch)));
     }
     group.finish();
 }

@@ -11,9 +11,7 @@ use proptest::prelude::*;
 const CASES: &str = include_str!("data/gomoku.tsv");
 
 fn cells(text: &str) -> Vec<Cell> {
-    text.split_whitespace()
-        .map(|t| Cell::parse(t).unwrap_or_else(|| panic!("bad cell {t}")))
-        .collect()
+    text.split_whitespace().map(|t| Cell::parse(t).unwrap_or_else(|| panic!("bad cell {t}"))).collect()
 }
 
 fn sorted(mut v: Vec<Cell>) -> Vec<Cell> {
@@ -31,23 +29,12 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let mut out = Vec::new();
-    for line in CASES
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
+    for line in CASES.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
         let f: Vec<&str> = line.split('|').map(str::trim).collect();
         assert_eq!(f.len(), 6, "row {line}");
         let game = Gomoku::new(15, f[1].parse().unwrap());
-        let state = game
-            .from_stones(&cells(f[2]), &cells(f[3]))
-            .unwrap_or_else(|e| panic!("{}: {e}", f[0]));
-        out.push(Case {
-            id: f[0].to_string(),
-            game,
-            state,
-            expected: f[4].to_string(),
-        });
+        let state = game.from_stones(&cells(f[2]), &cells(f[3])).unwrap_or_else(|e| panic!("{}: {e}", f[0]));
+        out.push(Case { id: f[0].to_string(), game, state, expected: f[4].to_string() });
     }
     out
 }
@@ -67,38 +54,21 @@ fn tactics_rows() {
         let expected = sorted(case.expected.split(" or ").flat_map(cells).collect());
         let me = state.mover();
         let mine = game.winning_moves(state, me);
-        let threats = if mine.is_empty() {
-            game.winning_moves(state, 1 - me)
-        } else {
-            mine.clone()
-        };
+        let threats = if mine.is_empty() { game.winning_moves(state, 1 - me) } else { mine.clone() };
         assert_eq!(threats, expected, "{}: winning/blocking cells", case.id);
         for seed in 0..20 {
             let mut rng = seeded(seed, 0);
             let policy = game.policy_move(state, &mut rng).unwrap();
-            assert!(
-                expected.contains(&policy),
-                "{}: rollout policy chose {policy}",
-                case.id
-            );
+            assert!(expected.contains(&policy), "{}: rollout policy chose {policy}", case.id);
             let agent = threat(game, state, &mut rng).unwrap();
-            assert!(
-                expected.contains(&agent),
-                "{}: threat agent chose {agent}",
-                case.id
-            );
+            assert!(expected.contains(&agent), "{}: threat agent chose {agent}", case.id);
         }
         // Playing a winning cell ends the game; a block leaves it open.
         for &cell in &expected {
             let mut next = state.clone();
             game.try_apply(&mut next, cell).unwrap();
             let wins = !mine.is_empty();
-            assert_eq!(
-                next.winner(),
-                wins.then_some(me),
-                "{}: after {cell}",
-                case.id
-            );
+            assert_eq!(next.winner(), wins.then_some(me), "{}: after {cell}", case.id);
         }
     }
 }
@@ -125,10 +95,7 @@ fn r2_overline_is_no_win_under_standard() {
     assert_eq!(case.game.rule(), Rule::Standard);
     let target = Cell::parse(case.expected.strip_prefix("no win at ").unwrap()).unwrap();
     assert_eq!(case.state.mover(), BLACK);
-    assert!(!case
-        .game
-        .winning_moves(&case.state, BLACK)
-        .contains(&target));
+    assert!(!case.game.winning_moves(&case.state, BLACK).contains(&target));
     let mut next = case.state.clone();
     case.game.apply(&mut next, target);
     assert_eq!(next.winner(), None);
@@ -138,51 +105,31 @@ fn r2_overline_is_no_win_under_standard() {
 /// Builds a position where Black has `line` minus its `gap`-th stone, with White stones far away, and
 /// checks that the gap is Black's winning move and that playing it wins (Black to move).
 fn check_black_completes(game: &Gomoku, line: &[Cell], gap: usize) {
-    let black: Vec<Cell> = line
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| i != gap)
-        .map(|(_, &c)| c)
-        .collect();
+    let black: Vec<Cell> = line.iter().enumerate().filter(|&(i, _)| i != gap).map(|(_, &c)| c).collect();
     let size = game.size();
     let mut white = Vec::new();
-    let mut spare = (0..size * size)
-        .map(|i| Cell::from_index(i, size))
-        .filter(|c| {
-            // Far from the line (no neighbour of any of its cells), so White never touches it.
-            line.iter()
-                .all(|l| (l.x as i32 - c.x as i32).abs() > 1 || (l.y as i32 - c.y as i32).abs() > 1)
-        });
+    let mut spare = (0..size * size).map(|i| Cell::from_index(i, size)).filter(|c| {
+        // Far from the line (no neighbour of any of its cells), so White never touches it.
+        line.iter().all(|l| (l.x as i32 - c.x as i32).abs() > 1 || (l.y as i32 - c.y as i32).abs() > 1)
+    });
     // White's stones are scattered so they never make a line of their own.
     while white.len() < black.len() {
         let c = spare.next().expect("room for white stones");
-        if white.iter().all(|w: &Cell| {
-            (w.x as i32 - c.x as i32).abs() > 1 || (w.y as i32 - c.y as i32).abs() > 1
-        }) {
+        if white.iter().all(|w: &Cell| (w.x as i32 - c.x as i32).abs() > 1 || (w.y as i32 - c.y as i32).abs() > 1) {
             white.push(c);
         }
     }
     let state = game.from_stones(&black, &white).unwrap();
     assert_eq!(state.mover(), BLACK);
     let target = line[gap];
-    assert!(
-        game.winning_moves(&state, BLACK).contains(&target),
-        "{line:?} gap {gap}\n{state}"
-    );
+    assert!(game.winning_moves(&state, BLACK).contains(&target), "{line:?} gap {gap}\n{state}");
     let mut next = state.clone();
     game.apply(&mut next, target);
     assert_eq!(next.winner(), Some(BLACK), "{line:?} gap {gap}\n{next}");
 }
 
 fn line(start: (usize, usize), (dx, dy): (i32, i32), n: usize) -> Vec<Cell> {
-    (0..n as i32)
-        .map(|k| {
-            Cell::new(
-                (start.0 as i32 + k * dx) as usize,
-                (start.1 as i32 + k * dy) as usize,
-            )
-        })
-        .collect()
+    (0..n as i32).map(|k| Cell::new((start.0 as i32 + k * dx) as usize, (start.1 as i32 + k * dy) as usize)).collect()
 }
 
 #[test]
@@ -218,14 +165,9 @@ fn exact_five_and_overline_under_both_rules() {
         let game = Gomoku::new(15, rule);
         // Exactly five: X X X X _ . with the far end open, or closed by White: a win under both rules.
         let s = game.from_moves("3,3 0,0 4,3 0,2 5,3 0,4 6,3 8,3").unwrap();
-        assert_eq!(
-            game.winning_moves(&s, BLACK),
-            vec![Cell::new(2, 3), Cell::new(7, 3)]
-        );
+        assert_eq!(game.winning_moves(&s, BLACK), vec![Cell::new(2, 3), Cell::new(7, 3)]);
         // Six: X X X _ X X, filling the gap makes six.
-        let s = game
-            .from_moves("3,5 0,0 4,5 0,2 5,5 0,4 7,5 0,6 8,5 0,8")
-            .unwrap();
+        let s = game.from_moves("3,5 0,0 4,5 0,2 5,5 0,4 7,5 0,6 8,5 0,8").unwrap();
         let six = Cell::new(6, 5);
         let mut next = s.clone();
         game.apply(&mut next, six);
@@ -240,9 +182,7 @@ fn exact_five_and_overline_under_both_rules() {
             }
         }
         // Seven: X X X _ X X X.
-        let s = game
-            .from_moves("3,7 0,0 4,7 0,2 5,7 0,4 7,7 0,6 8,7 0,8 9,7 0,10")
-            .unwrap();
+        let s = game.from_moves("3,7 0,0 4,7 0,2 5,7 0,4 7,7 0,6 8,7 0,8 9,7 0,10").unwrap();
         let mut next = s.clone();
         game.apply(&mut next, Cell::new(6, 7));
         assert_eq!(next.winner().is_some(), rule == Rule::Freestyle);
@@ -254,14 +194,9 @@ fn exact_five_and_overline_under_both_rules() {
         game.apply(&mut next, Cell::new(3, 7));
         assert_eq!(next.winner(), Some(BLACK));
         // A White overline is judged the same way.
-        let s = game
-            .from_moves("0,0 3,9 0,2 4,9 0,4 5,9 0,6 7,9 0,8 8,9 0,10")
-            .unwrap();
+        let s = game.from_moves("0,0 3,9 0,2 4,9 0,4 5,9 0,6 7,9 0,8 8,9 0,10").unwrap();
         assert_eq!(s.mover(), WHITE);
-        assert_eq!(
-            game.winning_moves(&s, WHITE).contains(&Cell::new(6, 9)),
-            rule == Rule::Freestyle
-        );
+        assert_eq!(game.winning_moves(&s, WHITE).contains(&Cell::new(6, 9)), rule == Rule::Freestyle);
     }
 }
 
@@ -284,11 +219,7 @@ fn full_small_board_is_a_draw() {
         let white: Vec<Cell> = full.stones(WHITE).collect();
         let mut s = game.new_game();
         for i in 0..25 {
-            let c = if i % 2 == 0 {
-                black[i / 2]
-            } else {
-                white[i / 2]
-            };
+            let c = if i % 2 == 0 { black[i / 2] } else { white[i / 2] };
             assert_eq!(game.to_move(&s), Turn::Player(i % 2));
             game.try_apply(&mut s, c).unwrap();
         }
@@ -307,11 +238,7 @@ fn full_small_board_is_a_draw() {
         assert!(draws > 0, "no draw in 2000 rollouts on 5x5");
         let mut almost = game.new_game();
         for i in 0..24 {
-            let c = if i % 2 == 0 {
-                black[i / 2]
-            } else {
-                white[i / 2]
-            };
+            let c = if i % 2 == 0 { black[i / 2] } else { white[i / 2] };
             game.apply(&mut almost, c);
         }
         assert_eq!(game.rollout(&almost, &mut rng, &mut scratch), [0.5, 0.5]);
@@ -321,105 +248,49 @@ fn full_small_board_is_a_draw() {
 #[test]
 fn parse_errors_name_the_move() {
     let msg = |r: Result<Vec<Cell>, PositionError>| r.unwrap_err().to_string();
-    assert_eq!(
-        msg(parse_moves("7,7 8,8 99,3", 15)),
-        "move 3 '99,3' is off the 15x15 board"
-    );
-    assert_eq!(
-        msg(parse_moves("7,7 8,8 15,3", 15)),
-        "move 3 '15,3' is off the 15x15 board"
-    );
-    assert_eq!(
-        msg(parse_moves("7,7 8,8 7,7", 15)),
-        "move 3 '7,7' is on an occupied cell"
-    );
-    assert_eq!(
-        msg(parse_moves("7,7 x,8", 15)),
-        "move 2 'x,8' is not of the form x,y (column,row, 0-based)"
-    );
+    assert_eq!(msg(parse_moves("7,7 8,8 99,3", 15)), "move 3 '99,3' is off the 15x15 board");
+    assert_eq!(msg(parse_moves("7,7 8,8 15,3", 15)), "move 3 '15,3' is off the 15x15 board");
+    assert_eq!(msg(parse_moves("7,7 8,8 7,7", 15)), "move 3 '7,7' is on an occupied cell");
+    assert_eq!(msg(parse_moves("7,7 x,8", 15)), "move 2 'x,8' is not of the form x,y (column,row, 0-based)");
     for bad in ["7", "7,", ",7", "7,7,7", "-1,3", "7.5,3", "7;7"] {
         assert!(
-            matches!(
-                parse_moves(bad, 15),
-                Err(PositionError::Malformed { index: 1, .. })
-            ),
+            matches!(parse_moves(bad, 15), Err(PositionError::Malformed { index: 1, .. })),
             "{bad}: {:?}",
             parse_moves(bad, 15)
         );
     }
-    assert_eq!(
-        msg(parse_moves("1,1", 21)),
-        "board size 21 is outside 5..=20"
-    );
-    assert_eq!(
-        parse_moves(" 7,7\t8,8;9,9\n", 15).unwrap(),
-        cells("7,7 8,8 9,9")
-    );
+    assert_eq!(msg(parse_moves("1,1", 21)), "board size 21 is outside 5..=20");
+    assert_eq!(parse_moves(" 7,7\t8,8;9,9\n", 15).unwrap(), cells("7,7 8,8 9,9"));
     assert_eq!(parse_moves("", 15).unwrap(), vec![]);
 
     let game = Gomoku::new(15, Rule::Freestyle);
-    let after = game
-        .from_moves("0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0 4,1")
-        .unwrap_err();
-    assert_eq!(
-        after.to_string(),
-        "move 10 '4,1' comes after the game ended"
-    );
-    let counts = game
-        .from_stones(&cells("1,1 2,2 3,3"), &cells("4,4"))
-        .unwrap_err();
-    assert_eq!(
-        counts.to_string(),
-        "impossible stone counts: 3 black and 1 white (Black moves first)"
-    );
-    let counts = game
-        .from_stones(&cells("1,1"), &cells("4,4 5,5"))
-        .unwrap_err();
-    assert!(matches!(
-        counts,
-        PositionError::Counts { black: 1, white: 2 }
-    ));
+    let after = game.from_moves("0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0 4,1").unwrap_err();
+    assert_eq!(after.to_string(), "move 10 '4,1' comes after the game ended");
+    let counts = game.from_stones(&cells("1,1 2,2 3,3"), &cells("4,4")).unwrap_err();
+    assert_eq!(counts.to_string(), "impossible stone counts: 3 black and 1 white (Black moves first)");
+    let counts = game.from_stones(&cells("1,1"), &cells("4,4 5,5")).unwrap_err();
+    assert!(matches!(counts, PositionError::Counts { black: 1, white: 2 }));
     let twice = game.from_stones(&cells("1,1"), &cells("1,1")).unwrap_err();
     assert_eq!(twice.to_string(), "cell 1,1 is occupied");
     let off = game.from_stones(&cells("15,1"), &[]).unwrap_err();
     assert_eq!(off.to_string(), "cell 15,1 is off the 15x15 board");
     let both = game.from_stones(&cells("0,0 1,0 2,0 3,0 4,0"), &cells("0,5 1,5 2,5 3,5 4,5"));
     assert_eq!(both.unwrap_err(), PositionError::BothWin);
-    assert_eq!(
-        Gomoku::try_new(4, Rule::Standard).unwrap_err(),
-        PositionError::BadSize(4)
-    );
+    assert_eq!(Gomoku::try_new(4, Rule::Standard).unwrap_err(), PositionError::BadSize(4));
 
     let mut s = game.from_moves("7,7").unwrap();
-    assert_eq!(
-        game.try_apply(&mut s, Cell::new(7, 7)),
-        Err(PositionError::CellOccupied(Cell::new(7, 7)))
-    );
-    assert_eq!(
-        game.try_apply(&mut s, Cell::new(15, 0))
-            .unwrap_err()
-            .to_string(),
-        "cell 15,0 is off the 15x15 board"
-    );
-    let mut won = game
-        .from_stones(&cells("0,0 1,0 2,0 3,0 4,0"), &cells("0,5 1,5 2,5 3,5"))
-        .unwrap();
+    assert_eq!(game.try_apply(&mut s, Cell::new(7, 7)), Err(PositionError::CellOccupied(Cell::new(7, 7))));
+    assert_eq!(game.try_apply(&mut s, Cell::new(15, 0)).unwrap_err().to_string(), "cell 15,0 is off the 15x15 board");
+    let mut won = game.from_stones(&cells("0,0 1,0 2,0 3,0 4,0"), &cells("0,5 1,5 2,5 3,5")).unwrap();
     assert_eq!(won.winner(), Some(BLACK));
-    assert_eq!(
-        game.try_apply(&mut won, Cell::new(9, 9)),
-        Err(PositionError::GameOver)
-    );
+    assert_eq!(game.try_apply(&mut won, Cell::new(9, 9)), Err(PositionError::GameOver));
 
     let small = Gomoku::new(5, Rule::Freestyle);
     let e = small.parse_board("x....\n.....\n.....\n.....").unwrap_err();
     assert_eq!(e.to_string(), "the diagram has 4 rows, expected 5");
-    let e = small
-        .parse_board("x....\n.....\n..z..\n.....\n.....")
-        .unwrap_err();
+    let e = small.parse_board("x....\n.....\n..z..\n.....\n.....").unwrap_err();
     assert_eq!(e.to_string(), "diagram row 2: bad cell 'z' (use x, o or .)");
-    let e = small
-        .parse_board("x....\n......\n.....\n.....\n.....")
-        .unwrap_err();
+    let e = small.parse_board("x....\n......\n.....\n.....\n.....").unwrap_err();
     assert_eq!(e.to_string(), "diagram row 1 has 6 cells, expected 5");
 }
 
@@ -433,10 +304,7 @@ fn diagrams_round_trip() {
     let back = game.parse_board(&text).unwrap();
     assert_eq!(back.key(), s.key());
     assert_eq!(back.to_string(), text);
-    assert_eq!(
-        sorted(back.stones(BLACK).collect()),
-        sorted(s.stones(BLACK).collect())
-    );
+    assert_eq!(sorted(back.stones(BLACK).collect()), sorted(s.stones(BLACK).collect()));
     assert_eq!(back.mover(), WHITE);
 
     let plain = "x o . . .\n. x . . .\n. . . . .\n. . . . .\n. . . . o";
@@ -449,21 +317,13 @@ fn diagrams_round_trip() {
     assert_eq!(p.mover(), BLACK);
     assert_eq!(small.parse_board(&p.to_string()).unwrap(), p);
     // Compact rows and upper case read the same.
-    assert_eq!(
-        small
-            .parse_board("XO...\n.X...\n.....\n.....\n....O")
-            .unwrap(),
-        p
-    );
+    assert_eq!(small.parse_board("XO...\n.X...\n.....\n.....\n....O").unwrap(), p);
 }
 
 #[test]
 fn candidates_and_game_trait_basics() {
     let game = Gomoku::default();
-    assert_eq!(
-        (game.size(), game.rule(), game.radius()),
-        (15, Rule::Freestyle, 2)
-    );
+    assert_eq!((game.size(), game.rule(), game.radius()), (15, Rule::Freestyle, 2));
     assert_eq!(game.players(), 2);
     assert_eq!(game.value_bounds(), Some((0.0, 1.0)));
     assert!(!game.has_rewards());
@@ -474,9 +334,7 @@ fn candidates_and_game_trait_basics() {
     let s = game.from_moves("7,7").unwrap();
     game.legal_actions(&s, &mut out);
     assert_eq!(out.len(), 24);
-    assert!(out
-        .iter()
-        .all(|c| (c.x as i32 - 7).abs() <= 2 && (c.y as i32 - 7).abs() <= 2));
+    assert!(out.iter().all(|c| (c.x as i32 - 7).abs() <= 2 && (c.y as i32 - 7).abs() <= 2));
     // A corner stone has 8 candidates within radius 2; radius 1 gives 3.
     let s = game.from_moves("0,0").unwrap();
     game.legal_actions(&s, &mut out);
@@ -498,11 +356,7 @@ fn agents_choose_candidates_and_rollouts_are_reproducible() {
     let mut turn = 0;
     while !s.is_terminal() {
         game.legal_actions(&s, &mut out);
-        let c = if turn % 2 == 0 {
-            threat(&game, &s, &mut rng)
-        } else {
-            random(&game, &s, &mut rng)
-        };
+        let c = if turn % 2 == 0 { threat(&game, &s, &mut rng) } else { random(&game, &s, &mut rng) };
         let c = c.unwrap();
         assert!(out.contains(&c));
         game.apply(&mut s, c);
@@ -512,12 +366,8 @@ fn agents_choose_candidates_and_rollouts_are_reproducible() {
     assert!(random(&game, &s, &mut rng).is_none());
     let start = game.from_moves("4,4 4,5").unwrap();
     let mut scratch = Vec::new();
-    let a: Vec<_> = (0..50)
-        .map(|i| game.rollout(&start, &mut seeded(i, 3), &mut scratch))
-        .collect();
-    let b: Vec<_> = (0..50)
-        .map(|i| game.rollout(&start, &mut seeded(i, 3), &mut scratch))
-        .collect();
+    let a: Vec<_> = (0..50).map(|i| game.rollout(&start, &mut seeded(i, 3), &mut scratch)).collect();
+    let b: Vec<_> = (0..50).map(|i| game.rollout(&start, &mut seeded(i, 3), &mut scratch)).collect();
     assert_eq!(a, b);
 }
 
@@ -531,11 +381,7 @@ fn threat_agent_beats_random() {
         let mut s = game.new_game();
         let threat_side = (g % 2) as usize;
         while !s.is_terminal() {
-            let c = if s.mover() == threat_side {
-                threat(&game, &s, &mut rng)
-            } else {
-                random(&game, &s, &mut rng)
-            };
+            let c = if s.mover() == threat_side { threat(&game, &s, &mut rng) } else { random(&game, &s, &mut rng) };
             game.apply(&mut s, c.unwrap());
         }
         wins += (s.winner() == Some(threat_side)) as usize;
@@ -550,15 +396,9 @@ fn threat_scores_follow_the_tiers() {
     let game = Gomoku::new(15, Rule::Freestyle);
     let score = |s: &GomokuState, c: &str| threat_score(&game, s, Cell::parse(c).unwrap()).unwrap();
     // Black (to move) has two in a row: the open-three cells score as such, the best are next to them.
-    let s = game
-        .from_stones(&cells("7,7 8,7"), &cells("0,0 14,14"))
-        .unwrap();
+    let s = game.from_stones(&cells("7,7 8,7"), &cells("0,0 14,14")).unwrap();
     for c in ["5,7", "6,7", "9,7", "10,7"] {
-        assert!(
-            (OPEN_THREE..FOUR).contains(&score(&s, c)),
-            "{c}: {}",
-            score(&s, c)
-        );
+        assert!((OPEN_THREE..FOUR).contains(&score(&s, c)), "{c}: {}", score(&s, c));
     }
     assert!(score(&s, "11,7") < OPEN_THREE);
     for seed in 0..10 {
@@ -566,24 +406,16 @@ fn threat_scores_follow_the_tiers() {
         assert!(c == Cell::new(6, 7) || c == Cell::new(9, 7), "{c}");
     }
     // White to move against Black's open three: block at one of its ends.
-    let s = game
-        .from_stones(&cells("6,7 7,7 8,7"), &cells("0,0 14,14"))
-        .unwrap();
+    let s = game.from_stones(&cells("6,7 7,7 8,7"), &cells("0,0 14,14")).unwrap();
     for c in ["5,7", "9,7"] {
-        assert!(
-            (BLOCK_OPEN_FOUR..FOUR).contains(&score(&s, c)),
-            "{c}: {}",
-            score(&s, c)
-        );
+        assert!((BLOCK_OPEN_FOUR..FOUR).contains(&score(&s, c)), "{c}: {}", score(&s, c));
     }
     for seed in 0..10 {
         let c = threat(&game, &s, &mut seeded(seed, 0)).unwrap();
         assert!(c == Cell::new(5, 7) || c == Cell::new(9, 7), "{c}");
     }
     // Black to move with a closed three and facing White's open three: making a four comes first.
-    let s = game
-        .from_stones(&cells("1,1 2,1 3,1 9,9"), &cells("0,1 6,7 7,7 8,7"))
-        .unwrap();
+    let s = game.from_stones(&cells("1,1 2,1 3,1 9,9"), &cells("0,1 6,7 7,7 8,7")).unwrap();
     let c = threat(&game, &s, &mut seeded(0, 0)).unwrap();
     assert!(score(&s, &c.to_string()) >= FOUR, "{c}");
     assert!(c.y == 1, "{c}");

@@ -73,11 +73,7 @@ fn pattern(m: u32, e: u32, i: u32, game: &Gomoku) -> Pattern {
         return Pattern::Four;
     }
     // An open three: some empty cell within four of `i` would then make an open four.
-    let window = if i >= 4 {
-        0x1FF << (i - 4)
-    } else {
-        0x1FF >> (4 - i)
-    };
+    let window = if i >= 4 { 0x1FF << (i - 4) } else { 0x1FF >> (4 - i) };
     let mut spots = e2 & window;
     while spots != 0 {
         let w = spots & spots.wrapping_neg();
@@ -131,9 +127,7 @@ fn score_with(game: &Gomoku, state: &GomokuState, lines: &Lines, cell: Cell) -> 
 /// The threat score of a stone of the side to move on `cell` (see the module documentation), or `None`
 /// when `cell` is off the board or occupied.
 pub fn threat_score(game: &Gomoku, state: &GomokuState, cell: Cell) -> Option<u64> {
-    state
-        .is_empty_cell(cell)
-        .then(|| score_with(game, state, &Lines::new(state), cell))
+    state.is_empty_cell(cell).then(|| score_with(game, state, &Lines::new(state), cell))
 }
 
 /// The one-ply threat player: the candidate cell ([`Game::legal_actions`]) with the highest

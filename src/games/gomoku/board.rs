@@ -31,14 +31,8 @@ impl Cell {
     /// # Panics
     /// Panics when `x` or `y` is not below [`MAX_SIZE`].
     pub fn new(x: usize, y: usize) -> Self {
-        assert!(
-            x < MAX_SIZE && y < MAX_SIZE,
-            "cell {x},{y} is beyond the largest board"
-        );
-        Cell {
-            x: x as u8,
-            y: y as u8,
-        }
+        assert!(x < MAX_SIZE && y < MAX_SIZE, "cell {x},{y} is beyond the largest board");
+        Cell { x: x as u8, y: y as u8 }
     }
 
     /// The row-major index `y * size + x` of the cell on a `size` x `size` board.
@@ -51,10 +45,7 @@ impl Cell {
     /// # Panics
     /// Panics when `index >= size * size` or `size > MAX_SIZE`.
     pub fn from_index(index: usize, size: usize) -> Self {
-        assert!(
-            index < size * size,
-            "cell index {index} is off the {size}x{size} board"
-        );
+        assert!(index < size * size, "cell index {index} is off the {size}x{size} board");
         Cell::new(index % size, index / size)
     }
 
@@ -159,14 +150,7 @@ const _: () = assert!(std::mem::size_of::<GomokuState>() <= 176);
 impl GomokuState {
     /// The empty `size` x `size` board, Black to move.
     pub(crate) fn empty(size: usize) -> Self {
-        GomokuState {
-            rows: [[0; MAX_SIZE]; 2],
-            key: 0,
-            count: 0,
-            size: size as u8,
-            winner: NO_WINNER,
-            last: None,
-        }
+        GomokuState { rows: [[0; MAX_SIZE]; 2], key: 0, count: 0, size: size as u8, winner: NO_WINNER, last: None }
     }
 
     /// Board side, in cells.
@@ -220,19 +204,16 @@ impl GomokuState {
 
     /// The stones of `player`, in row-major order.
     pub fn stones(&self, player: usize) -> impl Iterator<Item = Cell> + '_ {
-        self.rows[player][..self.size()]
-            .iter()
-            .enumerate()
-            .flat_map(|(y, &row)| {
-                let mut rest = row;
-                std::iter::from_fn(move || {
-                    (rest != 0).then(|| {
-                        let x = rest.trailing_zeros() as u8;
-                        rest &= rest - 1;
-                        Cell { x, y: y as u8 }
-                    })
+        self.rows[player][..self.size()].iter().enumerate().flat_map(|(y, &row)| {
+            let mut rest = row;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let x = rest.trailing_zeros() as u8;
+                    rest &= rest - 1;
+                    Cell { x, y: y as u8 }
                 })
             })
+        })
     }
 
     /// The Zobrist key, maintained incrementally by every move.
@@ -265,10 +246,7 @@ impl GomokuState {
     /// the winner).
     #[inline]
     pub(crate) fn put(&mut self, player: usize, cell: Cell) {
-        debug_assert!(
-            self.is_empty_cell(cell),
-            "cell {cell} is occupied or off the board"
-        );
+        debug_assert!(self.is_empty_cell(cell), "cell {cell} is occupied or off the board");
         self.rows[player][cell.y as usize] |= 1 << cell.x;
         self.count += 1;
         self.key ^= stone_key(player, cell) ^ white_to_move_key();

@@ -32,8 +32,8 @@ mod playout;
 mod rules;
 
 pub use agents::{
-    random, threat, threat_score, ADJACENT_OPPONENT, ADJACENT_OWN, BLOCK_FIVE, BLOCK_FOUR,
-    BLOCK_OPEN_FOUR, BLOCK_OPEN_THREE, FIVE, FOUR, OPEN_FOUR, OPEN_THREE,
+    random, threat, threat_score, ADJACENT_OPPONENT, ADJACENT_OWN, BLOCK_FIVE, BLOCK_FOUR, BLOCK_OPEN_FOUR,
+    BLOCK_OPEN_THREE, FIVE, FOUR, OPEN_FOUR, OPEN_THREE,
 };
 pub use board::{Cell, GomokuState, BLACK, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, WHITE};
 pub use parse::{check_size, parse_moves, PositionError};
@@ -84,12 +84,7 @@ impl Gomoku {
     /// [`PositionError::BadSize`] when `size` is outside `MIN_SIZE..=MAX_SIZE` (5..=20).
     pub fn try_new(size: usize, rule: Rule) -> Result<Self, PositionError> {
         check_size(size)?;
-        Ok(Gomoku {
-            size,
-            rule,
-            radius: DEFAULT_RADIUS,
-            rollout_radius: DEFAULT_ROLLOUT_RADIUS,
-        })
+        Ok(Gomoku { size, rule, radius: DEFAULT_RADIUS, rollout_radius: DEFAULT_ROLLOUT_RADIUS })
     }
 
     /// The same game with candidate moves within Chebyshev distance `radius` of a stone.
@@ -97,10 +92,7 @@ impl Gomoku {
     /// # Panics
     /// Panics when `radius` is 0 (no move would be offered) or above `MAX_SIZE`.
     pub fn with_radius(self, radius: usize) -> Self {
-        assert!(
-            (1..=MAX_SIZE).contains(&radius),
-            "candidate radius {radius} outside 1..={MAX_SIZE}"
-        );
+        assert!((1..=MAX_SIZE).contains(&radius), "candidate radius {radius} outside 1..={MAX_SIZE}");
         Gomoku { radius, ..self }
     }
 
@@ -109,14 +101,8 @@ impl Gomoku {
     /// # Panics
     /// Panics when `radius` is 0 or above `MAX_SIZE`.
     pub fn with_rollout_radius(self, radius: usize) -> Self {
-        assert!(
-            (1..=MAX_SIZE).contains(&radius),
-            "rollout radius {radius} outside 1..={MAX_SIZE}"
-        );
-        Gomoku {
-            rollout_radius: radius,
-            ..self
-        }
+        assert!((1..=MAX_SIZE).contains(&radius), "rollout radius {radius} outside 1..={MAX_SIZE}");
+        Gomoku { rollout_radius: radius, ..self }
     }
 
     /// Board side, in cells.
@@ -151,25 +137,15 @@ impl Gomoku {
     /// # Errors
     /// [`PositionError::CellOffBoard`], [`PositionError::CellOccupied`] (a cell listed twice),
     /// [`PositionError::Counts`] for other stone counts, [`PositionError::BothWin`].
-    pub fn from_stones(
-        &self,
-        black: &[Cell],
-        white: &[Cell],
-    ) -> Result<GomokuState, PositionError> {
+    pub fn from_stones(&self, black: &[Cell], white: &[Cell]) -> Result<GomokuState, PositionError> {
         if black.len() != white.len() && black.len() != white.len() + 1 {
-            return Err(PositionError::Counts {
-                black: black.len(),
-                white: white.len(),
-            });
+            return Err(PositionError::Counts { black: black.len(), white: white.len() });
         }
         let mut state = self.new_game();
         for (player, stones) in [black, white].into_iter().enumerate() {
             for &cell in stones {
                 if !cell.on_board(self.size) {
-                    return Err(PositionError::CellOffBoard {
-                        cell,
-                        size: self.size,
-                    });
+                    return Err(PositionError::CellOffBoard { cell, size: self.size });
                 }
                 if state.stone(cell).is_some() {
                     return Err(PositionError::CellOccupied(cell));
@@ -179,10 +155,7 @@ impl Gomoku {
         }
         state.last = None;
         // `put` toggled the side-to-move key once per stone, as play does, so the key is already right.
-        match (
-            holds_win(&state, BLACK, self.rule),
-            holds_win(&state, WHITE, self.rule),
-        ) {
+        match (holds_win(&state, BLACK, self.rule), holds_win(&state, WHITE, self.rule)) {
             (true, true) => return Err(PositionError::BothWin),
             (true, false) => state.set_winner(BLACK),
             (false, true) => state.set_winner(WHITE),
@@ -202,10 +175,7 @@ impl Gomoku {
         for (i, &cell) in moves.iter().enumerate() {
             if state.winner().is_some() {
                 let token = cell.to_string();
-                return Err(PositionError::AfterEnd {
-                    index: i + 1,
-                    token,
-                });
+                return Err(PositionError::AfterEnd { index: i + 1, token });
             }
             self.apply(&mut state, cell);
         }
@@ -234,10 +204,7 @@ impl Gomoku {
             return Err(PositionError::GameOver);
         }
         if !cell.on_board(self.size) {
-            return Err(PositionError::CellOffBoard {
-                cell,
-                size: self.size,
-            });
+            return Err(PositionError::CellOffBoard { cell, size: self.size });
         }
         if state.stone(cell).is_some() {
             return Err(PositionError::CellOccupied(cell));

@@ -122,30 +122,18 @@ pub fn parse_moves(text: &str, size: usize) -> Result<Vec<Cell>, PositionError> 
     check_size(size)?;
     let mut moves = Vec::new();
     let mut taken = [0u32; MAX_SIZE];
-    let tokens = text
-        .split(|c: char| c.is_whitespace() || c == ';')
-        .filter(|t| !t.is_empty());
+    let tokens = text.split(|c: char| c.is_whitespace() || c == ';').filter(|t| !t.is_empty());
     for (i, token) in tokens.enumerate() {
         let index = i + 1;
-        let bad = || PositionError::Malformed {
-            index,
-            token: token.to_string(),
-        };
+        let bad = || PositionError::Malformed { index, token: token.to_string() };
         let (x, y) = token.split_once(',').ok_or_else(bad)?;
         let x: usize = x.parse().map_err(|_| bad())?;
         let y: usize = y.parse().map_err(|_| bad())?;
         if x >= size || y >= size {
-            return Err(PositionError::OffBoard {
-                index,
-                token: token.to_string(),
-                size,
-            });
+            return Err(PositionError::OffBoard { index, token: token.to_string(), size });
         }
         if taken[y] >> x & 1 != 0 {
-            return Err(PositionError::Occupied {
-                index,
-                token: token.to_string(),
-            });
+            return Err(PositionError::Occupied { index, token: token.to_string() });
         }
         taken[y] |= 1 << x;
         moves.push(Cell::new(x, y));
@@ -160,10 +148,7 @@ pub fn parse_moves(text: &str, size: usize) -> Result<Vec<Cell>, PositionError> 
 ///
 /// # Errors
 /// [`PositionError::BadCell`], [`PositionError::RowLength`] or [`PositionError::Rows`].
-pub(crate) fn parse_diagram(
-    text: &str,
-    size: usize,
-) -> Result<(Vec<Cell>, Vec<Cell>), PositionError> {
+pub(crate) fn parse_diagram(text: &str, size: usize) -> Result<(Vec<Cell>, Vec<Cell>), PositionError> {
     let (mut black, mut white) = (Vec::new(), Vec::new());
     let mut row = 0;
     for line in text.lines() {
@@ -172,11 +157,7 @@ pub(crate) fn parse_diagram(
         if tokens.is_empty() || tokens.iter().all(numeric) {
             continue;
         }
-        let cells = if numeric(&tokens[0]) {
-            &tokens[1..]
-        } else {
-            &tokens[..]
-        };
+        let cells = if numeric(&tokens[0]) { &tokens[1..] } else { &tokens[..] };
         let mut x = 0;
         for ch in cells.iter().flat_map(|t| t.chars()) {
             let stone = match ch.to_ascii_lowercase() {
@@ -193,11 +174,7 @@ pub(crate) fn parse_diagram(
             x += 1;
         }
         if x != size {
-            return Err(PositionError::RowLength {
-                row,
-                cells: x,
-                size,
-            });
+            return Err(PositionError::RowLength { row, cells: x, size });
         }
         row += 1;
     }

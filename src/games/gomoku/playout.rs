@@ -213,12 +213,7 @@ mod tests {
     /// The incrementally kept winning cells equal those computed from scratch after every move.
     #[test]
     fn incremental_wins_match_scratch() {
-        for (rule, radius) in [
-            (Rule::Freestyle, 1),
-            (Rule::Standard, 1),
-            (Rule::Freestyle, 3),
-            (Rule::Standard, 20),
-        ] {
+        for (rule, radius) in [(Rule::Freestyle, 1), (Rule::Standard, 1), (Rule::Freestyle, 3), (Rule::Standard, 20)] {
             let game = Gomoku::new(9, rule);
             for seed in 0..100 {
                 let mut rng = seeded(seed, 0);
@@ -237,11 +232,7 @@ mod tests {
                     for c in &a {
                         rows[c.y as usize] |= 1 << c.x;
                         assert!(state.is_empty_cell(*c));
-                        assert_eq!(
-                            playout.cand
-                                [playout.pos[c.y as usize * MAX_SIZE + c.x as usize] as usize],
-                            *c
-                        );
+                        assert_eq!(playout.cand[playout.pos[c.y as usize * MAX_SIZE + c.x as usize] as usize], *c);
                     }
                     assert_eq!(playout.in_cand, rows);
                     assert_eq!(playout.in_cand, scratch.in_cand);

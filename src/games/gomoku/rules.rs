@@ -48,9 +48,7 @@ impl std::str::FromStr for Rule {
         match s.trim().to_ascii_lowercase().as_str() {
             "freestyle" | "free" => Ok(Rule::Freestyle),
             "standard" | "exact" => Ok(Rule::Standard),
-            other => Err(format!(
-                "unknown gomoku rule '{other}' (use freestyle or standard)"
-            )),
+            other => Err(format!("unknown gomoku rule '{other}' (use freestyle or standard)")),
         }
     }
 }
@@ -136,8 +134,7 @@ pub(crate) fn five_cells(m: u32, e: u32, rule: Rule) -> u32 {
     let a2 = m & m1 & m34;
     let a3 = m & m12 & m4;
     let a4 = m & m12 & m3;
-    ((a0 & guard) | (a1 & guard) << 1 | (a2 & guard) << 2 | (a3 & guard) << 3 | (a4 & guard) << 4)
-        & e
+    ((a0 & guard) | (a1 & guard) << 1 | (a2 & guard) << 2 | (a3 & guard) << 3 | (a4 & guard) << 4) & e
 }
 
 /// Every line of a position as bit masks: `stones[p][d][line]` and `empty[d][line]` (see the module
@@ -156,10 +153,7 @@ impl Lines {
     #[inline]
     pub fn new(state: &GomokuState) -> Self {
         let size = state.size();
-        let mut lines = Lines {
-            stones: [[[0; LINES]; 4]; 2],
-            empty: LINE_CELLS[size],
-        };
+        let mut lines = Lines { stones: [[[0; LINES]; 4]; 2], empty: LINE_CELLS[size] };
         for p in 0..2 {
             for cell in state.stones(p) {
                 lines.put(p, cell);
@@ -205,12 +199,7 @@ impl Lines {
 
 /// Length of the run of `player`'s stones through `cell` in direction `(dx, dy)`, counting `cell` itself
 /// as a stone of `player`.
-pub(crate) fn run_through(
-    state: &GomokuState,
-    player: usize,
-    cell: Cell,
-    (dx, dy): (i32, i32),
-) -> usize {
+pub(crate) fn run_through(state: &GomokuState, player: usize, cell: Cell, (dx, dy): (i32, i32)) -> usize {
     let size = state.size() as i32;
     let rows = &state.rows[player];
     let mut n = 1;
@@ -231,17 +220,13 @@ pub(crate) fn run_through(
 /// Whether a stone of `player` on `cell` makes a winning line under `rule` (looks only at the four
 /// lines through `cell`).
 pub(crate) fn wins_at(state: &GomokuState, player: usize, cell: Cell, rule: Rule) -> bool {
-    DIRECTIONS
-        .iter()
-        .any(|&dir| rule.wins(run_through(state, player, cell, dir)))
+    DIRECTIONS.iter().any(|&dir| rule.wins(run_through(state, player, cell, dir)))
 }
 
 /// Whether `player` already holds a winning line anywhere on the board (used for positions built from a
 /// stone list, which were not reached move by move).
 pub(crate) fn holds_win(state: &GomokuState, player: usize, rule: Rule) -> bool {
-    state
-        .stones(player)
-        .any(|c| wins_at(state, player, c, rule))
+    state.stones(player).any(|c| wins_at(state, player, c, rule))
 }
 
 /// Fills `out` with the empty cells within Chebyshev distance `radius` of a stone, in row-major order
