@@ -17,7 +17,7 @@ use crate::rng::{below, Rng};
 
 use super::hamilton::Hamilton;
 use super::paths::Paths;
-use super::state::{Dir, End, SnakeState, NO_FOOD};
+use super::state::{Cell, Dir, End, SnakeState, NO_FOOD};
 use super::Snake;
 
 /// A move drawn uniformly from the safe moves (no reversal, no wall, no body; entering the cell the tail
@@ -71,7 +71,7 @@ pub fn tailfollow(s: &SnakeState, rng: &mut Rng) -> Dir {
         paths.replay(s, food, &mut v);
         match v.end() {
             Some(End::Won) => return first,
-            None if paths.tail_distance(&v, true).dist.is_some() => return first,
+            None if paths.tail_distance(&v).dist.is_some() => return first,
             _ => {}
         }
     }
@@ -86,7 +86,7 @@ pub fn tailfollow(s: &SnakeState, rng: &mut Rng) -> Dir {
         if v.end() == Some(End::Won) {
             return d;
         }
-        let reach = paths.tail_distance(&v, true);
+        let reach = paths.tail_distance(&v);
         match reach.dist {
             Some(dist) if far.is_none_or(|(best, _)| dist > best) => far = Some((dist, d)),
             None if roomy.is_none_or(|(best, _)| reach.area > best) => {
@@ -112,41 +112,55 @@ pub fn hamilton(s: &SnakeState, rng: &mut Rng) -> Dir {
 /// among them the one that ends nearest the food (Manhattan distance); when none keeps the tail in reach,
 /// the move with the most reachable free cells. Ties are broken at random; with no safe move, any
 /// non-reversing move.
+///
+/// One flood fill from the tail answers for every move: after a move into `n` the tail cell is free,
+/// so the head can reach the tail exactly when a path of free cells joins `n` to the tail cell now
+/// (a simple path from the tail to `n` avoids `n` on the way). The fill stops once it has met every
+/// candidate cell, which is quick while the tail is near.
 pub(crate) fn tailfollow_rollout_move(paths: &mut Paths, s: &SnakeState, rng: &mut Rng) -> Dir {
-    let food = s.food();
-    let mut best = (i64::MIN, Dir::Up);
-    let mut ties = 0;
+    let (mut cells, mut moves, mut k) = ([0u16; 4], [Dir::Up; 4], 0);
     for d in Dir::ALL {
-        if !s.is_safe(d) {
-            continue;
+        if let (false, Ok(n)) = (s.is_reversal(d), s.target(d)) {
+            cells[k] = n;
+            moves[k] = d;
+            k += 1;
         }
-        let mut v = s.clone();
-        v.step(d, u32::MAX);
-        let score = if v.end() == Some(End::Won) {
+    }
+    if k == 0 {
+        return random_safe(s, rng);
+    }
+    let reached = if s.len() < 2 {
+        u8::MAX
+    } else {
+        paths.reach_from(s, s.tail_index(), &cells[..k])
+    };
+    let food = s.food_index();
+    let wins = s.len() + 1 == s.area();
+    let (mut best, mut best_score, mut ties) = (moves[0], i64::MIN, 0);
+    for i in 0..k {
+        let n = cells[i];
+        let score = if n == food && wins {
             i64::MAX
+        } else if reached >> i & 1 != 0 {
+            let to_food = if food == NO_FOOD {
+                0
+            } else {
+                Cell::from_index(n).distance(Cell::from_index(food))
+            };
+            (1 << 20) - to_food as i64
         } else {
-            let reach = paths.tail_distance(&v, false);
-            match (reach.dist, food) {
-                (Some(_), Some(f)) => (1 << 20) - v.head().distance(f) as i64,
-                (Some(_), None) => 1 << 20,
-                (None, _) => reach.area as i64,
-            }
+            paths.area_from(s, n) as i64
         };
-        if score > best.0 {
-            best = (score, d);
-            ties = 1;
-        } else if score == best.0 {
+        if score > best_score {
+            (best, best_score, ties) = (moves[i], score, 1);
+        } else if score == best_score {
             ties += 1;
             if below(rng, ties) == 0 {
-                best.1 = d;
+                best = moves[i];
             }
         }
     }
-    if ties == 0 {
-        random_safe(s, rng)
-    } else {
-        best.1
-    }
+    best
 }
 
 /// A boxed agent: chooses a move for a position, drawing any randomness from the generator.

@@ -112,6 +112,11 @@ pub struct Snake {
     /// food, counted from the rollout's start or its last food (default `width * height`). Bounds the
     /// time spent circling in rollouts; set it to `starvation_limit` or more to play rollouts to the end.
     pub rollout_patience: u32,
+    /// A rollout stops (keeping the rewards collected so far) after this many moves in all. Default
+    /// `u32::MAX` (no cap): random-safe rollouts die or starve within a few hundred moves, but
+    /// tail-following ones often fill most of the board (thousands of moves), so cap them (e.g. at
+    /// `4 * width * height`) when rollouts per second matter more than their horizon.
+    pub rollout_max_moves: u32,
     /// [`Game::chance_outcomes`] lists the free cells only when there are at most this many; beyond it
     /// the list is left empty and the engine samples food spawns (open loop). Default: no limit.
     pub max_listed_outcomes: usize,
@@ -141,6 +146,7 @@ impl Snake {
             starvation_limit: 2 * area,
             rollout: RolloutPolicy::RandomSafe,
             rollout_patience: area,
+            rollout_max_moves: u32::MAX,
             max_listed_outcomes: usize::MAX,
         }
     }
@@ -207,7 +213,7 @@ impl Snake {
         mut choose: impl FnMut(&SnakeState, &mut Rng) -> Dir,
     ) -> f64 {
         let mut s = state.clone();
-        let (mut total, mut patience) = (0.0, 0);
+        let (mut total, mut patience, mut moves) = (0.0, 0, 0);
         let bonus = self.survival_bonus();
         loop {
             if s.end().is_some() {
@@ -218,9 +224,10 @@ impl Snake {
                 s.place_food(food);
                 continue;
             }
-            if patience >= self.rollout_patience {
+            if patience >= self.rollout_patience || moves >= self.rollout_max_moves {
                 return total;
             }
+            moves += 1;
             let d = choose(&s, rng);
             match s.step(d, self.starvation_limit) {
                 Step::Died => {}
@@ -324,7 +331,8 @@ impl Game for Snake {
     }
 
     /// Plays to the end with [`Snake::rollout`]'s policy, allocation-free, stopping early after
-    /// `rollout_patience` moves in a row without food. `scratch` is unused.
+    /// `rollout_patience` moves in a row without food or `rollout_max_moves` moves in all; returns the
+    /// rewards collected (food units). `scratch` is unused.
     fn rollout(&self, state: &SnakeState, rng: &mut Rng, _scratch: &mut Vec<Dir>) -> Returns {
         let total = match self.rollout {
             RolloutPolicy::RandomSafe => self.run_rollout(state, rng, agents::random_safe),

@@ -128,16 +128,54 @@ impl Paths {
         }
     }
 
-    /// Moves for the head of `v` to reach its tail cell (`Some(0)` for a snake of length 1), timed as in
+    /// Flood fill from `source` (which may be occupied) through free cells, stopping as soon as every
+    /// cell of `wanted` (at most 8) has been reached. Returns a bitmask: bit `i` set when `wanted[i]` was
+    /// reached (the source itself counts as reached).
+    pub fn reach_from(&mut self, s: &SnakeState, source: u16, wanted: &[u16]) -> u8 {
+        debug_assert!(wanted.len() <= 8);
+        let hit = |c: u16| {
+            wanted
+                .iter()
+                .enumerate()
+                .fold(0u8, |m, (i, &w)| m | ((w == c) as u8) << i)
+        };
+        let all = ((1u16 << wanted.len()) - 1) as u8;
+        self.seen = [0; STRIDE];
+        self.mark(source);
+        self.queue[0] = source;
+        let mut found = hit(source);
+        let (mut qh, mut qt) = (0, 1);
+        while qh < qt && found != all {
+            let c = self.queue[qh];
+            qh += 1;
+            for d in Dir::ALL {
+                let Some(n) = s.neighbor(c, d) else { continue };
+                if !s.occupied(n) && self.mark(n) {
+                    self.queue[qt] = n;
+                    qt += 1;
+                    found |= hit(n);
+                }
+            }
+        }
+        found
+    }
+
+    /// Number of free cells reachable from the free cell `from` through free cells, `from` excluded.
+    pub fn area_from(&mut self, s: &SnakeState, from: u16) -> u16 {
+        self.reach_from(s, from, &[]);
+        self.seen.iter().map(|r| r.count_ones() as u16).sum::<u16>() - 1
+    }
+
+    /// Moves for the head of `v` to reach its tail cell (`Some(0)` for a snake of length 1), by a timed
     /// [`Paths::search`].
-    pub fn tail_distance(&mut self, v: &SnakeState, timed: bool) -> Reach {
+    pub fn tail_distance(&mut self, v: &SnakeState) -> Reach {
         if v.len() < 2 {
             return Reach {
                 dist: Some(0),
                 area: v.free_cells() as u16,
             };
         }
-        self.search(v, v.tail_index(), timed)
+        self.search(v, v.tail_index(), true)
     }
 }
 
