@@ -623,3 +623,35 @@ fn long_games_run_without_panic() {
     );
     assert!(moves + random_moves >= 40_000);
 }
+
+/// A rollout is a game played by its policy: with the same generator, a random-safe rollout (no
+/// patience cap) returns exactly the score of the same game played with the `random_safe` agent.
+#[test]
+fn rollout_equals_the_game_its_policy_plays() {
+    let game = Snake {
+        rollout_patience: u32::MAX,
+        ..Snake::new(7, 6)
+    };
+    for seed in 0..50 {
+        let s = game.new_game(&mut seeded(seed, 9));
+        let rollout = game.rollout(&s, &mut seeded(seed, 0), &mut Vec::new())[0];
+        let record = play(
+            &game,
+            s.clone(),
+            &mut seeded(seed, 0),
+            u64::MAX,
+            random_safe,
+        );
+        assert!(
+            (rollout - record.score).abs() < 1e-9,
+            "seed {seed}: {rollout} vs {}",
+            record.score
+        );
+        let expected =
+            (record.length() - 1) as f64 + game.survival_bonus() * record.last.steps() as f64;
+        assert!(
+            (record.score - expected).abs() < 1e-9,
+            "return = length gained + bonus x moves survived"
+        );
+    }
+}

@@ -254,6 +254,11 @@ impl Game for Snake {
     }
 
     fn to_move(&self, s: &SnakeState) -> Turn {
+        debug_assert_eq!(
+            (s.width(), s.height()),
+            (self.width, self.height),
+            "state of another board"
+        );
         if s.end().is_some() {
             Turn::Terminal
         } else if s.food_index() == NO_FOOD {
@@ -300,7 +305,7 @@ impl Game for Snake {
     /// A free cell drawn uniformly (rejection sampling, then counting free cells row by row).
     ///
     /// # Panics
-    /// Debug builds panic when no cell is free (a finished game).
+    /// When no cell is free (a finished game).
     fn sample_outcome(&self, s: &SnakeState, rng: &mut Rng) -> Cell {
         Cell::from_index(s.sample_free(rng))
     }
