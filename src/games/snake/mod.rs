@@ -1,1 +1,361 @@
-//! (in progress)
+//! Snake: the classic single-player game on a W x H grid, with food spawning as a chance event.
+//!
+//! # Rules
+//!
+//! Cells are `(x, y)`, `x` the column and `y` the row, 0-based, row 0 at the top ([`Dir::Up`] is
+//! `y - 1`). Each move the head goes one cell up, down, left or right. Moving off the board ([`End::Wall`])
+//! or into the body ([`End::Body`]) ends the game, except that the head may enter the cell the tail
+//! leaves in the same move. Reversing into the neck is never a legal action. Moving onto the food grows
+//! the snake by one (the tail stays) and new food then spawns uniformly on a free cell (a chance turn;
+//! never on the snake, new head included). Filling the whole board wins ([`End::Won`]; no food spawns).
+//! `starvation_limit` moves in a row without food end the game ([`End::Starved`]). The cases in
+//! `tests/data/snake.tsv` (copied from the project's shared cases) pin these rules down.
+//!
+//! # Values (in food units)
+//!
+//! A move that eats earns `1`; every move the snake survives (all moves but a fatal one) also earns the
+//! survival bonus `ε = min(0.001, 0.5 / starvation_limit)` (see [`Snake::survival_bonus`]). Terminal
+//! payoffs are 0. So the return of a whole game is `(final length − start length) + ε · moves survived`:
+//! length first, survival time as a tie-break. The cap on ε keeps the bonus earned between two foods
+//! below half a food on any board, so no amount of stalling is worth as much as one more food within a
+//! hunger period.
+//!
+//! # Transpositions
+//!
+//! The snake can loop back to an earlier body, so [`Snake::zobrist`](crate::Game::zobrist) keys the
+//! body, the food, the end cause and the hunger counter (moves since food). The hunger counter grows
+//! every move without food and the length grows with each food, so keys never repeat within a game and
+//! the search graph stays acyclic; two states with the same key have the same future (the step count,
+//! left out, changes no rule or reward).
+//!
+//! # Legal actions
+//!
+//! The non-reversing moves that do not die at once ("safe" moves); when none is safe, every
+//! non-reversing move (all of which lose), so the list is never empty before the end. [`Game::apply`]
+//! still plays any non-reversing move by the rules (a fatal one ends the game).
+//!
+//! # Example
+//!
+//! ```
+//! use canopy_mcts::games::snake::{Dir, End, Snake, SnakeState};
+//! use canopy_mcts::{Game, Turn};
+//!
+//! let game = Snake::new(2, 2);
+//! let mut s: SnakeState = "2x2 body=0,0 0,1 1,1 food=1,0".parse().unwrap();
+//! assert_eq!(game.apply(&mut s, Dir::Right), 1.0 + game.survival_bonus());
+//! assert_eq!(s.end(), Some(End::Won));
+//! assert_eq!(game.to_move(&s), Turn::Terminal);
+//! ```
+
+pub mod agents;
+pub mod hamilton;
+pub mod parse;
+mod paths;
+pub mod state;
+
+pub use agents::{
+    greedy, hamilton, play, random_safe, tailfollow, Baseline, BoxedAgent, GameRecord,
+};
+pub use hamilton::Hamilton;
+pub use parse::ParseError;
+pub use state::{Cell, Dir, End, SnakeState, MAX_SIDE, MIN_SIDE};
+
+use crate::game::{Game, Returns, Turn};
+use crate::rng::Rng;
+
+use paths::Paths;
+use state::{Step, NO_FOOD};
+
+/// The largest survival bonus per move, in food units (see the module docs).
+pub const SURVIVAL_BONUS: f64 = 0.001;
+
+/// How [`Snake`]'s rollouts choose moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RolloutPolicy {
+    /// Uniform over the safe moves (any non-reversing move when none is safe); the legal actions, drawn
+    /// without building the list.
+    #[default]
+    RandomSafe,
+    /// Tail-following, one move ahead: prefer moves that keep the tail reachable, nearest the food first;
+    /// else the move with the most room. A few flood fills per move: several times slower than
+    /// [`RolloutPolicy::RandomSafe`], and far longer games.
+    TailFollow,
+}
+
+/// A move that [`Snake::try_apply`] refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// The move reverses into the neck.
+    #[error("{0} reverses into the neck")]
+    Reversal(Dir),
+    /// The game is over.
+    #[error("the game is over ({0})")]
+    GameOver(End),
+    /// The food has not spawned yet (a chance turn).
+    #[error("food spawn pending: a chance turn, not a move")]
+    ChanceTurn,
+}
+
+/// The Snake game: board size, starvation limit and rollout settings. States are [`SnakeState`],
+/// actions [`Dir`], chance outcomes the food [`Cell`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Snake {
+    /// Columns, `2..=32`.
+    pub width: usize,
+    /// Rows, `2..=32`.
+    pub height: usize,
+    /// Moves in a row without food that end the game (at least 1; default `2 * width * height`).
+    pub starvation_limit: u32,
+    /// The rollout policy.
+    pub rollout: RolloutPolicy,
+    /// A rollout stops (keeping the rewards collected so far) after this many moves in a row without
+    /// food, counted from the rollout's start or its last food (default `width * height`). Bounds the
+    /// time spent circling in rollouts; set it to `starvation_limit` or more to play rollouts to the end.
+    pub rollout_patience: u32,
+    /// A rollout stops (keeping the rewards collected so far) after this many moves in all. Default
+    /// `u32::MAX` (no cap): random-safe rollouts die or starve within a few hundred moves, but
+    /// tail-following ones often fill most of the board (thousands of moves), so cap them (e.g. at
+    /// `4 * width * height`) when rollouts per second matter more than their horizon.
+    pub rollout_max_moves: u32,
+    /// [`Game::chance_outcomes`] lists the free cells only when there are at most this many; beyond it
+    /// the list is left empty and the engine samples food spawns (open loop). Default: no limit.
+    pub max_listed_outcomes: usize,
+}
+
+impl Default for Snake {
+    /// A 10x10 board.
+    fn default() -> Self {
+        Snake::new(10, 10)
+    }
+}
+
+impl Snake {
+    /// A `width` x `height` board with the default settings.
+    ///
+    /// # Panics
+    /// When a side is outside `2..=32`.
+    pub fn new(width: usize, height: usize) -> Self {
+        assert!(
+            (MIN_SIDE..=MAX_SIDE).contains(&width) && (MIN_SIDE..=MAX_SIDE).contains(&height),
+            "snake board {width}x{height}: each side must be in {MIN_SIDE}..={MAX_SIDE}"
+        );
+        let area = (width * height) as u32;
+        Snake {
+            width,
+            height,
+            starvation_limit: 2 * area,
+            rollout: RolloutPolicy::RandomSafe,
+            rollout_patience: area,
+            rollout_max_moves: u32::MAX,
+            max_listed_outcomes: usize::MAX,
+        }
+    }
+
+    /// The board size and settings for a parsed position (default settings).
+    pub fn for_state(s: &SnakeState) -> Self {
+        Snake::new(s.width(), s.height())
+    }
+
+    /// The survival bonus per move survived, `min(0.001, 0.5 / starvation_limit)`, in food units.
+    pub fn survival_bonus(&self) -> f64 {
+        SURVIVAL_BONUS.min(0.5 / self.starvation_limit.max(1) as f64)
+    }
+
+    /// The start of a game: a snake of length 1 in the middle cell `(width / 2, height / 2)`, food not yet
+    /// spawned (a chance turn).
+    pub fn start(&self) -> SnakeState {
+        let mid = Cell::new((self.width / 2) as u8, (self.height / 2) as u8);
+        SnakeState::from_body(self.width, self.height, &[mid], None)
+            .expect("a one-cell body on a valid board")
+    }
+
+    /// [`Snake::start`] with the first food spawned.
+    pub fn new_game(&self, rng: &mut Rng) -> SnakeState {
+        let mut s = self.start();
+        let food = s.sample_free(rng);
+        s.place_food(food);
+        s
+    }
+
+    /// Plays `d` like [`Game::apply`], but refuses an illegal move instead of panicking.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when the game is over, the food is pending, or `d` reverses into the neck.
+    pub fn try_apply(&self, s: &mut SnakeState, d: Dir) -> Result<f64, IllegalMove> {
+        if let Some(end) = s.end() {
+            return Err(IllegalMove::GameOver(end));
+        }
+        if s.food_index() == NO_FOOD {
+            return Err(IllegalMove::ChanceTurn);
+        }
+        if s.is_reversal(d) {
+            return Err(IllegalMove::Reversal(d));
+        }
+        Ok(self.play_move(s, d))
+    }
+
+    /// One move by the rules and its reward (the caller has checked the move).
+    #[inline]
+    fn play_move(&self, s: &mut SnakeState, d: Dir) -> f64 {
+        match s.step(d, self.starvation_limit) {
+            Step::Died => 0.0,
+            Step::Moved => self.survival_bonus(),
+            Step::Ate => 1.0 + self.survival_bonus(),
+        }
+    }
+
+    /// Plays a rollout from `state` choosing moves with `choose`; returns the rewards collected.
+    #[inline]
+    fn run_rollout(
+        &self,
+        state: &SnakeState,
+        rng: &mut Rng,
+        mut choose: impl FnMut(&SnakeState, &mut Rng) -> Dir,
+    ) -> f64 {
+        let mut s = state.clone();
+        let (mut total, mut patience, mut moves) = (0.0, 0, 0);
+        let bonus = self.survival_bonus();
+        loop {
+            if s.end().is_some() {
+                return total;
+            }
+            if s.food_index() == NO_FOOD {
+                let food = s.sample_free(rng);
+                s.place_food(food);
+                continue;
+            }
+            if patience >= self.rollout_patience || moves >= self.rollout_max_moves {
+                return total;
+            }
+            moves += 1;
+            let d = choose(&s, rng);
+            match s.step(d, self.starvation_limit) {
+                Step::Died => {}
+                Step::Moved => {
+                    total += bonus;
+                    patience += 1;
+                }
+                Step::Ate => {
+                    total += 1.0 + bonus;
+                    patience = 0;
+                }
+            }
+        }
+    }
+}
+
+impl Game for Snake {
+    type State = SnakeState;
+    type Action = Dir;
+    type Outcome = Cell;
+
+    fn players(&self) -> usize {
+        1
+    }
+
+    fn to_move(&self, s: &SnakeState) -> Turn {
+        debug_assert_eq!(
+            (s.width(), s.height()),
+            (self.width, self.height),
+            "state of another board"
+        );
+        if s.end().is_some() {
+            Turn::Terminal
+        } else if s.food_index() == NO_FOOD {
+            Turn::Chance
+        } else {
+            Turn::Player(0)
+        }
+    }
+
+    /// The safe moves in the order up, down, left, right; all non-reversing moves when none is safe.
+    fn legal_actions(&self, s: &SnakeState, out: &mut Vec<Dir>) {
+        out.clear();
+        if self.to_move(s) != Turn::Player(0) {
+            return;
+        }
+        out.extend(Dir::ALL.into_iter().filter(|&d| s.is_safe(d)));
+        if out.is_empty() {
+            out.extend(Dir::ALL.into_iter().filter(|&d| !s.is_reversal(d)));
+        }
+    }
+
+    /// Plays `d` and returns `1` for eating plus the survival bonus for surviving (0 for a fatal move).
+    ///
+    /// # Panics
+    /// When `s` is not at a player turn or `d` reverses into the neck (see [`Snake::try_apply`]).
+    fn apply(&self, s: &mut SnakeState, d: Dir) -> f64 {
+        match self.try_apply(s, d) {
+            Ok(r) => r,
+            Err(e) => panic!("illegal snake move: {e}"),
+        }
+    }
+
+    /// Every free cell with probability `1 / free cells`, or nothing when there are more than
+    /// `max_listed_outcomes` (the engine then samples).
+    fn chance_outcomes(&self, s: &SnakeState, out: &mut Vec<(Cell, f64)>) {
+        out.clear();
+        if self.to_move(s) != Turn::Chance || s.free_cells() > self.max_listed_outcomes {
+            return;
+        }
+        let p = 1.0 / s.free_cells() as f64;
+        s.for_each_free(|c| out.push((Cell::from_index(c), p)));
+    }
+
+    /// A free cell drawn uniformly (rejection sampling, then counting free cells row by row).
+    ///
+    /// # Panics
+    /// When no cell is free (a finished game).
+    fn sample_outcome(&self, s: &SnakeState, rng: &mut Rng) -> Cell {
+        Cell::from_index(s.sample_free(rng))
+    }
+
+    /// Puts the food on `cell`.
+    ///
+    /// # Panics
+    /// When `s` is not at a chance turn or `cell` is off the board or on the body.
+    fn apply_outcome(&self, s: &mut SnakeState, cell: Cell) {
+        assert!(
+            self.to_move(s) == Turn::Chance,
+            "food spawn outside a chance turn"
+        );
+        assert!(
+            (cell.x as usize) < s.width() && (cell.y as usize) < s.height() && !s.is_body(cell),
+            "food {cell} off the board or on the body"
+        );
+        s.place_food(cell.index());
+    }
+
+    /// 0: the whole value of a game is in the move rewards.
+    fn returns(&self, _s: &SnakeState) -> Returns {
+        [0.0; crate::game::MAX_PLAYERS]
+    }
+
+    fn zobrist(&self, s: &SnakeState) -> Option<u64> {
+        Some(s.zobrist())
+    }
+
+    /// Plays to the end with [`Snake::rollout`]'s policy, allocation-free, stopping early after
+    /// `rollout_patience` moves in a row without food or `rollout_max_moves` moves in all; returns the
+    /// rewards collected (food units). `scratch` is unused.
+    fn rollout(&self, state: &SnakeState, rng: &mut Rng, _scratch: &mut Vec<Dir>) -> Returns {
+        let total = match self.rollout {
+            RolloutPolicy::RandomSafe => self.run_rollout(state, rng, agents::random_safe),
+            RolloutPolicy::TailFollow => {
+                let mut paths = Paths::new();
+                self.run_rollout(state, rng, |s, rng| {
+                    agents::tailfollow_rollout_move(&mut paths, s, rng)
+                })
+            }
+        };
+        [total, 0.0]
+    }
+
+    fn action_name(&self, d: &Dir) -> String {
+        d.name().to_string()
+    }
+
+    fn outcome_name(&self, cell: &Cell) -> String {
+        format!("food {cell}")
+    }
+}
