@@ -22,28 +22,16 @@ fn hamilton_cycles_are_valid_on_every_board() {
             assert_eq!(distinct.len(), tour.len(), "{w}x{h}: cells repeat");
             for (i, c) in tour.iter().enumerate() {
                 let n = tour[(i + 1) % tour.len()];
-                assert!(
-                    (c.x as usize) < w && (c.y as usize) < h,
-                    "{w}x{h}: {c} off board"
-                );
+                assert!((c.x as usize) < w && (c.y as usize) < h, "{w}x{h}: {c} off board");
                 assert_eq!(c.distance(n), 1, "{w}x{h}: {c} -> {n} not adjacent");
             }
             if odd {
                 let k = Cell::new(w as u8 - 1, h as u8 - 1);
                 assert!(!distinct.contains(&k), "{w}x{h}: the corner is the detour");
                 // The tour passes B = (W-1,H-2), M = (W-2,H-2), A = (W-2,H-1) in this order.
-                let b = tour
-                    .iter()
-                    .position(|&c| c == Cell::new(w as u8 - 1, h as u8 - 2))
-                    .unwrap();
-                assert_eq!(
-                    tour[(b + 1) % tour.len()],
-                    Cell::new(w as u8 - 2, h as u8 - 2)
-                );
-                assert_eq!(
-                    tour[(b + 2) % tour.len()],
-                    Cell::new(w as u8 - 2, h as u8 - 1)
-                );
+                let b = tour.iter().position(|&c| c == Cell::new(w as u8 - 1, h as u8 - 2)).unwrap();
+                assert_eq!(tour[(b + 1) % tour.len()], Cell::new(w as u8 - 2, h as u8 - 2));
+                assert_eq!(tour[(b + 2) % tour.len()], Cell::new(w as u8 - 2, h as u8 - 1));
             }
         }
     }
@@ -59,16 +47,7 @@ fn one_game(game: &Snake, baseline: Baseline, seed: u64) -> (SnakeState, u64) {
 
 #[test]
 fn hamilton_fills_even_and_odd_boards() {
-    for (w, h, seeds) in [
-        (8, 8, 5),
-        (10, 10, 5),
-        (2, 2, 3),
-        (2, 3, 3),
-        (5, 4, 3),
-        (3, 3, 5),
-        (5, 5, 5),
-        (7, 9, 3),
-    ] {
+    for (w, h, seeds) in [(8, 8, 5), (10, 10, 5), (2, 2, 3), (2, 3, 3), (5, 4, 3), (3, 3, 5), (5, 5, 5), (7, 9, 3)] {
         let game = Snake::new(w, h);
         for seed in 0..seeds {
             let (last, moves) = one_game(&game, Baseline::Hamilton, seed);
@@ -98,12 +77,7 @@ fn baselines_on_8x8() {
     let game = Snake::new(8, 8);
     let games = 20;
     let mut means = Vec::new();
-    for baseline in [
-        Baseline::RandomSafe,
-        Baseline::Greedy,
-        Baseline::TailFollow,
-        Baseline::Hamilton,
-    ] {
+    for baseline in [Baseline::RandomSafe, Baseline::Greedy, Baseline::TailFollow, Baseline::Hamilton] {
         let t = Instant::now();
         let (len, moves, ends) = mean_length(&game, baseline, games);
         let count = |e: End| ends.iter().filter(|&&x| x == e).count();
@@ -120,10 +94,7 @@ fn baselines_on_8x8() {
         means.push(len);
     }
     assert!(means[1] > means[0], "greedy beats random: {means:?}");
-    assert!(
-        means[2] > means[1],
-        "tail-following beats greedy: {means:?}"
-    );
+    assert!(means[2] > means[1], "tail-following beats greedy: {means:?}");
     assert_eq!(means[3], 64.0, "hamilton always fills 8x8");
 }
 
@@ -141,18 +112,13 @@ fn greedy_takes_the_bait_and_tailfollow_avoids_the_trap() {
     //   @ o . o
     //   . . . o
     //   . . . o   (tail at 3,3)
-    let s: SnakeState = "4x4 body=0,1 1,1 1,0 2,0 3,0 3,1 3,2 3,3 food=0,0"
-        .parse()
-        .unwrap();
+    let s: SnakeState = "4x4 body=0,1 1,1 1,0 2,0 3,0 3,1 3,2 3,3 food=0,0".parse().unwrap();
     assert_eq!(greedy(&s, &mut rng), Dir::Up);
     assert_eq!(tailfollow(&s, &mut rng), Dir::Down);
     let mut t = s.clone();
     game.apply(&mut t, Dir::Up);
     game.apply_outcome(&mut t, Cell::new(2, 2));
-    assert!(
-        Dir::ALL.iter().all(|&d| !t.is_safe(d)),
-        "greedy is trapped:\n{t}"
-    );
+    assert!(Dir::ALL.iter().all(|&d| !t.is_safe(d)), "greedy is trapped:\n{t}");
 }
 
 /// Prints rollouts per second (a measurement, not a check: the machine may be shared).
@@ -162,28 +128,9 @@ fn rollout_speed() {
         let base = Snake::new(w, h);
         let capped = (4 * w * h) as u32;
         for (game, rollouts) in [
-            (
-                Snake {
-                    rollout: RolloutPolicy::RandomSafe,
-                    ..base
-                },
-                20_000,
-            ),
-            (
-                Snake {
-                    rollout: RolloutPolicy::TailFollow,
-                    ..base
-                },
-                200,
-            ),
-            (
-                Snake {
-                    rollout: RolloutPolicy::TailFollow,
-                    rollout_max_moves: capped,
-                    ..base
-                },
-                1_000,
-            ),
+            (Snake { rollout: RolloutPolicy::RandomSafe, ..base }, 20_000),
+            (Snake { rollout: RolloutPolicy::TailFollow, ..base }, 200),
+            (Snake { rollout: RolloutPolicy::TailFollow, rollout_max_moves: capped, ..base }, 1_000),
         ] {
             let mut rng = seeded(9, 0);
             let starts: Vec<SnakeState> = (0..50).map(|_| game.new_game(&mut rng)).collect();

@@ -4,8 +4,7 @@
 use std::collections::HashSet;
 
 use canopy_mcts::games::snake::{
-    greedy, play, random_safe, Baseline, Cell, Dir, End, IllegalMove, ParseError, RolloutPolicy,
-    Snake, SnakeState,
+    greedy, play, random_safe, Baseline, Cell, Dir, End, IllegalMove, ParseError, RolloutPolicy, Snake, SnakeState,
 };
 use canopy_mcts::rng::{seeded, Rng};
 use canopy_mcts::{Game, Turn};
@@ -38,56 +37,27 @@ fn check_case(id: &str, before: &SnakeState, mv: Dir, expected: &str) {
         match claim {
             "alive" => {
                 assert!(result.is_ok(), "{id}: move refused: {result:?}");
-                assert_eq!(
-                    after.end(),
-                    None,
-                    "{id}: the snake should be alive\n{after}"
-                );
+                assert_eq!(after.end(), None, "{id}: the snake should be alive\n{after}");
             }
             c if c.starts_with("body ") => {
-                assert_eq!(
-                    after.body(),
-                    parse_cells(&c[5..]),
-                    "{id}: body after the move\n{after}"
-                );
+                assert_eq!(after.body(), parse_cells(&c[5..]), "{id}: body after the move\n{after}");
             }
             c if c.starts_with("length ") => {
-                assert_eq!(
-                    after.len(),
-                    c[7..].parse::<usize>().unwrap(),
-                    "{id}: length\n{after}"
-                );
+                assert_eq!(after.len(), c[7..].parse::<usize>().unwrap(), "{id}: length\n{after}");
             }
             "new food not on any body cell" => {
-                assert_eq!(
-                    game.to_move(&after),
-                    Turn::Chance,
-                    "{id}: food spawn should be pending"
-                );
+                assert_eq!(game.to_move(&after), Turn::Chance, "{id}: food spawn should be pending");
                 let body: HashSet<Cell> = after.body().into_iter().collect();
                 let mut outcomes = Vec::new();
                 game.chance_outcomes(&after, &mut outcomes);
-                assert_eq!(
-                    outcomes.len(),
-                    after.area() - after.len(),
-                    "{id}: one outcome per free cell"
-                );
-                assert!(
-                    outcomes.iter().all(|(c, _)| !body.contains(c)),
-                    "{id}: listed food on the body"
-                );
+                assert_eq!(outcomes.len(), after.area() - after.len(), "{id}: one outcome per free cell");
+                assert!(outcomes.iter().all(|(c, _)| !body.contains(c)), "{id}: listed food on the body");
                 let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
-                assert!(
-                    (total - 1.0).abs() < 1e-12,
-                    "{id}: probabilities sum to {total}"
-                );
+                assert!((total - 1.0).abs() < 1e-12, "{id}: probabilities sum to {total}");
                 let mut rng = seeded(7, 0);
                 for _ in 0..5000 {
                     let food = game.sample_outcome(&after, &mut rng);
-                    assert!(
-                        !body.contains(&food),
-                        "{id}: sampled food {food} on the body"
-                    );
+                    assert!(!body.contains(&food), "{id}: sampled food {food} on the body");
                     let mut s = after.clone();
                     game.apply_outcome(&mut s, food);
                     assert_eq!(s.food(), Some(food));
@@ -100,10 +70,7 @@ fn check_case(id: &str, before: &SnakeState, mv: Dir, expected: &str) {
                 assert_eq!(game.to_move(&after), Turn::Terminal);
             }
             "illegal (into the neck)" => {
-                assert!(
-                    !legal.contains(&mv),
-                    "{id}: {mv} listed as legal: {legal:?}"
-                );
+                assert!(!legal.contains(&mv), "{id}: {mv} listed as legal: {legal:?}");
                 assert_eq!(result, Err(IllegalMove::Reversal(mv)), "{id}");
                 assert_eq!(after, *before, "{id}: a refused move changes nothing");
                 let caught = std::panic::catch_unwind(|| game.apply(&mut before.clone(), mv));
@@ -117,10 +84,7 @@ fn check_case(id: &str, before: &SnakeState, mv: Dir, expected: &str) {
             game.chance_outcomes(&after, &mut outcomes);
             let mut moves = Vec::new();
             game.legal_actions(&after, &mut moves);
-            assert!(
-                outcomes.is_empty() && moves.is_empty(),
-                "{id}: finished game still offers play"
-            );
+            assert!(outcomes.is_empty() && moves.is_empty(), "{id}: finished game still offers play");
             let mut rng = seeded(1, 0);
             assert_eq!(game.rollout(&after, &mut rng, &mut Vec::new())[0], 0.0);
             let record = play(&game, after.clone(), &mut rng, 10, random_safe);
@@ -132,21 +96,13 @@ fn check_case(id: &str, before: &SnakeState, mv: Dir, expected: &str) {
 #[test]
 fn shared_cases() {
     let mut ids = Vec::new();
-    for line in CASES
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
+    for line in CASES.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
         let cols: Vec<&str> = line.split('|').map(str::trim).collect();
         assert_eq!(cols.len(), 7, "bad case line: {line}");
-        let (id, grid, body, food, mv, expected) =
-            (cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]);
+        let (id, grid, body, food, mv, expected) = (cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]);
         let text = format!("{grid} body={body} food={food}");
         let before: SnakeState = text.parse().unwrap_or_else(|e| panic!("{id}: {text}: {e}"));
-        assert_eq!(
-            before.notation().to_string(),
-            text,
-            "{id}: notation round trip"
-        );
+        assert_eq!(before.notation().to_string(), text, "{id}: notation round trip");
         check_case(id, &before, mv.parse().unwrap(), expected);
         ids.push(id.to_string());
     }
@@ -163,15 +119,9 @@ fn start_and_first_spawn() {
     let mut outcomes = Vec::new();
     game.chance_outcomes(&s, &mut outcomes);
     assert_eq!(outcomes.len(), 99);
-    let limited = Snake {
-        max_listed_outcomes: 50,
-        ..game
-    };
+    let limited = Snake { max_listed_outcomes: 50, ..game };
     limited.chance_outcomes(&s, &mut outcomes);
-    assert!(
-        outcomes.is_empty(),
-        "above max_listed_outcomes the engine samples"
-    );
+    assert!(outcomes.is_empty(), "above max_listed_outcomes the engine samples");
     let mut moves = Vec::new();
     let s = game.new_game(&mut seeded(3, 0));
     game.legal_actions(&s, &mut moves);
@@ -185,25 +135,14 @@ fn walls_body_and_starvation_end_the_game() {
     let mut s: SnakeState = "4x4 body=0,0 1,0 food=3,3".parse().unwrap();
     assert_eq!(game.apply(&mut s, Dir::Up), 0.0);
     assert_eq!(s.end(), Some(End::Wall));
-    assert_eq!(
-        s.body(),
-        [Cell::new(0, 0), Cell::new(1, 0)],
-        "a fatal move leaves the body as it was"
-    );
-    assert_eq!(
-        game.try_apply(&mut s, Dir::Down),
-        Err(IllegalMove::GameOver(End::Wall))
-    );
+    assert_eq!(s.body(), [Cell::new(0, 0), Cell::new(1, 0)], "a fatal move leaves the body as it was");
+    assert_eq!(game.try_apply(&mut s, Dir::Down), Err(IllegalMove::GameOver(End::Wall)));
 
     // Head at 1,1 with the body curling round: moving up hits a body cell that is not the tail.
     let mut s: SnakeState = "4x4 body=1,1 2,1 2,0 1,0 0,0 food=3,3".parse().unwrap();
     let mut moves = Vec::new();
     game.legal_actions(&s, &mut moves);
-    assert_eq!(
-        moves,
-        [Dir::Down, Dir::Left],
-        "safe moves only while one exists"
-    );
+    assert_eq!(moves, [Dir::Down, Dir::Left], "safe moves only while one exists");
     game.apply(&mut s, Dir::Up);
     assert_eq!(s.end(), Some(End::Body));
 
@@ -216,28 +155,17 @@ fn walls_body_and_starvation_end_the_game() {
     // and all of them are offered.
     let trapped: SnakeState = "3x3 body=0,0 0,1 1,1 1,0 2,0 2,1 food=2,2".parse().unwrap();
     g33.legal_actions(&trapped, &mut moves);
-    assert_eq!(
-        moves,
-        [Dir::Up, Dir::Left, Dir::Right],
-        "no safe move: all non-reversing moves"
-    );
+    assert_eq!(moves, [Dir::Up, Dir::Left, Dir::Right], "no safe move: all non-reversing moves");
     let mut s = trapped.clone();
     g33.apply(&mut s, Dir::Right);
     assert_eq!(s.end(), Some(End::Body));
 
-    let game = Snake {
-        starvation_limit: 3,
-        ..Snake::new(5, 5)
-    };
+    let game = Snake { starvation_limit: 3, ..Snake::new(5, 5) };
     let mut s: SnakeState = "5x5 body=2,2 food=4,4 hunger=1".parse().unwrap();
     let bonus = game.survival_bonus();
     assert_eq!(game.apply(&mut s, Dir::Up), bonus);
     assert_eq!(s.end(), None);
-    assert_eq!(
-        game.apply(&mut s, Dir::Up),
-        bonus,
-        "the starving move is survived"
-    );
+    assert_eq!(game.apply(&mut s, Dir::Up), bonus, "the starving move is survived");
     assert_eq!(s.end(), Some(End::Starved));
     assert_eq!(s.hunger(), 3);
 }
@@ -245,20 +173,12 @@ fn walls_body_and_starvation_end_the_game() {
 #[test]
 fn eating_resets_hunger_and_pays_one() {
     let game = Snake::new(6, 6);
-    let mut s: SnakeState = "6x6 body=2,2 2,3 food=3,2 hunger=9 steps=40"
-        .parse()
-        .unwrap();
+    let mut s: SnakeState = "6x6 body=2,2 2,3 food=3,2 hunger=9 steps=40".parse().unwrap();
     let r = game.apply(&mut s, Dir::Right);
     assert_eq!(r, 1.0 + game.survival_bonus());
     assert_eq!((s.len(), s.hunger(), s.steps(), s.food()), (3, 0, 41, None));
-    assert_eq!(
-        s.body(),
-        [Cell::new(3, 2), Cell::new(2, 2), Cell::new(2, 3)]
-    );
-    assert_eq!(
-        game.try_apply(&mut s, Dir::Up),
-        Err(IllegalMove::ChanceTurn)
-    );
+    assert_eq!(s.body(), [Cell::new(3, 2), Cell::new(2, 2), Cell::new(2, 3)]);
+    assert_eq!(game.try_apply(&mut s, Dir::Up), Err(IllegalMove::ChanceTurn));
     assert!((game.survival_bonus() - 0.001).abs() < 1e-15);
     assert!((Snake::new(32, 32).survival_bonus() - 0.5 / 2048.0).abs() < 1e-15);
 }
@@ -271,68 +191,20 @@ fn position_errors_are_specific_one_line_messages() {
         ("1x10 body=0,0", ParseError::BadSize("1x10".into())),
         ("33x4 body=0,0", ParseError::BadSize("33x4".into())),
         ("5x5 1,1", ParseError::Unexpected("1,1".into())),
-        (
-            "5x5 body=1,1 head=2,2",
-            ParseError::UnknownField("head".into()),
-        ),
-        (
-            "5x5 body=1,1 body=2,2",
-            ParseError::DuplicateField("body".into()),
-        ),
-        (
-            "5x5 body=1,1 food=2,2 food=3,3",
-            ParseError::DuplicateField("food".into()),
-        ),
+        ("5x5 body=1,1 head=2,2", ParseError::UnknownField("head".into())),
+        ("5x5 body=1,1 body=2,2", ParseError::DuplicateField("body".into())),
+        ("5x5 body=1,1 food=2,2 food=3,3", ParseError::DuplicateField("food".into())),
         ("5x5 body=1;1", ParseError::BadCell("1;1".into())),
         ("5x5 body=1,1 1,-2", ParseError::BadCell("1,-2".into())),
-        (
-            "5x5 body=5,1",
-            ParseError::OffBoard {
-                cell: Cell::new(5, 1),
-                width: 5,
-                height: 5,
-            },
-        ),
-        (
-            "5x5 body=1,1 food=1,9",
-            ParseError::OffBoard {
-                cell: Cell::new(1, 9),
-                width: 5,
-                height: 5,
-            },
-        ),
+        ("5x5 body=5,1", ParseError::OffBoard { cell: Cell::new(5, 1), width: 5, height: 5 }),
+        ("5x5 body=1,1 food=1,9", ParseError::OffBoard { cell: Cell::new(1, 9), width: 5, height: 5 }),
         ("5x5 food=1,1", ParseError::MissingBody),
         ("5x5 body= food=1,1", ParseError::EmptyBody),
-        (
-            "5x5 body=1,1 1,2 3,2",
-            ParseError::NotContiguous {
-                index: 1,
-                from: Cell::new(1, 2),
-                to: Cell::new(3, 2),
-            },
-        ),
-        (
-            "5x5 body=1,1 1,2 1,1",
-            ParseError::RepeatedCell(Cell::new(1, 1)),
-        ),
-        (
-            "5x5 body=1,1 1,2 food=1,2",
-            ParseError::FoodOnBody(Cell::new(1, 2)),
-        ),
-        (
-            "5x5 body=1,1 hunger=-1",
-            ParseError::BadNumber {
-                field: "hunger",
-                value: "-1".into(),
-            },
-        ),
-        (
-            "5x5 body=1,1 steps=x",
-            ParseError::BadNumber {
-                field: "steps",
-                value: "x".into(),
-            },
-        ),
+        ("5x5 body=1,1 1,2 3,2", ParseError::NotContiguous { index: 1, from: Cell::new(1, 2), to: Cell::new(3, 2) }),
+        ("5x5 body=1,1 1,2 1,1", ParseError::RepeatedCell(Cell::new(1, 1))),
+        ("5x5 body=1,1 1,2 food=1,2", ParseError::FoodOnBody(Cell::new(1, 2))),
+        ("5x5 body=1,1 hunger=-1", ParseError::BadNumber { field: "hunger", value: "-1".into() }),
+        ("5x5 body=1,1 steps=x", ParseError::BadNumber { field: "steps", value: "x".into() }),
     ];
     for (text, want) in cases {
         let got = text.parse::<SnakeState>().unwrap_err();
@@ -342,16 +214,10 @@ fn position_errors_are_specific_one_line_messages() {
         println!("{text:40} -> {msg}");
     }
     assert_eq!(
-        "5x5 body=1,1 1,2 3,2"
-            .parse::<SnakeState>()
-            .unwrap_err()
-            .to_string(),
+        "5x5 body=1,1 1,2 3,2".parse::<SnakeState>().unwrap_err().to_string(),
         "body not contiguous: cell 1 (1,2) and cell 2 (3,2) are not adjacent"
     );
-    assert_eq!(
-        "sideways".parse::<Dir>().unwrap_err(),
-        ParseError::BadDir("sideways".into())
-    );
+    assert_eq!("sideways".parse::<Dir>().unwrap_err(), ParseError::BadDir("sideways".into()));
     assert_eq!("L".parse::<Dir>(), Ok(Dir::Left));
 }
 
@@ -361,16 +227,11 @@ fn position_format_round_trips_and_draws() {
     let s: SnakeState = text.parse().unwrap();
     assert_eq!(s.notation().to_string(), text);
     assert_eq!(s.notation().to_string().parse::<SnakeState>().unwrap(), s);
-    assert_eq!(
-        s.to_string(),
-        "4x3 length 3 hunger 2 steps 7 playing\n.@o.\n..o*\n...."
-    );
+    assert_eq!(s.to_string(), "4x3 length 3 hunger 2 steps 7 playing\n.@o.\n..o*\n....");
     let pending: SnakeState = "4x3 body=0,0 food=none".parse().unwrap();
     assert_eq!(pending.food(), None);
     assert_eq!(pending.notation().to_string(), "4x3 body=0,0");
-    assert!(pending
-        .to_string()
-        .starts_with("4x3 length 1 hunger 0 steps 0 food pending"));
+    assert!(pending.to_string().starts_with("4x3 length 1 hunger 0 steps 0 food pending"));
     let full: SnakeState = "2x2 body=0,0 1,0 1,1 0,1".parse().unwrap();
     assert_eq!(full.end(), Some(End::Won));
     assert_eq!(Snake::for_state(&full).to_move(&full), Turn::Terminal);
@@ -404,22 +265,13 @@ fn assert_uniform(text: &str, draws: usize) {
     let mut counts = std::collections::HashMap::new();
     let mut rng = seeded(11, 0);
     for _ in 0..draws {
-        *counts
-            .entry(game.sample_outcome(&s, &mut rng))
-            .or_insert(0usize) += 1;
+        *counts.entry(game.sample_outcome(&s, &mut rng)).or_insert(0usize) += 1;
     }
-    assert_eq!(
-        counts.len(),
-        free,
-        "{text}: every free cell drawn, no other"
-    );
+    assert_eq!(counts.len(), free, "{text}: every free cell drawn, no other");
     let mean = draws as f64 / free as f64;
     for (cell, n) in counts {
         assert!(!s.is_body(cell));
-        assert!(
-            (n as f64 - mean).abs() < 5.0 * mean.sqrt(),
-            "{text}: {cell} drawn {n} times, mean {mean}"
-        );
+        assert!((n as f64 - mean).abs() < 5.0 * mean.sqrt(), "{text}: {cell} drawn {n} times, mean {mean}");
     }
 }
 
@@ -428,10 +280,7 @@ fn food_spawns_uniformly_on_free_cells() {
     // Sparse board: rejection sampling answers.
     assert_uniform("3x3 body=0,0 1,0 2,0", 60_000);
     // Nearly full board: most draws fall through to counting free cells.
-    assert_uniform(
-        "4x4 body=0,0 1,0 2,0 3,0 3,1 2,1 1,1 0,1 0,2 1,2 2,2 3,2 3,3 2,3",
-        40_000,
-    );
+    assert_uniform("4x4 body=0,0 1,0 2,0 3,0 3,1 2,1 1,1 0,1 0,2 1,2 2,2 3,2 3,3 2,3", 40_000);
     // Wide rows (32 bits) and several free cells in one row.
     assert_uniform(
         "32x2 body=0,0 1,0 2,0 3,0 4,0 5,0 6,0 7,0 8,0 9,0 10,0 11,0 12,0 13,0 14,0 15,0 16,0 17,0 18,0 19,0 \
@@ -447,12 +296,7 @@ fn check_invariants(game: &Snake, s: &SnakeState) -> Result<(), TestCaseError> {
     prop_assert_eq!(body[0], s.head());
     prop_assert_eq!(*body.last().unwrap(), s.tail());
     let distinct: HashSet<Cell> = body.iter().copied().collect();
-    prop_assert_eq!(
-        distinct.len(),
-        body.len(),
-        "body cells distinct: {:?}",
-        body
-    );
+    prop_assert_eq!(distinct.len(), body.len(), "body cells distinct: {:?}", body);
     for w in body.windows(2) {
         prop_assert!(w[0].distance(w[1]) == 1, "body contiguous: {:?}", body);
     }
@@ -467,11 +311,7 @@ fn check_invariants(game: &Snake, s: &SnakeState) -> Result<(), TestCaseError> {
     if let Some(food) = s.food() {
         prop_assert!(!distinct.contains(&food), "food {} on the body", food);
     }
-    prop_assert_eq!(
-        s.body_key(),
-        s.body_key_from_scratch(),
-        "incremental Zobrist key"
-    );
+    prop_assert_eq!(s.body_key(), s.body_key_from_scratch(), "incremental Zobrist key");
     prop_assert!(s.hunger() < game.starvation_limit || s.end() == Some(End::Starved));
     if s.end().is_none() {
         let mut moves = Vec::new();
@@ -566,10 +406,7 @@ proptest! {
 fn rollouts_end_and_pay_food_and_survival() {
     for policy in [RolloutPolicy::RandomSafe, RolloutPolicy::TailFollow] {
         for (w, h) in [(2, 2), (3, 3), (8, 8), (10, 10), (32, 32)] {
-            let game = Snake {
-                rollout: policy,
-                ..Snake::new(w, h)
-            };
+            let game = Snake { rollout: policy, ..Snake::new(w, h) };
             let mut rng = seeded(5, w as u64);
             for _ in 0..20 {
                 let s = game.new_game(&mut rng);
@@ -618,9 +455,7 @@ fn long_games_run_without_panic() {
         random_moves += m;
         seed += 1;
     }
-    println!(
-        "long run: {won} hamilton games won in {moves} moves; {random_moves} random-safe moves"
-    );
+    println!("long run: {won} hamilton games won in {moves} moves; {random_moves} random-safe moves");
     assert!(moves + random_moves >= 40_000);
 }
 
@@ -628,30 +463,13 @@ fn long_games_run_without_panic() {
 /// patience cap) returns exactly the score of the same game played with the `random_safe` agent.
 #[test]
 fn rollout_equals_the_game_its_policy_plays() {
-    let game = Snake {
-        rollout_patience: u32::MAX,
-        ..Snake::new(7, 6)
-    };
+    let game = Snake { rollout_patience: u32::MAX, ..Snake::new(7, 6) };
     for seed in 0..50 {
         let s = game.new_game(&mut seeded(seed, 9));
         let rollout = game.rollout(&s, &mut seeded(seed, 0), &mut Vec::new())[0];
-        let record = play(
-            &game,
-            s.clone(),
-            &mut seeded(seed, 0),
-            u64::MAX,
-            random_safe,
-        );
-        assert!(
-            (rollout - record.score).abs() < 1e-9,
-            "seed {seed}: {rollout} vs {}",
-            record.score
-        );
-        let expected =
-            (record.length() - 1) as f64 + game.survival_bonus() * record.last.steps() as f64;
-        assert!(
-            (record.score - expected).abs() < 1e-9,
-            "return = length gained + bonus x moves survived"
-        );
+        let record = play(&game, s.clone(), &mut seeded(seed, 0), u64::MAX, random_safe);
+        assert!((rollout - record.score).abs() < 1e-9, "seed {seed}: {rollout} vs {}", record.score);
+        let expected = (record.length() - 1) as f64 + game.survival_bonus() * record.last.steps() as f64;
+        assert!((record.score - expected).abs() < 1e-9, "return = length gained + bonus x moves survived");
     }
 }

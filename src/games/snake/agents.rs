@@ -89,9 +89,7 @@ pub fn tailfollow(s: &SnakeState, rng: &mut Rng) -> Dir {
         let reach = paths.tail_distance(&v);
         match reach.dist {
             Some(dist) if far.is_none_or(|(best, _)| dist > best) => far = Some((dist, d)),
-            None if roomy.is_none_or(|(best, _)| reach.area > best) => {
-                roomy = Some((reach.area, d))
-            }
+            None if roomy.is_none_or(|(best, _)| reach.area > best) => roomy = Some((reach.area, d)),
             _ => {}
         }
     }
@@ -129,11 +127,7 @@ pub(crate) fn tailfollow_rollout_move(paths: &mut Paths, s: &SnakeState, rng: &m
     if k == 0 {
         return random_safe(s, rng);
     }
-    let reached = if s.len() < 2 {
-        u8::MAX
-    } else {
-        paths.reach_from(s, s.tail_index(), &cells[..k])
-    };
+    let reached = if s.len() < 2 { u8::MAX } else { paths.reach_from(s, s.tail_index(), &cells[..k]) };
     let food = s.food_index();
     let wins = s.len() + 1 == s.area();
     let (mut best, mut best_score, mut ties) = (moves[0], i64::MIN, 0);
@@ -142,11 +136,7 @@ pub(crate) fn tailfollow_rollout_move(paths: &mut Paths, s: &SnakeState, rng: &m
         let score = if n == food && wins {
             i64::MAX
         } else if reached >> i & 1 != 0 {
-            let to_food = if food == NO_FOOD {
-                0
-            } else {
-                Cell::from_index(n).distance(Cell::from_index(food))
-            };
+            let to_food = if food == NO_FOOD { 0 } else { Cell::from_index(n).distance(Cell::from_index(food)) };
             (1 << 20) - to_food as i64
         } else {
             paths.area_from(s, n) as i64
@@ -181,12 +171,7 @@ pub enum Baseline {
 
 impl Baseline {
     /// Every baseline, weakest first.
-    pub const ALL: [Baseline; 4] = [
-        Baseline::RandomSafe,
-        Baseline::Greedy,
-        Baseline::TailFollow,
-        Baseline::Hamilton,
-    ];
+    pub const ALL: [Baseline; 4] = [Baseline::RandomSafe, Baseline::Greedy, Baseline::TailFollow, Baseline::Hamilton];
 
     /// The name the parser reads.
     pub fn name(self) -> &'static str {
@@ -286,9 +271,5 @@ pub fn play(
             }
         }
     }
-    GameRecord {
-        last: s,
-        score,
-        moves,
-    }
+    GameRecord { last: s, score, moves }
 }

@@ -51,10 +51,7 @@ impl Hamilton {
     /// # Panics
     /// When a side is outside `2..=32`.
     pub fn new(width: usize, height: usize) -> Self {
-        assert!(
-            (2..=32).contains(&width) && (2..=32).contains(&height),
-            "board {width}x{height} out of range"
-        );
+        assert!((2..=32).contains(&width) && (2..=32).contains(&height), "board {width}x{height} out of range");
         let (tour, detour) = if height % 2 == 0 {
             (even_rows(width, height, false), None)
         } else if width % 2 == 0 {
@@ -137,8 +134,5 @@ fn odd_by_odd(width: usize, height: usize) -> (Vec<Cell>, Option<(Cell, Cell, Ce
         }
     }
     let (w1, w2) = (width as u8 - 1, width as u8 - 2);
-    (
-        tour,
-        Some((Cell::new(w1, row), Cell::new(w1, last), Cell::new(w2, last))),
-    )
+    (tour, Some((Cell::new(w1, row), Cell::new(w1, last), Cell::new(w2, last))))
 }

@@ -53,9 +53,7 @@ pub mod parse;
 mod paths;
 pub mod state;
 
-pub use agents::{
-    greedy, hamilton, play, random_safe, tailfollow, Baseline, BoxedAgent, GameRecord,
-};
+pub use agents::{greedy, hamilton, play, random_safe, tailfollow, Baseline, BoxedAgent, GameRecord};
 pub use hamilton::Hamilton;
 pub use parse::ParseError;
 pub use state::{Cell, Dir, End, SnakeState, MAX_SIDE, MIN_SIDE};
@@ -165,8 +163,7 @@ impl Snake {
     /// spawned (a chance turn).
     pub fn start(&self) -> SnakeState {
         let mid = Cell::new((self.width / 2) as u8, (self.height / 2) as u8);
-        SnakeState::from_body(self.width, self.height, &[mid], None)
-            .expect("a one-cell body on a valid board")
+        SnakeState::from_body(self.width, self.height, &[mid], None).expect("a one-cell body on a valid board")
     }
 
     /// [`Snake::start`] with the first food spawned.
@@ -254,11 +251,7 @@ impl Game for Snake {
     }
 
     fn to_move(&self, s: &SnakeState) -> Turn {
-        debug_assert_eq!(
-            (s.width(), s.height()),
-            (self.width, self.height),
-            "state of another board"
-        );
+        debug_assert_eq!((s.width(), s.height()), (self.width, self.height), "state of another board");
         if s.end().is_some() {
             Turn::Terminal
         } else if s.food_index() == NO_FOOD {
@@ -315,10 +308,7 @@ impl Game for Snake {
     /// # Panics
     /// When `s` is not at a chance turn or `cell` is off the board or on the body.
     fn apply_outcome(&self, s: &mut SnakeState, cell: Cell) {
-        assert!(
-            self.to_move(s) == Turn::Chance,
-            "food spawn outside a chance turn"
-        );
+        assert!(self.to_move(s) == Turn::Chance, "food spawn outside a chance turn");
         assert!(
             (cell.x as usize) < s.width() && (cell.y as usize) < s.height() && !s.is_body(cell),
             "food {cell} off the board or on the body"
@@ -343,9 +333,7 @@ impl Game for Snake {
             RolloutPolicy::RandomSafe => self.run_rollout(state, rng, agents::random_safe),
             RolloutPolicy::TailFollow => {
                 let mut paths = Paths::new();
-                self.run_rollout(state, rng, |s, rng| {
-                    agents::tailfollow_rollout_move(&mut paths, s, rng)
-                })
+                self.run_rollout(state, rng, |s, rng| agents::tailfollow_rollout_move(&mut paths, s, rng))
             }
         };
         [total, 0.0]

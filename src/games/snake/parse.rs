@@ -108,10 +108,7 @@ fn parse_size(token: &str) -> Result<(usize, usize), ParseError> {
 }
 
 fn parse_counter(field: &'static str, value: &str) -> Result<u32, ParseError> {
-    value.parse().map_err(|_| ParseError::BadNumber {
-        field,
-        value: value.to_string(),
-    })
+    value.parse().map_err(|_| ParseError::BadNumber { field, value: value.to_string() })
 }
 
 /// Reads the position text format described in the [module docs](self).
@@ -125,9 +122,7 @@ impl FromStr for SnakeState {
         let mut food: Option<Option<Cell>> = None;
         let (mut hunger, mut steps) = (None, None);
         while let Some(token) = tokens.next() {
-            let (name, value) = token
-                .split_once('=')
-                .ok_or_else(|| ParseError::Unexpected(token.to_string()))?;
+            let (name, value) = token.split_once('=').ok_or_else(|| ParseError::Unexpected(token.to_string()))?;
             let duplicate = || ParseError::DuplicateField(name.to_string());
             match name {
                 "body" => {
@@ -147,11 +142,7 @@ impl FromStr for SnakeState {
                     if food.is_some() {
                         return Err(duplicate());
                     }
-                    food = Some(if value == "none" {
-                        None
-                    } else {
-                        Some(parse_cell(value)?)
-                    });
+                    food = Some(if value == "none" { None } else { Some(parse_cell(value)?) });
                 }
                 "hunger" => {
                     if hunger.replace(parse_counter("hunger", value)?).is_some() {

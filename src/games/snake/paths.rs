@@ -25,13 +25,7 @@ pub(crate) struct Paths {
 
 impl Paths {
     pub fn new() -> Self {
-        Paths {
-            queue: [0; CELLS],
-            parent: [0; CELLS],
-            dist: [0; CELLS],
-            free_at: [0; CELLS],
-            seen: [0; STRIDE],
-        }
+        Paths { queue: [0; CELLS], parent: [0; CELLS], dist: [0; CELLS], free_at: [0; CELLS], seen: [0; STRIDE] }
     }
 
     #[inline]
@@ -78,10 +72,7 @@ impl Paths {
                 if n == target {
                     self.parent[n as usize] = c;
                     self.dist[n as usize] = t;
-                    return Reach {
-                        dist: Some(t),
-                        area: qt as u16,
-                    };
+                    return Reach { dist: Some(t), area: qt as u16 };
                 }
                 let passable = !s.occupied(n) || (timed && self.free_at[n as usize] <= t);
                 if passable && self.mark(n) {
@@ -92,10 +83,7 @@ impl Paths {
                 }
             }
         }
-        Reach {
-            dist: None,
-            area: qt as u16 - 1,
-        }
+        Reach { dist: None, area: qt as u16 - 1 }
     }
 
     /// The first move of the path to `target` found by the last [`Paths::search`] on `s`.
@@ -133,12 +121,7 @@ impl Paths {
     /// reached (the source itself counts as reached).
     pub fn reach_from(&mut self, s: &SnakeState, source: u16, wanted: &[u16]) -> u8 {
         debug_assert!(wanted.len() <= 8);
-        let hit = |c: u16| {
-            wanted
-                .iter()
-                .enumerate()
-                .fold(0u8, |m, (i, &w)| m | ((w == c) as u8) << i)
-        };
+        let hit = |c: u16| wanted.iter().enumerate().fold(0u8, |m, (i, &w)| m | ((w == c) as u8) << i);
         let all = ((1u16 << wanted.len()) - 1) as u8;
         self.seen = [0; STRIDE];
         self.mark(source);
@@ -170,10 +153,7 @@ impl Paths {
     /// [`Paths::search`].
     pub fn tail_distance(&mut self, v: &SnakeState) -> Reach {
         if v.len() < 2 {
-            return Reach {
-                dist: Some(0),
-                area: v.free_cells() as u16,
-            };
+            return Reach { dist: Some(0), area: v.free_cells() as u16 };
         }
         self.search(v, v.tail_index(), true)
     }

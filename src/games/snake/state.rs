@@ -251,20 +251,11 @@ impl SnakeState {
     /// [`ParseError::BadSize`] for a side outside `2..=32`, [`ParseError::EmptyBody`],
     /// [`ParseError::OffBoard`], [`ParseError::RepeatedCell`], [`ParseError::NotContiguous`] (consecutive
     /// body cells must be adjacent) and [`ParseError::FoodOnBody`] / [`ParseError::OffBoard`] for the food.
-    pub fn from_body(
-        width: usize,
-        height: usize,
-        body: &[Cell],
-        food: Option<Cell>,
-    ) -> Result<Self, ParseError> {
+    pub fn from_body(width: usize, height: usize, body: &[Cell], food: Option<Cell>) -> Result<Self, ParseError> {
         if !(MIN_SIDE..=MAX_SIDE).contains(&width) || !(MIN_SIDE..=MAX_SIDE).contains(&height) {
             return Err(ParseError::BadSize(format!("{width}x{height}")));
         }
-        let off_board = |c: Cell| ParseError::OffBoard {
-            cell: c,
-            width,
-            height,
-        };
+        let off_board = |c: Cell| ParseError::OffBoard { cell: c, width, height };
         let (&head, _) = body.split_first().ok_or(ParseError::EmptyBody)?;
         let mut s = SnakeState {
             occ: [0; STRIDE],
@@ -290,12 +281,11 @@ impl SnakeState {
             }
             if i > 0 {
                 // Body cell i points toward cell i-1 (one step closer to the head).
-                let toward_head =
-                    Dir::between(c, body[i - 1]).ok_or(ParseError::NotContiguous {
-                        index: i - 1,
-                        from: body[i - 1],
-                        to: c,
-                    })?;
+                let toward_head = Dir::between(c, body[i - 1]).ok_or(ParseError::NotContiguous {
+                    index: i - 1,
+                    from: body[i - 1],
+                    to: c,
+                })?;
                 s.set_dir(c.index(), toward_head);
                 s.body_key ^= body_cell_key(c.index(), toward_head as u64);
                 if i == 1 {
@@ -391,9 +381,7 @@ impl SnakeState {
 
     /// Whether `cell` holds a body cell (head included). Cells off the board are not occupied.
     pub fn is_body(&self, cell: Cell) -> bool {
-        (cell.x as usize) < self.width()
-            && (cell.y as usize) < self.height()
-            && self.occupied(cell.index())
+        (cell.x as usize) < self.width() && (cell.y as usize) < self.height() && self.occupied(cell.index())
     }
 
     /// The body from tail to head, in `len()` cells. Allocation-free.
@@ -607,8 +595,7 @@ impl SnakeState {
     /// The step count is left out: it changes no future.
     pub fn zobrist(&self) -> u64 {
         let end = self.end.map_or(0, |e| e as u64 + 1);
-        self.body_key
-            ^ mix64(((self.food as u64) | (self.hunger as u64) << 16 | end << 48) ^ SALT_REST)
+        self.body_key ^ mix64(((self.food as u64) | (self.hunger as u64) << 16 | end << 48) ^ SALT_REST)
     }
 
     /// The body part of the key recomputed from scratch (tests compare it with the incremental one).
@@ -650,21 +637,9 @@ fn row_mask(width: usize) -> u32 {
 /// arrays.
 impl PartialEq for SnakeState {
     fn eq(&self, other: &Self) -> bool {
-        (
-            self.width,
-            self.height,
-            self.len,
-            self.head,
-            self.tail,
-            self.food,
-        ) == (
-            other.width,
-            other.height,
-            other.len,
-            other.head,
-            other.tail,
-            other.food,
-        ) && (self.hunger, self.steps, self.end) == (other.hunger, other.steps, other.end)
+        (self.width, self.height, self.len, self.head, self.tail, self.food)
+            == (other.width, other.height, other.len, other.head, other.tail, other.food)
+            && (self.hunger, self.steps, self.end) == (other.hunger, other.steps, other.end)
             && self.occ == other.occ
             && self.body_tail_first().eq(other.body_tail_first())
     }
