@@ -23,7 +23,7 @@ use bumpalo::Bump;
 
 pub use node::{Edge, Node, NodeKind, Step};
 pub use params::{parse_bytes, ChanceSelection, SearchParams};
-pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
+pub use report::{ActionStats, Proof, SearchReport, TableStats, TreeAudit};
 pub use tt::TranspositionTable;
 
 use crate::game::{Game, Turn};
@@ -170,6 +170,7 @@ impl<'g, G: Game> Search<'g, G> {
             pv,
             root_value: root.mean_relaxed(),
             root_visits: root.visits_relaxed() as u64,
+            root_proof: None,
             playouts: total.playouts,
             nodes: total.nodes + 1,
             max_depth: total.max_depth,
@@ -225,6 +226,7 @@ fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64) -> Vec<Act
                     mean: q_value(e),
                     reward: e.reward as f64,
                     pv: e.child_acquire().map(|c| principal_variation(game, c)).unwrap_or_default(),
+                    proof: None,
                 })
             }
             Step::Outcome(_) => None,

@@ -3,6 +3,19 @@
 
 use serde::Serialize;
 
+/// A game-theoretic value proven by the search (MCTS-Solver: Winands, Björnsson and Saito, "Monte-Carlo
+/// Tree Search Solver", CG 2008), from the point of view of the player who makes the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Proof {
+    /// The move wins against every defence.
+    Win,
+    /// The move loses against best play.
+    Loss,
+    /// The move draws with best play on both sides.
+    Draw,
+}
+
 /// Statistics of one root action.
 #[derive(Clone, Debug, Serialize)]
 #[serde(bound = "")]
@@ -24,6 +37,8 @@ pub struct ActionStats<A> {
     pub reward: f64,
     /// Principal variation after this action (names of the most visited moves and outcomes).
     pub pv: Vec<String>,
+    /// The proven result of the action for the mover, when the search proved one (two-player games).
+    pub proof: Option<Proof>,
 }
 
 /// Transposition-table figures of a search.
@@ -74,6 +89,8 @@ pub struct SearchReport<A> {
     pub pv: Vec<String>,
     /// Mean return-to-go of the root for the player to move (`None` without playouts).
     pub root_value: Option<f64>,
+    /// The proven result of the root for the player to move, when the search proved one.
+    pub root_proof: Option<Proof>,
     /// Playouts completed.
     pub playouts: u64,
     /// The root node's visit count (equals `playouts`: no update is lost).
