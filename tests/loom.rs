@@ -9,8 +9,9 @@
 //!   `publish_children_release` → loom finds a reader that sees the block pointer but the old `len` (0).
 //! - `concurrent_backups_are_exact`: replacing `visits.fetch_add(1)` in `Node::backup_relaxed` by
 //!   `visits.store(visits.load() + 1)` → loom finds the lost update (visits 1 instead of 2).
-//! - `table_insert_and_probe`: making `probe` skip the key check on the node (`[I8]`) and letting a
-//!   colliding key share the slot neighbourhood → loom finds a probe that returns the other key's node.
+//! - `table_insert_and_probe`: making `probe` accept a slot whose key matches in its low 4 bits only and
+//!   dropping the check of the key stored in the node (`[I8]`) → loom finds a probe of key 21 that
+//!   returns the node of key 5.
 #![cfg(loom)]
 
 use loom::sync::Arc;
