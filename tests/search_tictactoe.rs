@@ -1,10 +1,11 @@
 //! Two-player search checks on tic-tac-toe, whose exact values are known.
 
 use canopy_mcts::games::tictactoe::{minimax, TicTacToe, TicTacToeState};
-use canopy_mcts::search::{Search, SearchParams};
+use canopy_mcts::search::{Proof, Search, SearchParams};
 
+/// Plain UCT (no solver), so the values are the Monte Carlo estimates.
 fn params(playouts: u64, threads: usize) -> SearchParams {
-    SearchParams { playouts: Some(playouts), threads, seed: 7, audit: true, ..SearchParams::default() }
+    SearchParams { playouts: Some(playouts), threads, seed: 7, audit: true, solver: false, ..SearchParams::default() }
 }
 
 #[test]
@@ -40,4 +41,36 @@ fn finds_the_forced_win() {
     let mut after = fork;
     canopy_mcts::Game::apply(&TicTacToe, &mut after, best);
     assert_eq!(1.0 - minimax(&after), 1.0, "move {best} does not keep the forced win: {report:?}");
+}
+
+#[test]
+fn solver_proves_the_game_values() {
+    let solver = |threads| SearchParams { playouts: Some(400_000), threads, seed: 3, ..SearchParams::default() };
+    for threads in [1, 2] {
+        // The empty board is a draw; the search stops once the root is proven.
+        let r = Search::new(&TicTacToe, solver(threads)).run(&TicTacToeState::default());
+        assert_eq!(r.root_proof, Some(Proof::Draw), "threads {threads}");
+        assert!(r.playouts < 400_000, "the search should stop once the root is proven");
+        // X to move with a fork available: a proven win, and the chosen move keeps it.
+        let fork = TicTacToeState::parse("x.o/.o./..x").unwrap();
+        let r = Search::new(&TicTacToe, solver(threads)).run(&fork);
+        assert_eq!(r.root_proof, Some(Proof::Win));
+        let best = r.actions.iter().find(|a| Some(a.action) == r.best).unwrap();
+        assert_eq!(best.proof, Some(Proof::Win));
+        let mut after = fork;
+        canopy_mcts::Game::apply(&TicTacToe, &mut after, best.action);
+        assert_eq!(minimax(&after), 0.0, "the opponent must be lost after {}", best.name);
+        // Every action's proof agrees with exact minimax.
+        for a in r.actions.iter().filter(|a| a.proof.is_some()) {
+            let mut t = fork;
+            canopy_mcts::Game::apply(&TicTacToe, &mut t, a.action);
+            let exact = 1.0 - minimax(&t);
+            assert_eq!(a.proof.unwrap().value(), exact, "move {}", a.name);
+        }
+        // O to move facing X's double threat (X: 0, 1, 3 threatens 2 and 6; O: 5, 7 has no threat): lost.
+        let lost = TicTacToeState::parse("xx./x.o/.o.").unwrap();
+        assert_eq!(minimax(&lost), 0.0);
+        let r = Search::new(&TicTacToe, solver(threads)).run(&lost);
+        assert_eq!(r.root_proof, Some(Proof::Loss), "{:?}", r.actions);
+    }
 }

@@ -35,6 +35,9 @@ pub struct SearchArgs {
     /// Visits a node needs before it is expanded.
     #[arg(long, default_value_t = 1)]
     pub expand_threshold: u32,
+    /// Turn MCTS-Solver off (two-player games): no proven wins or losses, no early stop.
+    #[arg(long)]
+    pub no_solver: bool,
     /// Chance-node outcome selection: stratified (visit shares follow the probabilities) or sample.
     #[arg(long, value_enum, default_value_t = ChanceArg::Stratified)]
     pub chance: ChanceArg,
@@ -78,6 +81,7 @@ impl SearchArgs {
             exploration: self.exploration,
             virtual_loss: self.virtual_loss,
             expand_threshold: self.expand_threshold,
+            solver: !self.no_solver,
             chance: match self.chance {
                 ChanceArg::Stratified => ChanceSelection::Stratified,
                 ChanceArg::Sample => ChanceSelection::Sample,

@@ -16,10 +16,13 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "best_action": report.best,
             "game_over": report.best.is_none(),
             "actions": report.actions.iter().map(|a| json!({
-                "action": a.action, "visits": a.visits, "share": a.share, "mean": a.mean, "pv": a.pv,
+                "action": a.action, "visits": a.visits, "share": a.share, "mean": a.mean, "proof": a.proof,
+                "pv": a.pv,
             })).collect::<Vec<_>>(),
             "pv": report.pv,
             "root_value": report.root_value,
+            "root_proof": report.root_proof,
+            "root_visits": report.root_visits,
             "playouts": report.playouts,
             "nodes": report.nodes,
             "elapsed_ms": report.elapsed_ms,
@@ -33,16 +36,20 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
         println!("game over");
         return Ok(());
     }
-    println!("{:>5} {:>9} {:>7} {:>9}  pv", "cell", "visits", "share", "win rate");
+    println!("{:>5} {:>9} {:>7} {:>9} {:>7}  pv", "cell", "visits", "share", "win rate", "proven");
     for a in &report.actions {
         println!(
-            "{:>5} {:>9} {:>6.1}% {:>9}  {}",
+            "{:>5} {:>9} {:>6.1}% {:>9} {:>7}  {}",
             a.name,
             a.visits,
             a.share * 100.0,
             a.mean.map_or("-".into(), |m| format!("{m:.3}")),
+            a.proof.map_or("-".into(), |p| format!("{p:?}").to_lowercase()),
             a.pv.join(" ")
         );
+    }
+    if let Some(p) = report.root_proof {
+        println!("proven: {} for the side to move", format!("{p:?}").to_lowercase());
     }
     println!("best: {}   pv: {}", report.best_name.as_deref().unwrap_or("-"), report.pv.join(" "));
     common::print_totals(&report);

@@ -22,8 +22,10 @@ use std::time::{Duration, Instant};
 use bumpalo::Bump;
 
 pub use node::{Edge, Node, NodeKind, Step};
+
+pub use node::Proof;
 pub use params::{parse_bytes, ChanceSelection, SearchParams};
-pub use report::{ActionStats, Proof, SearchReport, TableStats, TreeAudit};
+pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
 pub use tt::TranspositionTable;
 
 use crate::game::{Game, Turn};
@@ -106,6 +108,7 @@ impl<'g, G: Game> Search<'g, G> {
             external_stop: stop,
             deadline: params.time_ms.map(|ms| start + Duration::from_millis(ms)),
             bounds: game.value_bounds(),
+            solver: params.solver && game.players() == 2 && game.value_bounds() == Some((0.0, 1.0)),
         };
 
         let mut stats = Vec::with_capacity(params.threads);
@@ -170,7 +173,7 @@ impl<'g, G: Game> Search<'g, G> {
             pv,
             root_value: root.mean_relaxed(),
             root_visits: root.visits_relaxed() as u64,
-            root_proof: None,
+            root_proof: root.proof_relaxed(),
             playouts: total.playouts,
             nodes: total.nodes + 1,
             max_depth: total.max_depth,
@@ -226,7 +229,7 @@ fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64) -> Vec<Act
                     mean: q_value(e),
                     reward: e.reward as f64,
                     pv: e.child_acquire().map(|c| principal_variation(game, c)).unwrap_or_default(),
-                    proof: None,
+                    proof: worker::proof_for(e, root.player()),
                 })
             }
             Step::Outcome(_) => None,
@@ -234,9 +237,15 @@ fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64) -> Vec<Act
         .collect()
 }
 
-/// The most visited action; ties go to the higher mean.
+/// The best root action: a proven win if there is one; otherwise the most visited action that is not a
+/// proven loss (ties go to the higher mean); when every action is a proven loss, the most visited.
 fn best_action<A>(actions: &[ActionStats<A>]) -> Option<&ActionStats<A>> {
-    actions.iter().max_by(|a, b| {
+    if let Some(win) = actions.iter().find(|a| a.proof == Some(Proof::Win)) {
+        return Some(win);
+    }
+    let not_lost: Vec<&ActionStats<A>> = actions.iter().filter(|a| a.proof != Some(Proof::Loss)).collect();
+    let pool: Vec<&ActionStats<A>> = if not_lost.is_empty() { actions.iter().collect() } else { not_lost };
+    pool.into_iter().max_by(|a, b| {
         a.visits.cmp(&b.visits).then(
             a.mean
                 .unwrap_or(f64::NEG_INFINITY)

@@ -11,15 +11,16 @@
 //!  ├─────────────────────────────┤                   ├───────────┴────────────┤
 //!  │ children *Edge  set once    │                   │ step M      immutable  │
 //!  ├──┬──┬──┬────────────────────┤                   └────────────────────────┘
-//!  │ex│pl│kd│     padding        │
-//!  └──┴──┴──┴────────────────────┘   ex = expansion state, pl = perspective player, kd = kind
+//!  │ex│pl│kd│pf│   padding       │
+//!  └──┴──┴──┴──┴─────────────────┘   ex = expansion state, pl = perspective player, kd = kind,
+//!                                     pf = MCTS-Solver proof
 //! ```
 //! (*) `value_sum` changes only by adding backed-up values.
 //!
 //! Virtual loss lives on edges, not nodes: in a DAG a playout's path is a sequence of edges, and a
 //! node's in-flight count is the sum over its incoming edges.
 //!
-//! Invariants are numbered in docs/CONCURRENCY.md and cited as `[I1]`..`[I8]` below.
+//! Invariants are numbered in docs/CONCURRENCY.md and cited as `[I1]`..`[I9]` below.
 
 use std::ptr;
 
@@ -44,6 +45,49 @@ pub enum NodeKind {
     Chance = 1,
     /// The game is over.
     Terminal = 2,
+}
+
+/// A game-theoretic value proven by the search (MCTS-Solver: Winands, Björnsson and Saito, "Monte-Carlo
+/// Tree Search Solver", Computers and Games 2008), from the point of view of a stated player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[repr(u8)]
+pub enum Proof {
+    /// A win against every defence.
+    Win = 1,
+    /// A loss against best play.
+    Loss = 2,
+    /// A draw with best play on both sides.
+    Draw = 3,
+}
+
+impl Proof {
+    /// The same result seen by the opponent in a two-player zero-sum game.
+    pub fn flipped(self) -> Proof {
+        match self {
+            Proof::Win => Proof::Loss,
+            Proof::Loss => Proof::Win,
+            Proof::Draw => Proof::Draw,
+        }
+    }
+
+    /// The exact value of the result on the two-player scale (win 1, draw 0.5, loss 0).
+    pub fn value(self) -> f64 {
+        match self {
+            Proof::Win => 1.0,
+            Proof::Loss => 0.0,
+            Proof::Draw => 0.5,
+        }
+    }
+
+    fn from_u8(v: u8) -> Option<Proof> {
+        match v {
+            1 => Some(Proof::Win),
+            2 => Some(Proof::Loss),
+            3 => Some(Proof::Draw),
+            _ => None,
+        }
+    }
 }
 
 const UNEXPANDED: u8 = 0;
@@ -74,6 +118,9 @@ pub struct Node<M> {
     player: u8,
     /// [`NodeKind`] as a byte. Immutable.
     kind: u8,
+    /// MCTS-Solver result from `player`'s point of view: 0 = unknown, else a [`Proof`]. Goes from 0 to a
+    /// value at most once in meaning (racing workers derive the same fact); Relaxed ([I9]).
+    proof: AtomicU8,
 }
 
 /// One move out of a node, with its own statistics (needed for sound statistics in a DAG, where a node
@@ -113,6 +160,7 @@ impl<M> Node<M> {
             expansion: AtomicU8::new(UNEXPANDED),
             player: player as u8,
             kind: kind as u8,
+            proof: AtomicU8::new(0),
         }
     }
 
@@ -130,6 +178,18 @@ impl<M> Node<M> {
     #[inline]
     pub fn player(&self) -> usize {
         self.player as usize
+    }
+
+    /// The proven result for [`Node::player`], if any ([I9]).
+    #[inline]
+    pub fn proof_relaxed(&self) -> Option<Proof> {
+        Proof::from_u8(self.proof.load(Ordering::Relaxed))
+    }
+
+    /// Records a proven result for [`Node::player`] ([I9]).
+    #[inline]
+    pub fn set_proof_relaxed(&self, proof: Proof) {
+        self.proof.store(proof as u8, Ordering::Relaxed);
     }
 
     /// The node's Zobrist key (0 without a transposition table).

@@ -45,6 +45,9 @@ pub struct SearchParams {
     pub expand_threshold: u32,
     /// Chance-node outcome selection. Default [`ChanceSelection::Stratified`].
     pub chance: ChanceSelection,
+    /// MCTS-Solver for two-player games whose values lie on `[0, 1]`: proven wins and losses propagate,
+    /// are never searched again, and end the search once the root is proven. Default true.
+    pub solver: bool,
     /// Walk the finished tree and report conservation checks ([`crate::search::TreeAudit`]). Default false.
     pub audit: bool,
 }
@@ -70,6 +73,7 @@ impl Default for SearchParams {
             expand_threshold: 1,
             chance: ChanceSelection::Stratified,
             audit: false,
+            solver: true,
         }
     }
 }

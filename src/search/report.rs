@@ -3,18 +3,7 @@
 
 use serde::Serialize;
 
-/// A game-theoretic value proven by the search (MCTS-Solver: Winands, Björnsson and Saito, "Monte-Carlo
-/// Tree Search Solver", CG 2008), from the point of view of the player who makes the move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Proof {
-    /// The move wins against every defence.
-    Win,
-    /// The move loses against best play.
-    Loss,
-    /// The move draws with best play on both sides.
-    Draw,
-}
+pub use crate::search::node::Proof;
 
 /// Statistics of one root action.
 #[derive(Clone, Debug, Serialize)]

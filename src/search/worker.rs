@@ -6,7 +6,7 @@ use bumpalo::Bump;
 
 use crate::game::{Game, Returns, Turn, MAX_PLAYERS};
 use crate::rng::{self, Rng};
-use crate::search::node::{Edge, Node, NodeKind, Step};
+use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
 use crate::search::params::{ChanceSelection, SearchParams};
 use crate::search::tt::{Lookup, TranspositionTable};
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
@@ -31,6 +31,8 @@ pub(crate) struct Shared<'a, G: Game> {
     pub deadline: Option<Instant>,
     /// Value bounds from the game, if it declares them.
     pub bounds: Option<(f64, f64)>,
+    /// MCTS-Solver is on (two-player games with values on `[0, 1]`).
+    pub solver: bool,
 }
 
 /// Per-worker counters, batched locally and summed when the search ends.
@@ -159,6 +161,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 leaf = Some(node);
                 break;
             }
+            if let Some(proof) = shared.solver.then(|| node.proof_relaxed()).flatten() {
+                // MCTS-Solver: a proven node is never searched again; its exact value is backed up.
+                value = proof_returns(node.player(), proof);
+                leaf = Some(node);
+                break;
+            }
             let children = match node.children_acquire() {
                 Some(c) => c,
                 None => {
@@ -211,7 +219,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     Turn::Player(p) => p,
                     _ => node.player(),
                 };
-                (self.select_uct(children), mover as u8)
+                (self.select_uct(children, mover), mover as u8)
             }
         }
     }
@@ -219,7 +227,12 @@ impl<'a, G: Game> Worker<'a, G> {
     /// UCT over the children (Kocsis and Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006) with
     /// values normalised to `[0, 1]` and virtual loss counted as visits of value 0. Exploration uses edge
     /// visits; the mean is the child node's (UCT2 of Childs, Brodeur and Kocsis, CIG 2008).
-    fn select_uct(&mut self, children: &[GameEdge<G>]) -> usize {
+    fn select_uct(&mut self, children: &[GameEdge<G>], mover: usize) -> usize {
+        if self.shared.solver {
+            if let Some(i) = self.select_solved(children, mover) {
+                return i;
+            }
+        }
         let vl = self.params.virtual_loss as f64;
         let mut total = 0.0;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -240,7 +253,13 @@ impl<'a, G: Game> Worker<'a, G> {
         let c = self.params.exploration;
         let mut best = 0;
         let mut best_score = f64::NEG_INFINITY;
+        let mut best_loss = None;
         for (i, e) in children.iter().enumerate() {
+            if self.shared.solver && proof_for(e, mover) == Some(Proof::Loss) {
+                // MCTS-Solver: a move proven to lose is not searched again (unless all moves lose).
+                best_loss.get_or_insert(i);
+                continue;
+            }
             let visits = e.visits_relaxed() as f64;
             let virtual_visits = vl * e.in_flight_relaxed() as f64;
             let n = visits + virtual_visits;
@@ -259,7 +278,15 @@ impl<'a, G: Game> Worker<'a, G> {
                 best = i;
             }
         }
+        if best_score == f64::NEG_INFINITY {
+            return best_loss.unwrap_or(best);
+        }
         best
+    }
+
+    /// MCTS-Solver shortcut: a move proven to win for the mover is always taken.
+    fn select_solved(&self, children: &[GameEdge<G>], mover: usize) -> Option<usize> {
+        children.iter().position(|e| proof_for(e, mover) == Some(Proof::Win))
     }
 
     /// Chance-node outcome selection (see [`ChanceSelection`]).
@@ -362,6 +389,18 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         let fresh = self.alloc(Node::new(kind, player, key.unwrap_or(0)))?;
+        if self.shared.solver && kind == NodeKind::Terminal {
+            let r = game.returns(&self.state)[player];
+            let proof = if r > 0.75 {
+                Proof::Win
+            } else if r < 0.25 {
+                Proof::Loss
+            } else {
+                Proof::Draw
+            };
+            // SAFETY: [I6] `fresh` was just allocated in this worker's arena and is not yet shared.
+            unsafe { (*fresh).set_proof_relaxed(proof) };
+        }
         self.stats.nodes += 1;
         let mut target = fresh;
         if let (Some(table), Some(key)) = (self.shared.table, key) {
@@ -378,8 +417,11 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Adds the playout's returns along the path actually taken (never through parent pointers: in a DAG a
     /// node has many parents) and removes its virtual loss.
     fn backup(&mut self, leaf: Option<&GameNode<G>>, mut g: Returns) {
+        let solver = self.shared.solver;
+        let mut proven_below = false;
         if let Some(leaf) = leaf {
             leaf.backup_relaxed(g[leaf.player()]);
+            proven_below = solver && leaf.proof_relaxed().is_some();
         }
         let depth = self.path.len() as u64;
         for step in self.path.iter().rev() {
@@ -388,6 +430,13 @@ impl<'a, G: Game> Worker<'a, G> {
             edge.backup_relaxed();
             g[step.mover as usize % MAX_PLAYERS] += edge.reward as f64;
             node.backup_relaxed(g[node.player()]);
+            if proven_below {
+                // MCTS-Solver: a proof only needs checking above a node that was just proven.
+                proven_below = node.proof_relaxed().is_none() && try_prove(node, step.mover as usize);
+                if proven_below && std::ptr::eq(node, self.shared.root) {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
         }
         // After the loop `g` is the playout's return-to-go from the root.
         self.stats.root_value_sum += g[self.shared.root.player()];
@@ -410,5 +459,55 @@ pub(crate) fn node_kind(turn: Turn) -> NodeKind {
         Turn::Player(_) => NodeKind::Decision,
         Turn::Chance => NodeKind::Chance,
         Turn::Terminal => NodeKind::Terminal,
+    }
+}
+
+/// The proven result of `e`'s child for `mover`, if it has one.
+#[inline]
+pub(crate) fn proof_for<M>(e: &Edge<M>, mover: usize) -> Option<Proof> {
+    let child = e.child_acquire()?;
+    let p = child.proof_relaxed()?;
+    Some(if child.player() == mover { p } else { p.flipped() })
+}
+
+/// Returns of a two-player game whose result for `player` is `proof`.
+fn proof_returns(player: usize, proof: Proof) -> Returns {
+    let mut g = [0.0; MAX_PLAYERS];
+    g[player % MAX_PLAYERS] = proof.value();
+    g[(player + 1) % MAX_PLAYERS] = 1.0 - proof.value();
+    g
+}
+
+/// MCTS-Solver at a decision node where `mover` moves: the node is a win for the mover if one move is a
+/// proven win, a loss if every move is a proven loss, a draw if every move is proven and the best is a
+/// draw. Records the result for the node's own player and returns whether it proved one ([I9]).
+fn try_prove<M>(node: &Node<M>, mover: usize) -> bool {
+    if node.kind() != NodeKind::Decision {
+        return false;
+    }
+    let Some(children) = node.children_acquire() else { return false };
+    let mut all_proven = true;
+    let mut any_draw = false;
+    let mut result = None;
+    for e in children {
+        match proof_for(e, mover) {
+            Some(Proof::Win) => {
+                result = Some(Proof::Win);
+                break;
+            }
+            Some(Proof::Draw) => any_draw = true,
+            Some(Proof::Loss) => {}
+            None => all_proven = false,
+        }
+    }
+    if result.is_none() && all_proven {
+        result = Some(if any_draw { Proof::Draw } else { Proof::Loss });
+    }
+    match result {
+        Some(r) => {
+            node.set_proof_relaxed(if node.player() == mover { r } else { r.flipped() });
+            true
+        }
+        None => false,
     }
 }
