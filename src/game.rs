@@ -62,6 +62,14 @@ pub trait Game: Sync {
     /// `to_move` is not [`Turn::Player`].
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
 
+    /// Whether `action` is legal in `state`. The engine asks only in open-loop parts of the tree (below a
+    /// sampled chance outcome), where a stored action may not fit every sampled position. The default
+    /// lists the legal actions into `scratch`.
+    fn is_legal(&self, state: &Self::State, action: Self::Action, scratch: &mut Vec<Self::Action>) -> bool {
+        self.legal_actions(state, scratch);
+        scratch.contains(&action)
+    }
+
     /// Plays a legal `action` for the player to move and returns that player's immediate reward
     /// (2048: the merge score; two-player games: `0.0`).
     ///
@@ -71,8 +79,10 @@ pub trait Game: Sync {
     fn apply(&self, state: &mut Self::State, action: Self::Action) -> f64;
 
     /// Clears `out` and fills it with every chance outcome of a [`Turn::Chance`] state and its
-    /// probability (the probabilities sum to 1). Games whose outcomes are too many to enumerate leave
-    /// `out` empty; the engine then samples with [`Game::sample_outcome`] (open-loop).
+    /// probability (the probabilities sum to 1): the engine then builds one edge per outcome (closed
+    /// loop). Games whose outcomes are too many to enumerate leave `out` empty; the engine then samples an
+    /// outcome with [`Game::sample_outcome`] on every traversal (open loop), keeps one child for all of
+    /// them, and turns the transposition table off below that point.
     fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Outcome, f64)>);
 
     /// Draws one chance outcome of a [`Turn::Chance`] state with the game's distribution.

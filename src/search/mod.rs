@@ -232,7 +232,7 @@ fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64) -> Vec<Act
                     proof: worker::proof_for(e, root.player()),
                 })
             }
-            Step::Outcome(_) => None,
+            Step::Outcome(_) | Step::Sampled => None,
         })
         .collect()
 }
@@ -266,6 +266,7 @@ fn principal_variation<G: Game>(game: &G, mut node: &GameNode<G>) -> Vec<String>
         pv.push(match &edge.step {
             Step::Action(a) => game.action_name(a),
             Step::Outcome(o) => game.outcome_name(o),
+            Step::Sampled => "(sampled)".to_string(),
         });
         match edge.child_acquire() {
             Some(c) => node = c,

@@ -33,6 +33,9 @@ pub enum Step<A, O> {
     Action(A),
     /// A chance outcome.
     Outcome(O),
+    /// Open-loop chance: the game's outcomes are too many to list, so every traversal samples its own
+    /// outcome and the child stands for the distribution of positions after it.
+    Sampled,
 }
 
 /// What kind of position a node stands for. Set at creation, never changed.

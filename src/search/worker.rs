@@ -155,11 +155,27 @@ impl<'a, G: Game> Worker<'a, G> {
         // The node at the end of the path (None: memory ran out before the leaf got a node).
         let leaf: Option<&GameNode<G>>;
         let value: Returns;
+        // Below a sampled (open-loop) chance outcome a node stands for many positions: its stored kind
+        // and actions may not fit the position this playout holds.
+        let mut open_loop = false;
         loop {
             if node.kind() == NodeKind::Terminal {
                 value = game.returns(&self.state);
                 leaf = Some(node);
                 break;
+            }
+            if open_loop {
+                let turn = game.to_move(&self.state);
+                if turn == Turn::Terminal {
+                    value = game.returns(&self.state);
+                    leaf = Some(node);
+                    break;
+                }
+                if node_kind(turn) != node.kind() {
+                    value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                    leaf = Some(node);
+                    break;
+                }
             }
             if let Some(proof) = shared.solver.then(|| node.proof_relaxed()).flatten() {
                 // MCTS-Solver: a proven node is never searched again; its exact value is backed up.
@@ -186,17 +202,29 @@ impl<'a, G: Game> Worker<'a, G> {
             };
             let (index, mover) = self.select(node, children);
             let edge = &children[index];
+            if let (true, Step::Action(a)) = (open_loop, edge.step) {
+                if !game.is_legal(&self.state, a, &mut self.scratch) {
+                    value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                    leaf = Some(node);
+                    break;
+                }
+            }
             edge.add_in_flight_relaxed();
             match edge.step {
                 Step::Action(a) => {
                     game.apply(&mut self.state, a);
                 }
                 Step::Outcome(o) => game.apply_outcome(&mut self.state, o),
+                Step::Sampled => {
+                    let o = game.sample_outcome(&self.state, &mut self.rng);
+                    game.apply_outcome(&mut self.state, o);
+                    open_loop = true;
+                }
             }
             self.path.push(PathStep { node, edge, mover });
             match edge.child_acquire() {
                 Some(child) => node = child,
-                None => match self.create_child(node, edge, mover) {
+                None => match self.create_child(node, edge, mover, open_loop) {
                     Some(child) => node = child,
                     None => {
                         value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
@@ -343,11 +371,16 @@ impl<'a, G: Game> Worker<'a, G> {
             Turn::Chance => {
                 game.chance_outcomes(&self.state, &mut self.outcomes);
                 let outcomes = &self.outcomes;
-                self.arena
-                    .try_alloc_slice_fill_with(outcomes.len(), |i| {
-                        Edge::new(Step::Outcome(outcomes[i].0), outcomes[i].1 as f32, 0.0)
-                    })
-                    .ok()?
+                if outcomes.is_empty() {
+                    // Too many outcomes to list: one open-loop edge, sampled on every traversal.
+                    self.arena.try_alloc_slice_fill_with(1, |_| Edge::new(Step::Sampled, 1.0, 0.0)).ok()?
+                } else {
+                    self.arena
+                        .try_alloc_slice_fill_with(outcomes.len(), |i| {
+                            Edge::new(Step::Outcome(outcomes[i].0), outcomes[i].1 as f32, 0.0)
+                        })
+                        .ok()?
+                }
             }
             Turn::Terminal => &mut [],
         };
@@ -370,16 +403,23 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Creates (or finds in the transposition table) the node for `edge`'s target, which `self.state`
     /// now holds, and links it. `None` when memory is spent.
-    fn create_child(&mut self, parent: &GameNode<G>, edge: &'a GameEdge<G>, mover: u8) -> Option<&'a GameNode<G>> {
+    fn create_child(
+        &mut self,
+        parent: &GameNode<G>,
+        edge: &'a GameEdge<G>,
+        mover: u8,
+        open_loop: bool,
+    ) -> Option<&'a GameNode<G>> {
         let game = self.shared.game;
         let kind = node_kind(game.to_move(&self.state));
         let player = match parent.kind() {
             NodeKind::Chance => parent.player(),
             _ => mover as usize,
         };
+        // Open-loop nodes stand for many positions, so they are never shared through the table.
         let key = match self.shared.table {
-            Some(_) => game.zobrist(&self.state),
-            None => None,
+            Some(_) if !open_loop => game.zobrist(&self.state),
+            _ => None,
         };
         if let (Some(table), Some(key)) = (self.shared.table, key) {
             if let Some(existing) = table.probe(key) {
