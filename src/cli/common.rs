@@ -38,6 +38,9 @@ pub struct SearchArgs {
     /// Turn MCTS-Solver off (two-player games): no proven wins or losses, no early stop.
     #[arg(long)]
     pub no_solver: bool,
+    /// No progress lines on stderr during long searches.
+    #[arg(long)]
+    pub quiet: bool,
     /// Chance-node outcome selection: stratified (visit shares follow the probabilities) or sample.
     #[arg(long, value_enum, default_value_t = ChanceArg::Stratified)]
     pub chance: ChanceArg,
@@ -96,6 +99,26 @@ impl SearchArgs {
         }
         p
     }
+}
+
+/// Runs a search, printing a progress line on stderr every second when it lasts longer than that.
+pub fn search_with_progress<G: crate::Game>(
+    search: &crate::search::Search<'_, G>,
+    state: &G::State,
+    quiet: bool,
+) -> SearchReport<G::Action> {
+    let mut line = |p: &crate::search::Progress| {
+        eprintln!(
+            "info: {:.1} s  playouts {}  best {}  mean {}",
+            p.elapsed_ms / 1e3,
+            p.playouts,
+            p.best.as_deref().unwrap_or("-"),
+            p.best_mean.map_or("-".to_string(), |m| format!("{m:.3}"))
+        )
+    };
+    let progress: Option<(u64, &mut dyn FnMut(&crate::search::Progress))> =
+        if quiet { None } else { Some((1000, &mut line)) };
+    search.run_observed(state, None, progress)
 }
 
 /// Human-readable byte count (binary units).

@@ -22,7 +22,8 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let board: Board = args.board.parse().map_err(|e| input_error(format!("bad board: {e}")))?;
     let state = G2048State::from_board(board);
     let game = G2048;
-    let report = Search::new(&game, args.search.params(crate::search::params::DEFAULT_PLAYOUTS)).run(&state);
+    let search = Search::new(&game, args.search.params(crate::search::params::DEFAULT_PLAYOUTS));
+    let report = common::search_with_progress(&search, &state, args.search.quiet);
     let afterstate = |d: Dir| board.shift(d).map(|(b, _)| b.tiles());
     if args.json {
         let v = json!({

@@ -40,7 +40,7 @@ const TABLE_SHARE: usize = 8;
 
 /// Playouts per millisecond per thread assumed when sizing the table for a time-limited search (an upper
 /// estimate; a table that fills up only stops storing new keys).
-const PLAYOUTS_PER_MS_ESTIMATE: usize = 2_000;
+const PLAYOUTS_PER_MS_ESTIMATE: usize = 500;
 
 /// A configured search over one game.
 pub struct Search<'g, G: Game> {
@@ -66,6 +66,17 @@ impl<'g, G: Game> Search<'g, G> {
 
     /// Like [`Search::run`], and also stops soon after `stop` becomes true (for protocols and embedding).
     pub fn run_with_stop(&self, root_state: &G::State, stop: Option<&AtomicBool>) -> SearchReport<G::Action> {
+        self.run_observed(root_state, stop, None)
+    }
+
+    /// Like [`Search::run_with_stop`], and calls `observer` from the calling thread every `interval`
+    /// milliseconds while the workers search (for progress lines on long searches).
+    pub fn run_observed(
+        &self,
+        root_state: &G::State,
+        stop: Option<&AtomicBool>,
+        progress: Option<(u64, &mut dyn FnMut(&Progress))>,
+    ) -> SearchReport<G::Action> {
         let start = Instant::now();
         let game = self.game;
         let mut params = self.params.clone();
@@ -134,6 +145,18 @@ impl<'g, G: Game> Search<'g, G> {
                         })
                     })
                     .collect();
+                if let Some((interval, observer)) = progress {
+                    // The calling thread reports progress while the workers search.
+                    let interval = Duration::from_millis(interval.max(1));
+                    let mut next = Instant::now() + interval;
+                    while !handles.iter().all(|h| h.is_finished()) {
+                        std::thread::sleep(Duration::from_millis(5).min(interval));
+                        if Instant::now() >= next {
+                            next += interval;
+                            observer(&progress_of(game, root, start));
+                        }
+                    }
+                }
                 for h in handles {
                     stats.push(h.join().expect("search worker panicked"));
                 }
@@ -195,6 +218,32 @@ impl<'g, G: Game> Search<'g, G> {
             audit,
             actions,
         }
+    }
+}
+
+/// A snapshot of a running search, for progress lines.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Milliseconds since the search started.
+    pub elapsed_ms: f64,
+    /// Playouts backed up into the root so far.
+    pub playouts: u64,
+    /// Name of the most visited root action so far.
+    pub best: Option<String>,
+    /// Mean return of that action so far.
+    pub best_mean: Option<f64>,
+}
+
+fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant) -> Progress {
+    let best = root.children_acquire().and_then(|c| c.iter().max_by_key(|e| e.visits_relaxed()));
+    Progress {
+        elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
+        playouts: root.visits_relaxed() as u64,
+        best: best.and_then(|e| match &e.step {
+            Step::Action(a) => Some(game.action_name(a)),
+            _ => None,
+        }),
+        best_mean: best.and_then(q_value),
     }
 }
 

@@ -44,11 +44,7 @@ impl<M> TranspositionTable<M> {
     /// A table with at least `min_slots` slots (rounded up to a power of two, at least 16).
     pub fn with_slots(min_slots: usize) -> Self {
         let n = min_slots.max(16).next_power_of_two();
-        let slots = (0..n)
-            .map(|_| Slot { key: AtomicU64::new(0), node: AtomicPtr::new(std::ptr::null_mut()) })
-            .collect::<Vec<_>>()
-            .into_boxed_slice();
-        Self { slots, mask: n - 1 }
+        Self { slots: empty_slots(n), mask: n - 1 }
     }
 
     /// Number of slots.
@@ -130,4 +126,28 @@ impl<M> TranspositionTable<M> {
         }
         Lookup::Inserted
     }
+}
+
+/// `n` empty slots. Outside loom the memory comes zeroed from the allocator (the operating system maps
+/// zero pages lazily, so a large table costs nothing until it is used).
+#[cfg(not(loom))]
+fn empty_slots<M>(n: usize) -> Box<[Slot<M>]> {
+    use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};
+    let layout = Layout::array::<Slot<M>>(n).expect("table size overflows");
+    // SAFETY: [I10] an all-zero `Slot` is a valid empty slot (key 0, null node; both are plain atomics
+    // with no invalid bit patterns), `layout` is the layout of `[Slot<M>; n]` with n >= 16 (non-zero
+    // size), and the box takes ownership of the allocation with that same layout.
+    unsafe {
+        let p = alloc_zeroed(layout) as *mut Slot<M>;
+        if p.is_null() {
+            handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+    }
+}
+
+/// `n` empty slots, built one by one (loom's atomics cannot be zero-initialised).
+#[cfg(loom)]
+fn empty_slots<M>(n: usize) -> Box<[Slot<M>]> {
+    (0..n).map(|_| Slot { key: AtomicU64::new(0), node: AtomicPtr::new(std::ptr::null_mut()) }).collect()
 }
