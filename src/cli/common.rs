@@ -116,7 +116,7 @@ pub fn search_with_progress<G: crate::Game>(
             p.best_mean.map_or("-".to_string(), |m| format!("{m:.3}"))
         )
     };
-    let progress: Option<(u64, &mut dyn FnMut(&crate::search::Progress))> =
+    let progress: Option<crate::search::ProgressObserver<'_>> =
         if quiet { None } else { Some((1000, &mut line)) };
     search.run_observed(state, None, progress)
 }

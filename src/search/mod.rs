@@ -75,7 +75,7 @@ impl<'g, G: Game> Search<'g, G> {
         &self,
         root_state: &G::State,
         stop: Option<&AtomicBool>,
-        progress: Option<(u64, &mut dyn FnMut(&Progress))>,
+        progress: Option<ProgressObserver<'_>>,
     ) -> SearchReport<G::Action> {
         let start = Instant::now();
         let game = self.game;
@@ -220,6 +220,9 @@ impl<'g, G: Game> Search<'g, G> {
         }
     }
 }
+
+/// A progress callback and its interval in milliseconds (see [`Search::run_observed`]).
+pub type ProgressObserver<'a> = (u64, &'a mut dyn FnMut(&Progress));
 
 /// A snapshot of a running search, for progress lines.
 #[derive(Clone, Debug)]
