@@ -144,6 +144,13 @@ pub trait Game: Sync {
         }
     }
 
+    /// Prior probabilities of `actions` (the legal actions of `state`, in that order) for PUCT selection:
+    /// clears `out`, pushes one non-negative weight per action and returns `true`; the engine normalises
+    /// them to sum to 1. The default returns `false` (no priors: uniform).
+    fn priors(&self, _state: &Self::State, _actions: &[Self::Action], _out: &mut Vec<f32>) -> bool {
+        false
+    }
+
     /// Human-readable name of an action (used in reports and principal variations).
     fn action_name(&self, action: &Self::Action) -> String {
         format!("{action:?}")

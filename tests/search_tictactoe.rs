@@ -1,7 +1,7 @@
 //! Two-player search checks on tic-tac-toe, whose exact values are known.
 
 use canopy_mcts::games::tictactoe::{minimax, TicTacToe, TicTacToeState};
-use canopy_mcts::search::{Proof, Search, SearchParams};
+use canopy_mcts::search::{Proof, Search, SearchParams, Selection};
 
 /// Plain UCT (no solver), so the values are the Monte Carlo estimates.
 fn params(playouts: u64, threads: usize) -> SearchParams {
@@ -73,4 +73,15 @@ fn solver_proves_the_game_values() {
         let r = Search::new(&TicTacToe, solver(threads)).run(&lost);
         assert_eq!(r.root_proof, Some(Proof::Loss), "{:?}", r.actions);
     }
+}
+
+#[test]
+fn puct_with_uniform_priors_keeps_the_forced_win() {
+    let fork = TicTacToeState::parse("x.o/.o./..x").unwrap();
+    let params = SearchParams { selection: Selection::Puct, exploration: 1.5, ..params(50_000, 2) };
+    let r = Search::new(&TicTacToe, params).run(&fork);
+    let mut after = fork;
+    canopy_mcts::Game::apply(&TicTacToe, &mut after, r.best.unwrap());
+    assert_eq!(minimax(&after), 0.0, "{r:?}");
+    assert!(r.actions.iter().all(|a| (a.prior - 1.0 / r.actions.len() as f64).abs() < 1e-6));
 }

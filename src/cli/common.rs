@@ -1,6 +1,6 @@
 //! Options shared by every searching command, and output helpers.
 
-use crate::search::{parse_bytes, ChanceSelection, SearchParams, SearchReport};
+use crate::search::{parse_bytes, ChanceSelection, SearchParams, SearchReport, Selection};
 
 /// Search options common to all commands.
 #[derive(clap::Args, Debug, Clone)]
@@ -29,6 +29,9 @@ pub struct SearchArgs {
     /// UCT exploration constant C (values normalised to [0, 1]).
     #[arg(long, default_value_t = 1.0, value_parser = parse_non_negative)]
     pub exploration: f64,
+    /// Selection formula: uct, or puct (uses the game's move priors).
+    #[arg(long, value_enum, default_value_t = SelectionArg::Uct)]
+    pub selection: SelectionArg,
     /// Virtual loss per in-flight playout (0 disables it).
     #[arg(long, default_value_t = 1)]
     pub virtual_loss: u32,
@@ -44,6 +47,15 @@ pub struct SearchArgs {
     /// Chance-node outcome selection: stratified (visit shares follow the probabilities) or sample.
     #[arg(long, value_enum, default_value_t = ChanceArg::Stratified)]
     pub chance: ChanceArg,
+}
+
+/// `--selection` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SelectionArg {
+    /// UCT: q + C·sqrt(ln N / n).
+    Uct,
+    /// PUCT: q + C·P·sqrt(N) / (1 + n) with the game's priors P.
+    Puct,
 }
 
 /// `--chance` values.
@@ -83,6 +95,10 @@ impl SearchArgs {
             transposition_table: !self.no_tt,
             exploration: self.exploration,
             virtual_loss: self.virtual_loss,
+            selection: match self.selection {
+                SelectionArg::Uct => Selection::Uct,
+                SelectionArg::Puct => Selection::Puct,
+            },
             expand_threshold: self.expand_threshold,
             solver: !self.no_solver,
             chance: match self.chance {
@@ -116,8 +132,7 @@ pub fn search_with_progress<G: crate::Game>(
             p.best_mean.map_or("-".to_string(), |m| format!("{m:.3}"))
         )
     };
-    let progress: Option<crate::search::ProgressObserver<'_>> =
-        if quiet { None } else { Some((1000, &mut line)) };
+    let progress: Option<crate::search::ProgressObserver<'_>> = if quiet { None } else { Some((1000, &mut line)) };
     search.run_observed(state, None, progress)
 }
 

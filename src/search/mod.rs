@@ -24,7 +24,7 @@ use bumpalo::Bump;
 pub use node::{Edge, Node, NodeKind, Step};
 
 pub use node::Proof;
-pub use params::{parse_bytes, ChanceSelection, SearchParams};
+pub use params::{parse_bytes, ChanceSelection, SearchParams, Selection};
 pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
 pub use tt::TranspositionTable;
 
@@ -280,6 +280,7 @@ fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64) -> Vec<Act
                     share: if playouts > 0 { visits as f64 / playouts as f64 } else { 0.0 },
                     mean: q_value(e),
                     reward: e.reward as f64,
+                    prior: e.prob as f64,
                     pv: e.child_acquire().map(|c| principal_variation(game, c)).unwrap_or_default(),
                     proof: worker::proof_for(e, root.player()),
                 })

@@ -137,7 +137,8 @@ pub struct Edge<M> {
     visits: AtomicU32,
     /// Playouts on this edge not backed up yet: the virtual loss count ([I5]).
     in_flight: AtomicU32,
-    /// Probability of the outcome at a chance node, or the prior of the action (1.0 without priors).
+    /// Probability of the outcome at a chance node, or the action's prior (normalised; uniform without
+    /// game priors).
     pub prob: f32,
     /// Immediate reward of the move for the mover (2048: merge score). Immutable.
     pub reward: f32,

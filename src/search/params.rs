@@ -15,6 +15,19 @@ pub enum ChanceSelection {
     Sample,
 }
 
+/// The selection formula at decision nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Selection {
+    /// UCT: `q + C·sqrt(ln N / n)`, unvisited moves first (Kocsis and Szepesvári, ECML 2006).
+    #[default]
+    Uct,
+    /// PUCT: `q + C·P·sqrt(N) / (1 + n)` with the game's priors `P` (Silver et al., "Mastering the game of
+    /// Go without human knowledge", Nature 2017; Rosin's PUCB, 2011). Unvisited moves score `q = 0` plus
+    /// their exploration term, so a strong prior is tried first.
+    Puct,
+}
+
 /// Parameters of one search. `Default` gives the documented defaults.
 #[derive(Clone, Debug, Serialize)]
 pub struct SearchParams {
@@ -37,6 +50,8 @@ pub struct SearchParams {
     /// Range `0.0..`; default 1.0 (Kocsis and Szepesvári's UCT, ECML 2006, uses `sqrt(2)` for rewards in
     /// `[0, 1]`; smaller values exploit more).
     pub exploration: f64,
+    /// Selection formula at decision nodes. Default [`Selection::Uct`].
+    pub selection: Selection,
     /// Virtual loss: each in-flight playout on an edge counts as this many extra visits with the worst
     /// normalised value (0). Range `0..`; default 1; 0 disables virtual loss.
     pub virtual_loss: u32,
@@ -69,6 +84,7 @@ impl Default for SearchParams {
             pin_threads: true,
             transposition_table: true,
             exploration: 1.0,
+            selection: Selection::Uct,
             virtual_loss: 1,
             expand_threshold: 1,
             chance: ChanceSelection::Stratified,

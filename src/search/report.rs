@@ -24,6 +24,8 @@ pub struct ActionStats<A> {
     pub mean: Option<f64>,
     /// Immediate reward of the action (2048: merge score).
     pub reward: f64,
+    /// The action's prior probability used by PUCT (uniform when the game gives none).
+    pub prior: f64,
     /// Principal variation after this action (names of the most visited moves and outcomes).
     pub pv: Vec<String>,
     /// The proven result of the action for the mover, when the search proved one (two-player games).

@@ -7,7 +7,7 @@ use bumpalo::Bump;
 use crate::game::{Game, Returns, Turn, MAX_PLAYERS};
 use crate::rng::{self, Rng};
 use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
-use crate::search::params::{ChanceSelection, SearchParams};
+use crate::search::params::{ChanceSelection, SearchParams, Selection};
 use crate::search::tt::{Lookup, TranspositionTable};
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
 
@@ -66,6 +66,7 @@ pub(crate) struct Worker<'a, G: Game> {
     actions: Vec<G::Action>,
     outcomes: Vec<(G::Outcome, f64)>,
     rewards: Vec<f32>,
+    priors: Vec<f32>,
     scratch: Vec<G::Action>,
     pub stats: WorkerStats,
 }
@@ -83,6 +84,7 @@ impl<'a, G: Game> Worker<'a, G> {
             actions: Vec::new(),
             outcomes: Vec::new(),
             rewards: Vec::new(),
+            priors: Vec::new(),
             scratch: Vec::new(),
             stats: WorkerStats::default(),
         }
@@ -278,6 +280,8 @@ impl<'a, G: Game> Worker<'a, G> {
             None => (lo, hi - lo),
         };
         let log_total = total.max(1.0).ln();
+        let sqrt_total = total.sqrt();
+        let puct = self.params.selection == Selection::Puct;
         let c = self.params.exploration;
         let mut best = 0;
         let mut best_score = f64::NEG_INFINITY;
@@ -291,7 +295,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let visits = e.visits_relaxed() as f64;
             let virtual_visits = vl * e.in_flight_relaxed() as f64;
             let n = visits + virtual_visits;
-            if n == 0.0 {
+            if n == 0.0 && !puct {
                 return i;
             }
             let q = match q_value(e) {
@@ -299,8 +303,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 Some(_) => 0.5,
                 None => 0.0,
             };
-            let q_eff = q * visits / n;
-            let score = q_eff + c * (log_total / n).sqrt();
+            let score = if puct {
+                let q_eff = if n > 0.0 { q * visits / n } else { 0.0 };
+                q_eff + c * e.prob as f64 * sqrt_total.max(1.0) / (1.0 + n)
+            } else {
+                q * visits / n + c * (log_total / n).sqrt()
+            };
             if score > best_score {
                 best_score = score;
                 best = i;
@@ -354,6 +362,18 @@ impl<'a, G: Game> Worker<'a, G> {
         let edges: &mut [GameEdge<G>] = match game.to_move(&self.state) {
             Turn::Player(_) => {
                 game.legal_actions(&self.state, &mut self.actions);
+                let n = self.actions.len();
+                self.priors.clear();
+                if !(self.params.selection == Selection::Puct
+                    && game.priors(&self.state, &self.actions, &mut self.priors)
+                    && self.priors.len() == n)
+                {
+                    self.priors.clear();
+                    self.priors.resize(n, 1.0);
+                }
+                let sum: f32 = self.priors.iter().sum();
+                let scale = if sum > 0.0 { 1.0 / sum } else { 0.0 };
+                self.priors.iter_mut().for_each(|p| *p = if scale > 0.0 { *p * scale } else { 1.0 / n as f32 });
                 self.rewards.clear();
                 if game.has_rewards() {
                     for &a in &self.actions {
@@ -363,9 +383,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     self.rewards.resize(self.actions.len(), 0.0);
                 }
-                let (actions, rewards) = (&self.actions, &self.rewards);
+                let (actions, rewards, priors) = (&self.actions, &self.rewards, &self.priors);
                 self.arena
-                    .try_alloc_slice_fill_with(actions.len(), |i| Edge::new(Step::Action(actions[i]), 1.0, rewards[i]))
+                    .try_alloc_slice_fill_with(actions.len(), |i| {
+                        Edge::new(Step::Action(actions[i]), priors[i], rewards[i])
+                    })
                     .ok()?
             }
             Turn::Chance => {
