@@ -1,0 +1,84 @@
+//! Property: the search never returns an illegal action, on random positions of every built-in game.
+
+use canopy_mcts::games::g2048::{Board, G2048State, G2048};
+use canopy_mcts::games::gomoku::Gomoku;
+use canopy_mcts::games::tictactoe::TicTacToe;
+use canopy_mcts::search::{Search, SearchParams};
+use canopy_mcts::{Game, Turn};
+use proptest::prelude::*;
+
+fn params(seed: u64, threads: usize) -> SearchParams {
+    SearchParams { playouts: Some(300), threads, seed, pin_threads: false, audit: true, ..SearchParams::default() }
+}
+
+/// Plays `moves` uniformly random moves (and chance outcomes) from the start of `game` with `seed`.
+fn random_position<G: Game>(game: &G, mut state: G::State, moves: usize, seed: u64) -> G::State {
+    let mut rng = canopy_mcts::rng::seeded(seed, 99);
+    let mut actions = Vec::new();
+    for _ in 0..moves {
+        match game.to_move(&state) {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                let o = game.sample_outcome(&state, &mut rng);
+                game.apply_outcome(&mut state, o);
+            }
+            Turn::Player(_) => {
+                game.legal_actions(&state, &mut actions);
+                let a = actions[canopy_mcts::rng::below(&mut rng, actions.len())];
+                game.apply(&mut state, a);
+            }
+        }
+    }
+    // Finish on a decision turn where there is one.
+    while game.to_move(&state) == Turn::Chance {
+        let o = game.sample_outcome(&state, &mut rng);
+        game.apply_outcome(&mut state, o);
+    }
+    state
+}
+
+fn check<G: Game>(game: &G, state: &G::State, seed: u64, threads: usize) -> Result<(), TestCaseError> {
+    let r = Search::new(game, params(seed, threads)).run(state);
+    let mut legal = Vec::new();
+    game.legal_actions(state, &mut legal);
+    match r.best {
+        Some(best) => prop_assert!(legal.contains(&best), "illegal best action {:?}", best),
+        None => prop_assert!(legal.is_empty()),
+    }
+    prop_assert_eq!(r.actions.len(), legal.len());
+    let audit = r.audit.unwrap();
+    prop_assert_eq!(audit.in_flight, 0);
+    prop_assert_eq!(audit.root_visits, r.playouts);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn g2048_best_action_is_legal(moves in 0usize..400, seed in any::<u64>(), threads in 1usize..3) {
+        let mut rng = canopy_mcts::rng::seeded(seed, 1);
+        let start = G2048State::new_game(&mut rng);
+        let state = random_position(&G2048, start, moves, seed);
+        check(&G2048, &state, seed, threads)?;
+    }
+
+    #[test]
+    fn g2048_any_board_is_handled(exps in proptest::collection::vec(0u8..12, 16), seed in any::<u64>()) {
+        let board = Board::from_exponents(exps.try_into().unwrap());
+        check(&G2048, &G2048State::from_board(board), seed, 2)?;
+    }
+
+    #[test]
+    fn gomoku_best_action_is_legal(moves in 0usize..60, seed in any::<u64>(), size in 5usize..12) {
+        let game = Gomoku::new(size, Default::default());
+        let state = random_position(&game, game.new_game(), moves, seed);
+        check(&game, &state, seed, 2)?;
+    }
+
+    #[test]
+    fn tictactoe_best_action_is_legal(moves in 0usize..9, seed in any::<u64>()) {
+        let state = random_position(&TicTacToe, Default::default(), moves, seed);
+        check(&TicTacToe, &state, seed, 2)?;
+    }
+}
