@@ -46,7 +46,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "LIST", value_parser = parse_thread_list)]
     pub threads: Option<ThreadList>,
     /// Playouts per search, i.e. per position and thread count (and bare rollouts per position).
-    /// Default: 2048 20000, tictactoe 50000, gomoku 9x9 5000, gomoku 15x15 2000, snake 20000.
+    /// Default: 2048 20000, tictactoe 50000, gomoku 9x9 (and smaller) 20000, larger gomoku 10000, snake 20000.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub playouts: Option<u64>,
     /// Runs per position and thread count; the fastest one counts.
@@ -298,8 +298,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let default_playouts = match (args.game, size) {
         (BenchGame::G2048, _) => 20_000,
         (BenchGame::Tictactoe, _) => 50_000,
-        (BenchGame::Gomoku, Some(s)) if s <= 9 => 5_000,
-        (BenchGame::Gomoku, _) => 2_000,
+        (BenchGame::Gomoku, Some(s)) if s <= 9 => 20_000,
+        (BenchGame::Gomoku, _) => 10_000,
         (BenchGame::Snake, _) => 20_000,
     };
     let playouts = args.playouts.unwrap_or(default_playouts);
@@ -767,7 +767,7 @@ fn plot_svg(r: &BenchReport) -> String {
         for (i, &v) in values.iter().enumerate() {
             let _ = writeln!(
                 s,
-                r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#1f6fb4"><title>{} threads: {}</title></circle>"##,
+                r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#1f6fb4"><title>{} thread(s): {}</title></circle>"##,
                 x_at(panel, i),
                 y_at(v, max),
                 xs[i],
