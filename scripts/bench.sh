@@ -34,10 +34,12 @@ section() { # title, command...
   echo
 }
 
-criterion() { # bench name: keep the result lines of criterion's report
+criterion() { # bench name: keep the names, the time and throughput estimates, and the printed counts
   echo "\$ cargo bench --bench $1 -- ${CRITERION[*]}"
+  # Lines with a % are outliers or the change against the previous run on this machine: left out.
   cargo bench --quiet --bench "$1" -- "${CRITERION[@]}" 2>/dev/null |
-    grep -E '^[A-Za-z0-9_/ ]+time:|thrpt:|nodes|keys stored|legal moves' | sed -E 's/ +$//'
+    awk '/^(Benchmarking|Warning|Found|Gnuplot|Running|Finished)/ || /%/ { next }
+         /time:|thrpt:|^[A-Za-z0-9_\/]+ *$|nodes|keys stored|legal moves/ { sub(/ +$/, ""); print }'
 }
 
 echo "## Run of $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD)"
