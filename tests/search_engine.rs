@@ -89,3 +89,59 @@ fn memory_budget_is_respected_and_playouts_continue() {
     assert_eq!(r.playouts, 200_000);
     assert_eq!(r.audit.unwrap().root_visits, 200_000);
 }
+
+#[test]
+fn a_100_000_deep_tree_is_dropped_on_a_small_stack() {
+    // The search runs on a thread with a 256 KiB stack: dropping a 100 000-deep tree recursively would
+    // need megabytes of stack, so this passes only if the tree is freed without recursion (the arenas).
+    // No transposition table and two actions per step: a real tree, not a shared chain.
+    let handle = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(|| {
+            let game = Chain { length: 110_000, width: 2 };
+            let params = SearchParams {
+                playouts: Some(2),
+                threads: 1,
+                expand_threshold: 0,
+                transposition_table: false,
+                audit: true,
+                ..SearchParams::default()
+            };
+            let r = Search::new(&game, params).run(&0);
+            let audit = r.audit.unwrap();
+            (r.max_depth, audit.depth, audit.nodes, r.playouts)
+        })
+        .unwrap();
+    let (max_depth, depth, nodes, playouts) = handle.join().expect("the search overflowed its stack");
+    assert!(max_depth >= 100_000 && depth >= 100_000, "depth {max_depth} / {depth}");
+    assert!(nodes >= 100_000, "nodes {nodes}");
+    assert_eq!(playouts, 2);
+}
+
+#[test]
+fn a_64_mib_budget_is_respected_and_playouts_continue() {
+    let budget = 64 << 20;
+    // No table and eight actions per step: each playout adds one node (40 bytes) and about one in two
+    // expands a node (eight 32-byte edges), so the budget is reached after some 450 000 playouts and the
+    // rest run without growing the tree.
+    let game = Chain { length: 10_000, width: 8 };
+    let params = SearchParams {
+        playouts: Some(1_000_000),
+        threads: 2,
+        memory_bytes: budget,
+        transposition_table: false,
+        pin_threads: false,
+        audit: true,
+        ..SearchParams::default()
+    };
+    let r = Search::new(&game, params).run(&0);
+    assert!(r.memory_limited, "budget never reached: {} bytes", r.memory_bytes);
+    assert!(r.memory_bytes <= budget, "{} > {budget}", r.memory_bytes);
+    assert_eq!(r.playouts, 1_000_000);
+    // Far fewer nodes than playouts (each playout adds at most one): many playouts ran after the tree
+    // stopped growing.
+    assert!(r.nodes < r.playouts * 6 / 10, "{} nodes for {} playouts", r.nodes, r.playouts);
+    let audit = r.audit.unwrap();
+    assert_eq!(audit.root_visits, 1_000_000);
+    assert_eq!(audit.in_flight, 0);
+}

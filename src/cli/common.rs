@@ -67,7 +67,7 @@ pub enum ChanceArg {
     Sample,
 }
 
-fn parse_memory(text: &str) -> Result<usize, String> {
+pub(super) fn parse_memory(text: &str) -> Result<usize, String> {
     let n = parse_bytes(text)?;
     if n < 1 << 16 {
         return Err(format!("memory budget {n} bytes is below the 64KiB minimum"));
@@ -75,7 +75,7 @@ fn parse_memory(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-fn parse_non_negative(text: &str) -> Result<f64, String> {
+pub(super) fn parse_non_negative(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         _ => Err(format!("'{text}' is not a non-negative number")),

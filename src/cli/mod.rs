@@ -3,6 +3,7 @@
 //!
 //! Exit status: 0 on success, 2 for bad input (arguments, positions, options), with one line on stderr.
 
+mod bench;
 mod common;
 mod g2048;
 mod tictactoe;
@@ -52,6 +53,9 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// Play whole games and report score statistics.
     Play(PlayArgs),
+    /// Measure search throughput at several thread counts on fixed positions with a fixed seed: playouts/s,
+    /// speedup, parallel efficiency, nodes, and the bare rollout rate of the same policy.
+    Bench(bench::BenchArgs),
 }
 
 /// Arguments of `canopy analyze`.
@@ -127,6 +131,7 @@ pub fn main() -> i32 {
             GameName::G2048 => g2048::play(&args),
             GameName::Tictactoe => Err(input_error("play supports 2048 (tic-tac-toe is for analysis)")),
         },
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(()) => 0,

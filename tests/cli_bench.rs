@@ -1,0 +1,164 @@
+//! `canopy bench`: the JSON fields, the deterministic one-thread node count, every game, the plot and
+//! bad input. Playout counts are tiny: these tests check the command, not the machine's speed (no timing
+//! is asserted).
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn canopy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_canopy")).args(args).output().expect("run canopy")
+}
+
+fn bench_json(args: &[&str]) -> Value {
+    let mut all = vec!["bench", "--json", "--no-pin"];
+    all.extend_from_slice(args);
+    let out = canopy(&all);
+    assert!(out.status.success(), "canopy {all:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn f(v: &Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("{key} missing or not a number in {v}"))
+}
+
+fn u(v: &Value, key: &str) -> u64 {
+    v[key].as_u64().unwrap_or_else(|| panic!("{key} missing or not an integer in {v}"))
+}
+
+#[test]
+fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
+    let v = bench_json(&["--game", "2048", "--threads", "2,1", "--playouts", "300", "--repeat", "2"]);
+    assert_eq!(v["game"], "2048");
+    assert_eq!(u(&v, "playouts_per_position"), 300);
+    let positions = v["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 3);
+    for p in positions {
+        assert!(f(p, "rollouts_per_sec") > 0.0);
+        assert!(p["position"].as_str().is_some());
+    }
+    assert!(f(&v, "rollouts_per_sec") > 0.0);
+    assert_eq!(u(&v, "rollouts"), 900);
+    assert_eq!(u(&v, "baseline_threads"), 1);
+    assert!(u(&v, "node_bytes") <= 64, "Node is {} bytes", v["node_bytes"]);
+    let results = v["results"].as_array().unwrap();
+    // Sorted by thread count, whatever order they were given in.
+    assert_eq!(results.iter().map(|r| u(r, "threads")).collect::<Vec<_>>(), [1, 2]);
+    for r in results {
+        assert_eq!(u(r, "playouts"), 900);
+        assert!(f(r, "playouts_per_sec") > 0.0);
+        assert!(f(r, "speedup") > 0.0);
+        assert!(f(r, "efficiency") > 0.0);
+        assert!(f(r, "vs_rollouts") > 0.0);
+        assert!(u(r, "nodes") > 3);
+        assert_eq!(r["positions"].as_array().unwrap().len(), 3);
+        for p in r["positions"].as_array().unwrap() {
+            assert_eq!(u(p, "playouts"), 300);
+        }
+        let efficiency = f(r, "speedup") / u(r, "threads") as f64;
+        assert!((f(r, "efficiency") - efficiency).abs() < 1e-9);
+    }
+    assert_eq!(f(&results[0], "speedup"), 1.0);
+    assert_eq!(f(&results[0], "efficiency"), 1.0);
+}
+
+#[test]
+fn one_thread_node_counts_are_reproducible() {
+    let args = ["--game", "2048", "--threads", "1", "--playouts", "500", "--repeat", "2", "--seed", "5"];
+    let a = bench_json(&args);
+    let b = bench_json(&args);
+    let per_position = |v: &Value, key: &str| -> Vec<Value> {
+        v["results"][0]["positions"].as_array().unwrap().iter().map(|p| p[key].clone()).collect()
+    };
+    for key in ["nodes", "max_depth", "mean_depth"] {
+        assert_eq!(per_position(&a, key), per_position(&b, key), "{key}");
+    }
+    assert_eq!(u(&a["results"][0], "nodes"), u(&b["results"][0], "nodes"));
+    // The bare rollouts are seeded too: the same mean returns.
+    let means = |v: &Value| -> Vec<Value> {
+        v["positions"].as_array().unwrap().iter().map(|p| p["rollout_mean_return"].clone()).collect()
+    };
+    assert_eq!(means(&a), means(&b));
+    // Another seed searches and rolls out differently.
+    let c = bench_json(&["--game", "2048", "--threads", "1", "--playouts", "500", "--repeat", "1", "--seed", "6"]);
+    assert_ne!(per_position(&a, "mean_depth"), per_position(&c, "mean_depth"));
+    assert_ne!(means(&a), means(&c));
+}
+
+#[test]
+fn text_output_ends_with_the_nodes_and_nps_line() {
+    let out = canopy(&["bench", "--game", "tictactoe", "--threads", "1,2", "--playouts", "400", "--repeat", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("playouts/s") && text.contains("efficiency") && text.contains("rollouts/s"), "{text}");
+    let last = text.lines().last().unwrap();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "last line: {last}");
+    assert!(words[0].parse::<u64>().is_ok() && words[1] == "nodes", "last line: {last}");
+    assert!(words[2].parse::<u64>().is_ok() && words[3] == "nps", "last line: {last}");
+}
+
+#[test]
+fn every_game_and_rollout_policy_runs() {
+    let cases: [&[&str]; 6] = [
+        &["--game", "tictactoe", "--rollout", "uniform"],
+        &["--game", "gomoku", "--size", "9"],
+        &["--game", "gomoku", "--size", "15"],
+        &["--game", "gomoku", "--size", "9", "--rollout", "uniform"],
+        &["--game", "snake"],
+        &["--game", "2048", "--rollout", "uniform", "--no-tt"],
+    ];
+    for case in cases {
+        let mut args = vec!["--threads", "1,2", "--playouts", "60", "--repeat", "1"];
+        args.extend_from_slice(case);
+        let v = bench_json(&args);
+        let results = v["results"].as_array().unwrap();
+        assert_eq!(results.len(), 2, "{case:?}");
+        for r in results {
+            assert_eq!(u(r, "playouts"), 60 * v["positions"].as_array().unwrap().len() as u64, "{case:?}");
+            assert!(f(r, "playouts_per_sec") > 0.0, "{case:?}");
+        }
+        assert!(f(&v, "rollouts_per_sec") > 0.0, "{case:?}");
+    }
+    let v = bench_json(&["--game", "gomoku", "--size", "15", "--threads", "1", "--playouts", "20", "--repeat", "1"]);
+    assert_eq!(u(&v, "size"), 15);
+    assert_eq!(v["positions"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn plot_writes_an_svg() {
+    let dir = std::env::temp_dir().join(format!("canopy-bench-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("scaling.svg");
+    let p = path.to_str().unwrap();
+    let v =
+        bench_json(&["--game", "tictactoe", "--threads", "1,2,4", "--playouts", "200", "--repeat", "1", "--plot", p]);
+    assert_eq!(v["results"].as_array().unwrap().len(), 3);
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    assert!(svg.contains("playouts/s") && svg.contains("efficiency"));
+    assert_eq!(svg.matches("<circle").count(), 6, "one point per thread count in each chart");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let cases: [&[&str]; 9] = [
+        &["bench", "--threads", "0,x"],
+        &["bench", "--threads", "0"],
+        &["bench", "--threads", "1,,2"],
+        &["bench", "--playouts", "0"],
+        &["bench", "--repeat", "0"],
+        &["bench", "--game", "chess"],
+        &["bench", "--game", "gomoku", "--size", "3"],
+        &["bench", "--game", "2048", "--size", "9"],
+        &["bench", "--game", "tictactoe", "--playouts", "10", "--plot", "/nonexistent-dir/x.svg"],
+    ];
+    for args in cases {
+        let out = canopy(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
