@@ -27,7 +27,7 @@ use crate::games::gomoku::{Gomoku, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOM
 use crate::games::snake::{Snake, SnakeState, MAX_SIDE as SNAKE_MAX};
 use crate::games::tictactoe::{TicTacToe, TicTacToeState};
 use crate::rng::{self, Rng};
-use crate::search::{ChanceSelection, Edge, Node, Search, SearchParams, Step};
+use crate::search::{ChanceSelection, Edge, Node, Search, SearchParams, Selection, Step};
 
 /// Smallest snake board `canopy bench` accepts (its middle-game position needs a 6x6 board).
 const SNAKE_MIN_BENCH: usize = 6;
@@ -319,6 +319,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             ChanceArg::Sample => ChanceSelection::Sample,
         },
         audit: false,
+        selection: Selection::Uct,
+        // Throughput is measured on a fixed amount of work: the solver could end a search early.
+        solver: false,
     };
     let cfg = Config { threads, playouts, repeat: args.repeat, params };
     // Open the plot file first, so that a bad path fails before the measurements rather than after.
