@@ -49,11 +49,13 @@
 
 pub mod agents;
 pub mod hamilton;
+pub mod mcts;
 pub mod parse;
 mod paths;
 pub mod state;
 
-pub use agents::{greedy, hamilton, play, random_safe, tailfollow, Baseline, BoxedAgent, GameRecord};
+pub use agents::{greedy, hamilton, play, random_safe, safe_greedy, tailfollow, Baseline, BoxedAgent, GameRecord};
+pub use mcts::{Choice, MctsAgent};
 pub use hamilton::Hamilton;
 pub use parse::ParseError;
 pub use state::{Cell, Dir, End, SnakeState, MAX_SIDE, MIN_SIDE};
@@ -78,6 +80,12 @@ pub enum RolloutPolicy {
     /// else the move with the most room. A few flood fills per move: several times slower than
     /// [`RolloutPolicy::RandomSafe`], and far longer games.
     TailFollow,
+    /// Safe greedy: among the moves after which the head can still reach the tail through free cells
+    /// (the test of [`Snake::keep_tail_reachable`]), the one with the shortest path to the food through
+    /// free cells, ties broken at random; with no such move, the move with the most reachable free cells.
+    /// Two bit-parallel flood fills per move (see `paths::flood`). The policy the MCTS agent uses by
+    /// default.
+    SafeGreedy,
 }
 
 /// A move that [`Snake::try_apply`] refuses.
@@ -118,6 +126,12 @@ pub struct Snake {
     /// [`Game::chance_outcomes`] lists the free cells only when there are at most this many; beyond it
     /// the list is left empty and the engine samples food spawns (open loop). Default: no limit.
     pub max_listed_outcomes: usize,
+    /// A search setting, not a rule: when true, [`Game::legal_actions`] keeps only the safe moves after
+    /// which the head can still reach the tail through free cells (a snake that can reach its tail can
+    /// always survive by following it), when at least one such move exists; a move that eats the last
+    /// free cell (a win) always stays. Default false (the rules' legal moves). See
+    /// [`Snake::tail_safe_moves`].
+    pub keep_tail_reachable: bool,
 }
 
 impl Default for Snake {
@@ -146,6 +160,7 @@ impl Snake {
             rollout_patience: area,
             rollout_max_moves: u32::MAX,
             max_listed_outcomes: usize::MAX,
+            keep_tail_reachable: false,
         }
     }
 
@@ -172,6 +187,42 @@ impl Snake {
         let food = s.sample_free(rng);
         s.place_food(food);
         s
+    }
+
+    /// The tail-safe moves of `s` (a position where the snake is to move), in the order up, down, left,
+    /// right: the safe moves after which the head can still reach the tail through free cells, plus a move
+    /// that wins by eating the last free cell. Writes them to the front of `out` and returns how many
+    /// (0 when no safe move keeps the tail in reach).
+    ///
+    /// One flood fill from the tail answers for every move: after a move into `n` that does not eat, the
+    /// tail cell is free and the head can follow a free path back to it exactly when that path joins `n`
+    /// to the tail cell now; after a move that eats, the tail stays and the same path still leads to it.
+    /// Keeping this property is always possible once it holds (step along the path to the tail, or into
+    /// the tail cell), so a snake that only plays tail-safe moves never runs into itself; it can still
+    /// starve. Snakes shorter than 3 cells count every safe move as tail-safe.
+    pub fn tail_safe_moves(s: &SnakeState, out: &mut [Dir; 4]) -> usize {
+        let (mut cells, mut moves, mut k) = ([0u16; 4], [Dir::Up; 4], 0);
+        for d in Dir::ALL {
+            if let (false, Ok(n)) = (s.is_reversal(d), s.target(d)) {
+                cells[k] = n;
+                moves[k] = d;
+                k += 1;
+            }
+        }
+        if s.len() < 3 {
+            out[..k].copy_from_slice(&moves[..k]);
+            return k;
+        }
+        let reach = paths::flood(s, s.tail_index(), &cells[..k]);
+        let wins = s.len() + 1 == s.area();
+        let mut n = 0;
+        for i in 0..k {
+            if reach.dist[i] != u16::MAX || (wins && cells[i] == s.food_index()) {
+                out[n] = moves[i];
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Plays `d` like [`Game::apply`], but refuses an illegal move instead of panicking.
@@ -267,6 +318,14 @@ impl Game for Snake {
         if self.to_move(s) != Turn::Player(0) {
             return;
         }
+        if self.keep_tail_reachable {
+            let mut moves = [Dir::Up; 4];
+            let n = Snake::tail_safe_moves(s, &mut moves);
+            if n > 0 {
+                out.extend_from_slice(&moves[..n]);
+                return;
+            }
+        }
         out.extend(Dir::ALL.into_iter().filter(|&d| s.is_safe(d)));
         if out.is_empty() {
             out.extend(Dir::ALL.into_iter().filter(|&d| !s.is_reversal(d)));
@@ -335,6 +394,7 @@ impl Game for Snake {
                 let mut paths = Paths::new();
                 self.run_rollout(state, rng, |s, rng| agents::tailfollow_rollout_move(&mut paths, s, rng))
             }
+            RolloutPolicy::SafeGreedy => self.run_rollout(state, rng, agents::safe_greedy),
         };
         [total, 0.0]
     }
