@@ -176,7 +176,7 @@ pub fn safe_greedy(s: &SnakeState, rng: &mut Rng) -> Dir {
             return moves[i];
         }
     }
-    let dist = if food == NO_FOOD { [u16::MAX; 4] } else { flood(s, food, &cells[..k]).dist };
+    let dist = if food == NO_FOOD { [u16::MAX; 4] } else { flood(s, &[food], &cells[..k]).dist };
     let (mut best, mut best_dist, mut ties) = (moves[0], u16::MAX, 0);
     for i in 0..k {
         if dist[i] < best_dist {
@@ -200,7 +200,7 @@ fn roomiest(s: &SnakeState, rng: &mut Rng) -> Dir {
             continue;
         }
         let Ok(n) = s.target(d) else { continue };
-        let area = flood(s, n, &[]).area;
+        let area = flood(s, &[n], &[]).area;
         if best.is_none() || area > best_area {
             (best, best_area, ties) = (Some(d), area, 1);
         } else if area == best_area {

@@ -194,12 +194,14 @@ impl Snake {
     /// that wins by eating the last free cell. Writes them to the front of `out` and returns how many
     /// (0 when no safe move keeps the tail in reach).
     ///
-    /// One flood fill from the tail answers for every move: after a move into `n` that does not eat, the
-    /// tail cell is free and the head can follow a free path back to it exactly when that path joins `n`
-    /// to the tail cell now; after a move that eats, the tail stays and the same path still leads to it.
-    /// Keeping this property is always possible once it holds (step along the path to the tail, or into
-    /// the tail cell), so a snake that only plays tail-safe moves never runs into itself; it can still
-    /// starve. Snakes shorter than 3 cells count every safe move as tail-safe.
+    /// One flood fill answers for every move that does not eat. Such a move into `n` frees the tail cell
+    /// `t` and moves the tail to the next body cell `t'`; the head can then reach the tail exactly when
+    /// `n` is joined to `t` or `t'` by a path of cells free now (the path avoids `n` itself, and `t` is
+    /// next to `t'`): a flood from both through the free cells. A move that eats leaves the tail on `t`,
+    /// so it needs a free path from `n` to `t` (a second flood, only when the food is next to the head).
+    /// The property can always be kept once it holds (step along the path to the tail, or into the tail
+    /// cell), so a snake that only plays tail-safe moves never runs into itself; it can still starve.
+    /// Snakes shorter than 3 cells count every safe move as tail-safe.
     pub fn tail_safe_moves(s: &SnakeState, out: &mut [Dir; 4]) -> usize {
         let (mut cells, mut moves, mut k) = ([0u16; 4], [Dir::Up; 4], 0);
         for d in Dir::ALL {
@@ -213,11 +215,18 @@ impl Snake {
             out[..k].copy_from_slice(&moves[..k]);
             return k;
         }
-        let reach = paths::flood(s, s.tail_index(), &cells[..k]);
+        let (tail, food) = (s.tail_index(), s.food_index());
+        let next = state::step_index(tail, s.dir_at(tail));
+        let moving = paths::flood(s, &[tail, next], &cells[..k]);
         let wins = s.len() + 1 == s.area();
         let mut n = 0;
         for i in 0..k {
-            if reach.dist[i] != u16::MAX || (wins && cells[i] == s.food_index()) {
+            let keeps = if cells[i] == food {
+                wins || paths::flood(s, &[tail], &cells[i..=i]).dist[0] != u16::MAX
+            } else {
+                moving.dist[i] != u16::MAX
+            };
+            if keeps {
                 out[n] = moves[i];
                 n += 1;
             }

@@ -180,36 +180,39 @@ pub(crate) struct Flood {
     pub area: u16,
 }
 
-/// Bit-parallel breadth-first layers from `source` (which may be a body cell) through the free cells of
-/// `s`: layer `k` holds the free cells `k` steps away. A wanted cell counts as reached one step after a
-/// neighbour is reached, whether or not it is free (so the tail cell, vacated by the move that enters
-/// it, can be a target); the source itself is at distance 0. The fill stops once every wanted cell (at
-/// most 4) is reached, or when no new cell is found.
+/// Bit-parallel breadth-first layers from `sources` (cells that may be body cells; at least one) through
+/// the free cells of `s`: layer `k` holds the free cells `k` steps from the nearest source. A wanted cell
+/// counts as reached one step after a neighbour is reached, whether or not it is free (so the tail cell,
+/// vacated by the move that enters it, can be a target); a source is at distance 0. The fill stops once
+/// every wanted cell (at most 4) is reached, or when no new cell is found.
 ///
 /// Each layer costs a few word operations per row, so on boards up to about 16x16 this beats a queue
 /// breadth-first search, and it needs no scratch memory.
-pub(crate) fn flood(s: &SnakeState, source: u16, wanted: &[u16]) -> Flood {
-    debug_assert!(wanted.len() <= 4);
+pub(crate) fn flood(s: &SnakeState, sources: &[u16], wanted: &[u16]) -> Flood {
+    debug_assert!(wanted.len() <= 4 && !sources.is_empty());
     let h = s.height();
     let mut free = [0u32; STRIDE];
     for (y, f) in free.iter_mut().enumerate().take(h) {
         *f = s.free_row(y);
     }
     let mut seen = [0u32; STRIDE];
-    let mut frontier = [0u32; STRIDE];
-    let (sx, sy) = (source as usize % STRIDE, source as usize / STRIDE);
-    seen[sy] = 1 << sx;
-    frontier[sy] = 1 << sx;
+    let (mut lo, mut hi) = (usize::MAX, 0);
+    for &c in sources {
+        let (x, y) = (c as usize % STRIDE, c as usize / STRIDE);
+        seen[y] |= 1 << x;
+        (lo, hi) = (lo.min(y), hi.max(y));
+    }
+    let mut frontier = seen;
     let mut dist = [u16::MAX; 4];
     let mut missing = 0usize;
     for (i, &w) in wanted.iter().enumerate() {
-        if w == source {
+        if sources.contains(&w) {
             dist[i] = 0;
         } else {
             missing += 1;
         }
     }
-    let (mut area, mut k, mut lo, mut hi) = (0u16, 0u16, sy, sy);
+    let (mut area, mut k) = (0u16, 0u16);
     loop {
         k += 1;
         let mut next = [0u32; STRIDE];
