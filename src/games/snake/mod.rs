@@ -32,7 +32,16 @@
 //!
 //! The non-reversing moves that do not die at once ("safe" moves); when none is safe, every
 //! non-reversing move (all of which lose), so the list is never empty before the end. [`Game::apply`]
-//! still plays any non-reversing move by the rules (a fatal one ends the game).
+//! still plays any non-reversing move by the rules (a fatal one ends the game). A search may narrow the
+//! list further with [`Snake::keep_tail_reachable`] (a search setting, not a rule).
+//!
+//! # Search
+//!
+//! Food spawns are chance turns with one outcome per free cell. [`Game::chance_outcomes`] lists them all
+//! (closed loop: the engine builds one edge per free cell) while there are at most
+//! [`Snake::max_listed_outcomes`], and leaves the list empty beyond (open loop: the engine samples a
+//! spawn with [`Game::sample_outcome`] on each traversal). [`mcts::MctsAgent`] is the configuration that
+//! plays well (tail-safe moves, safe-greedy rollouts); docs/snake.md has the design and the measurements.
 //!
 //! # Example
 //!
