@@ -120,7 +120,19 @@ fn the_json_state_format_reads_like_the_text_one() {
         v
     };
     let run = |state: &str| {
-        strip(json(&["analyze", "snake", "--state", state, "--playouts", "500", "--threads", "1", "--seed", "3", "--json"]))
+        strip(json(&[
+            "analyze",
+            "snake",
+            "--state",
+            state,
+            "--playouts",
+            "500",
+            "--threads",
+            "1",
+            "--seed",
+            "3",
+            "--json",
+        ]))
     };
     let a = run(text);
     assert_eq!(a["state"], text);

@@ -167,12 +167,8 @@ fn a_game_of_40000_moves_stays_within_the_memory_budget() {
     const MOVES: u64 = 40_000;
     const BUDGET: usize = 256 << 10;
     let rules = Snake { starvation_limit: u32::MAX, ..Snake::new(24, 24) };
-    let search = Snake {
-        rollout: RolloutPolicy::RandomSafe,
-        rollout_max_moves: 60,
-        keep_tail_reachable: true,
-        ..rules
-    };
+    let search =
+        Snake { rollout: RolloutPolicy::RandomSafe, rollout_max_moves: 60, keep_tail_reachable: true, ..rules };
     let small = SearchParams {
         playouts: Some(16),
         threads: 1,

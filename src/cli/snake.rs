@@ -238,7 +238,13 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
                 a.mean.map_or("-".into(), |m| format!("{m:.3}")),
                 a.pv.join(" ")
             ),
-            None => println!("{:<6} {:>9} {:>7} {:>10}  (not searched: the tail would be out of reach)", d.name(), 0, "-", "-"),
+            None => println!(
+                "{:<6} {:>9} {:>7} {:>10}  (not searched: the tail would be out of reach)",
+                d.name(),
+                0,
+                "-",
+                "-"
+            ),
         }
     }
     println!("mean = {units}");
@@ -514,7 +520,8 @@ impl Summary {
         let mut lengths: Vec<usize> = results.iter().map(|r| r.length).collect();
         lengths.sort_unstable();
         let n = lengths.len();
-        let median = if n % 2 == 1 { lengths[n / 2] as f64 } else { (lengths[n / 2 - 1] + lengths[n / 2]) as f64 / 2.0 };
+        let median =
+            if n % 2 == 1 { lengths[n / 2] as f64 } else { (lengths[n / 2 - 1] + lengths[n / 2]) as f64 / 2.0 };
         let moves: u64 = results.iter().map(|r| r.moves).sum();
         let foods: u64 = results.iter().map(|r| r.foods).sum();
         let think: f64 = results.iter().map(|r| r.ms_per_move * r.moves as f64).sum();

@@ -64,8 +64,8 @@ mod paths;
 pub mod state;
 
 pub use agents::{greedy, hamilton, play, random_safe, safe_greedy, tailfollow, Baseline, BoxedAgent, GameRecord};
-pub use mcts::{Choice, MctsAgent};
 pub use hamilton::Hamilton;
+pub use mcts::{Choice, MctsAgent};
 pub use parse::ParseError;
 pub use state::{Cell, Dir, End, SnakeState, MAX_SIDE, MIN_SIDE};
 
