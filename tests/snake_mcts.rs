@@ -4,7 +4,8 @@
 use std::collections::VecDeque;
 
 use canopy_mcts::games::snake::{
-    play, random_safe, safe_greedy, Cell, Dir, End, MctsAgent, RolloutPolicy, Snake, SnakeState,
+    play, random_safe, safe_greedy, Cell, ClosingCycle, Dir, End, Hamilton, How, MctsAgent, RolloutPolicy, Snake,
+    SnakeState,
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::SearchParams;
@@ -127,11 +128,110 @@ fn the_filter_only_narrows_the_legal_moves() {
     assert_eq!(out[..n], [Dir::Down, Dir::Right], "{s}");
 }
 
+/// Walks `cycle` from `s` to the end of the game, checking that every food is eaten within as many moves as
+/// there were free cells when it spawned; returns the last position.
+fn walk_cycle(game: &Snake, cycle: &ClosingCycle, mut s: SnakeState, seed: u64) -> SnakeState {
+    let mut rng = seeded(seed, 9);
+    let mut since_food = 0;
+    let mut allowed = s.free_cells();
+    loop {
+        match game.to_move(&s) {
+            Turn::Terminal => return s,
+            Turn::Chance => {
+                let food = game.sample_outcome(&s, &mut rng);
+                game.apply_outcome(&mut s, food);
+                (since_food, allowed) = (0, s.free_cells());
+            }
+            Turn::Player(_) => {
+                let d = cycle.next_move(&s).unwrap_or_else(|| panic!("off the cycle: {s:?}"));
+                game.apply(&mut s, d);
+                since_food += 1;
+                assert!(since_food <= allowed, "food more than {allowed} moves away along the cycle: {s:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_closing_cycle_fills_the_board() {
+    // A snake laid along the Hamiltonian tour of the baseline closes a cycle at once.
+    for (w, h) in [(4, 4), (6, 6), (8, 8), (6, 9)] {
+        let tour = Hamilton::new(w, h);
+        let body: Vec<Cell> = tour.tour()[..w * h / 2].iter().rev().copied().collect();
+        let food = tour.tour()[w * h - 1];
+        let s = SnakeState::from_body(w, h, &body, Some(food)).unwrap();
+        let cycle = ClosingCycle::find(&s, 10_000).unwrap_or_else(|| panic!("{w}x{h}: no cycle\n{s}"));
+        let last = walk_cycle(&Snake::new(w, h), &cycle, s, w as u64);
+        assert_eq!(last.end(), Some(End::Won), "{w}x{h}\n{last}");
+    }
+    // Odd boards have no Hamiltonian cycle.
+    let s: SnakeState = "5x5 body=2,2 2,3 2,4 food=0,0".parse().unwrap();
+    assert!(ClosingCycle::find(&s, 10_000).is_none());
+    assert!(!ClosingCycle::exists(&s, 10_000));
+}
+
+#[test]
+fn every_closing_cycle_found_in_play_wins() {
+    let game = Snake::new(6, 6);
+    let (mut found, mut tried) = (0, 0);
+    for seed in 0..40 {
+        let mut rng = seeded(seed, 6);
+        let mut states = Vec::new();
+        let agent = |s: &SnakeState, r: &mut _| {
+            states.push(s.clone());
+            safe_greedy(s, r)
+        };
+        play(&game, game.new_game(&mut rng), &mut rng, 100_000, agent);
+        for s in states.into_iter().filter(|s| s.free_cells() <= 12) {
+            tried += 1;
+            assert_eq!(ClosingCycle::exists(&s, 10_000), ClosingCycle::find(&s, 10_000).is_some());
+            if let Some(cycle) = ClosingCycle::find(&s, 10_000) {
+                found += 1;
+                let last = walk_cycle(&game, &cycle, s.clone(), seed);
+                assert_eq!(last.end(), Some(End::Won), "from {s:?}\n{last}");
+            }
+        }
+    }
+    println!("closing cycles: {found} of {tried} positions");
+    assert!(found > 0);
+}
+
+fn params_plain() -> SearchParams {
+    SearchParams { playouts: Some(200), threads: 2, seed: 4, ..SearchParams::default() }
+}
+
 #[test]
 fn mcts_plays_a_sound_game_on_6x6() {
     let game = Snake::new(6, 6);
     let params = SearchParams { playouts: Some(200), threads: 2, seed: 3, ..SearchParams::default() };
-    let mut agent = MctsAgent::new(MctsAgent::search_game(6, 6), params);
+    let mut agent = MctsAgent::new(MctsAgent::search_game(6, 6), params).with_endgame(9);
+    let mut rng = seeded(3, 0);
+    let mut s = game.new_game(&mut rng);
+    let mut hows = Vec::new();
+    while game.to_move(&s) != Turn::Terminal {
+        if game.to_move(&s) == Turn::Chance {
+            let food = game.sample_outcome(&s, &mut rng);
+            game.apply_outcome(&mut s, food);
+            continue;
+        }
+        let choice = agent.choose(&s);
+        hows.push(choice.how);
+        game.apply(&mut s, choice.dir);
+    }
+    let count = |h: How| hows.iter().filter(|&&x| x == h).count();
+    println!(
+        "mcts 6x6: length {} in {} moves ({} searched, {} forced, {} along a closing cycle), {:?}",
+        s.len(),
+        hows.len(),
+        count(How::Search),
+        count(How::Forced),
+        count(How::Cycle),
+        s.end()
+    );
+    assert!(matches!(s.end(), Some(End::Won | End::Starved)), "{s:?}");
+    assert!(s.len() >= 24, "{s:?}");
+    // Without the lock-in, through `play`.
+    let mut agent = MctsAgent::new(MctsAgent::search_game(6, 6), params_plain());
     let mut rng = seeded(3, 0);
     let record = play(&game, game.new_game(&mut rng), &mut rng, 20_000, agent.agent());
     println!("mcts 6x6: length {} in {} moves, {:?}", record.length(), record.moves, record.end());

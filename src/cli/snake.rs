@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::{common, input_error, AgentName, AnalyzeArgs, PlayArgs};
 use crate::game::{Game, Turn};
-use crate::games::snake::{Baseline, BoxedAgent, Cell, Dir, End, MctsAgent, RolloutPolicy, Snake, SnakeState};
+use crate::games::snake::{Baseline, BoxedAgent, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakeState};
 use crate::rng::{self, Rng};
 use crate::search::{Search, SearchParams};
 
@@ -35,6 +35,10 @@ pub struct SnakePlayArgs {
     /// Stop a game after this many moves (snake; the game then counts as unfinished).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_moves: Option<u64>,
+    /// MCTS agent: follow a closing Hamiltonian cycle once one exists with at most N free cells
+    /// (snake; default a quarter of the cells; 0 turns it off).
+    #[arg(long, value_name = "N")]
+    pub endgame: Option<usize>,
     #[command(flatten)]
     pub search: SnakeSearchArgs,
 }
@@ -98,10 +102,15 @@ impl SnakeSearchArgs {
 impl SnakePlayArgs {
     /// Refuses snake options given to another game's `play`.
     pub fn refuse_for(&self, game: &str) -> anyhow::Result<()> {
-        let given = self.size.is_some() || self.watch || self.max_moves.is_some() || !self.search.is_default();
+        let given = self.size.is_some()
+            || self.watch
+            || self.max_moves.is_some()
+            || self.endgame.is_some()
+            || !self.search.is_default();
         if given {
             return Err(input_error(format!(
-                "--size, --watch, --max-moves, --rollout, --rollout-moves and --no-tail-filter are snake options, not {game} ones"
+                "--size, --watch, --max-moves, --endgame, --rollout, --rollout-moves and --no-tail-filter are \
+                 snake options, not {game} ones"
             )));
         }
         Ok(())
@@ -279,6 +288,10 @@ struct GameResult {
     max_ms_per_move: f64,
     /// Moves chosen by a search (MCTS; forced moves are played without one).
     searches: u64,
+    /// Moves along a closing cycle (MCTS endgame lock-in).
+    cycle_moves: u64,
+    /// Length of the snake when the agent locked into a closing cycle (`null`: never).
+    locked_at_length: Option<usize>,
     /// Largest memory used by one search (tree and table), in bytes.
     max_search_memory_bytes: usize,
     /// Whether some search reached the memory budget.
@@ -304,7 +317,8 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     if args.search.playouts.is_none() && args.search.time.is_none() {
         (params.playouts, params.time_ms) = (None, Some(PLAY_DEFAULT_MS));
     }
-    let search_game = args.snake.search.game(w, h);
+    let endgame = args.snake.endgame.unwrap_or(MctsAgent::default_endgame(w, h));
+    let search_game = Snake { rollout_cycle_free: endgame, ..args.snake.search.game(w, h) };
     let agent_name = match args.agent {
         AgentName::Mcts => "mcts",
         AgentName::Random => "random",
@@ -327,7 +341,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         let player = match args.agent {
             AgentName::Mcts => {
                 let p = SearchParams { seed: seed.wrapping_mul(1_000_003), ..params.clone() };
-                Player::Mcts(Box::new(MctsAgent::new(search_game, p)))
+                Player::Mcts(Box::new(MctsAgent::new(search_game, p).with_endgame(endgame)))
             }
             AgentName::Random => Player::Baseline(Baseline::RandomSafe.agent(w, h)),
             AgentName::Greedy => Player::Baseline(Baseline::Greedy.agent(w, h)),
@@ -365,6 +379,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
                 "rollout_max_moves": search_game.rollout_max_moves,
                 "rollout_patience": search_game.rollout_patience,
                 "tail_filter": search_game.keep_tail_reachable,
+                "endgame_free_cells": endgame,
             })),
             "summary": summary,
             "games": results,
@@ -409,7 +424,8 @@ fn play_one(
     let mut s = rules.new_game(&mut spawn_rng);
     let start_len = s.len();
     let max_moves = args.snake.max_moves.unwrap_or(u64::MAX);
-    let (mut moves, mut score, mut searches) = (0u64, 0.0, 0u64);
+    let (mut moves, mut score, mut searches, mut cycle_moves) = (0u64, 0.0, 0u64, 0u64);
+    let mut locked_at_length = None;
     let (mut think, mut max_think) = (Duration::ZERO, Duration::ZERO);
     let (mut max_memory, mut memory_limited) = (0usize, false);
     if args.snake.watch {
@@ -436,6 +452,10 @@ fn play_one(
                     searches += 1;
                     max_memory = max_memory.max(r.memory_bytes);
                     memory_limited |= r.memory_limited;
+                }
+                if choice.how == How::Cycle {
+                    cycle_moves += 1;
+                    locked_at_length.get_or_insert(s.len());
                 }
                 choice.dir
             }
@@ -470,6 +490,8 @@ fn play_one(
         ms_per_move: if moves > 0 { think.as_secs_f64() * 1e3 / moves as f64 } else { 0.0 },
         max_ms_per_move: max_think.as_secs_f64() * 1e3,
         searches,
+        cycle_moves,
+        locked_at_length,
         max_search_memory_bytes: max_memory,
         memory_limited,
         final_state: s.notation().to_string(),

@@ -57,6 +57,7 @@
 //! ```
 
 pub mod agents;
+pub mod cycle;
 pub mod hamilton;
 pub mod mcts;
 pub mod parse;
@@ -65,7 +66,8 @@ pub mod state;
 
 pub use agents::{greedy, hamilton, play, random_safe, safe_greedy, tailfollow, Baseline, BoxedAgent, GameRecord};
 pub use hamilton::Hamilton;
-pub use mcts::{Choice, MctsAgent};
+pub use cycle::ClosingCycle;
+pub use mcts::{Choice, How, MctsAgent};
 pub use parse::ParseError;
 pub use state::{Cell, Dir, End, SnakeState, MAX_SIDE, MIN_SIDE};
 
@@ -77,6 +79,9 @@ use state::{Step, NO_FOOD};
 
 /// The largest survival bonus per move, in food units (see the module docs).
 pub const SURVIVAL_BONUS: f64 = 0.001;
+
+/// Node budget of one closing-cycle search in a rollout (see [`Snake::rollout_cycle_free`]).
+pub const CYCLE_BUDGET: u32 = 2_000;
 
 /// How [`Snake`]'s rollouts choose moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -141,6 +146,11 @@ pub struct Snake {
     /// free cell (a win) always stays. Default false (the rules' legal moves). See
     /// [`Snake::tail_safe_moves`].
     pub keep_tail_reachable: bool,
+    /// A search setting: a rollout that reaches a position with at most this many free cells from which a
+    /// closing cycle exists ([`ClosingCycle`]) stops there and counts every free cell as eaten (walking
+    /// the cycle fills the board), plus the survival bonus for about `k (k + 3) / 4` moves with `k` free
+    /// cells. Default 0 (off).
+    pub rollout_cycle_free: usize,
 }
 
 impl Default for Snake {
@@ -170,6 +180,7 @@ impl Snake {
             rollout_max_moves: u32::MAX,
             max_listed_outcomes: usize::MAX,
             keep_tail_reachable: false,
+            rollout_cycle_free: 0,
         }
     }
 
@@ -292,6 +303,12 @@ impl Snake {
             }
             if patience >= self.rollout_patience || moves >= self.rollout_max_moves {
                 return total;
+            }
+            if s.free_cells() <= self.rollout_cycle_free && cycle::ClosingCycle::exists(&s, CYCLE_BUDGET) {
+                // Walking the closing cycle fills the board; each food is on average half the free cells
+                // away along it.
+                let k = s.free_cells() as f64;
+                return total + k + bonus * k * (k + 3.0) / 4.0;
             }
             moves += 1;
             let d = choose(&s, rng);
