@@ -174,6 +174,8 @@ fn bad_input_exits_2_with_one_line() {
         &["play", "snake", "--games", "0"],
         &["play", "2048", "--agent", "hamilton"],
         &["play", "2048", "--size", "8x8"],
+        &["play", "2048", "--endgame", "3"],
+        &["play", "snake", "--endgame", "lots"],
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--rollout", "random"],
         &["analyze", "snake", "--state", "8x8 body=9,9 food=1,1"],
         &["analyze", "snake", "--state", "8x8 body=1,1 3,3 food=5,5"],

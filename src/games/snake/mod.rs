@@ -65,8 +65,8 @@ mod paths;
 pub mod state;
 
 pub use agents::{greedy, hamilton, play, random_safe, safe_greedy, tailfollow, Baseline, BoxedAgent, GameRecord};
-pub use hamilton::Hamilton;
 pub use cycle::ClosingCycle;
+pub use hamilton::Hamilton;
 pub use mcts::{Choice, How, MctsAgent};
 pub use parse::ParseError;
 pub use state::{Cell, Dir, End, SnakeState, MAX_SIDE, MIN_SIDE};
