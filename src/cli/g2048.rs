@@ -95,6 +95,9 @@ struct GameResult {
 
 /// Plays games of 2048 and prints score statistics.
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    if !matches!(args.agent, AgentName::Mcts | AgentName::Random) {
+        return Err(input_error("2048 agents are mcts and random"));
+    }
     let params = args.search.params(PLAY_DEFAULT_PLAYOUTS);
     let game = G2048;
     let bar = indicatif::ProgressBar::new(args.games);
@@ -177,7 +180,8 @@ fn play_one(
                 let p = SearchParams { seed: seed.wrapping_mul(1_000_003).wrapping_add(moves), ..params.clone() };
                 Search::new(game, p).run(&state).best.expect("a non-terminal position has a best move")
             }
-            AgentName::Random => {
+            // `play` refuses the other agents.
+            _ => {
                 game.legal_actions(&state, &mut actions);
                 actions[rng::below(&mut spawn_rng, actions.len())]
             }

@@ -6,6 +6,7 @@
 mod bench;
 mod common;
 mod g2048;
+mod snake;
 mod tictactoe;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -30,6 +31,8 @@ pub enum GameName {
     G2048,
     /// Tic-tac-toe (two players; a small test game with known values).
     Tictactoe,
+    /// Snake (single player, food spawns at random; see docs/snake.md).
+    Snake,
 }
 
 #[derive(Parser, Debug)]
@@ -65,10 +68,13 @@ pub struct AnalyzeArgs {
     pub game: GameName,
     /// The position. 2048: 16 comma-separated tile values, row-major, row 0 first, 0 = empty.
     /// Tic-tac-toe: nine cells of x, o or . row-major ('/' and spaces ignored).
-    #[arg(long)]
+    /// Snake (also --state): "8x8 body=x,y x,y ... food=x,y [hunger=N]" (head first) or JSON.
+    #[arg(long, visible_alias = "state")]
     pub board: String,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub snake: snake::SnakeSearchArgs,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -87,6 +93,8 @@ pub struct PlayArgs {
     pub agent: AgentName,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub snake: snake::SnakePlayArgs,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -99,6 +107,12 @@ pub enum AgentName {
     Mcts,
     /// A uniformly random legal move.
     Random,
+    /// Snake: a shortest path to the food.
+    Greedy,
+    /// Snake: greedy while the tail stays reachable after eating, else follow the tail.
+    Tailfollow,
+    /// Snake: walk a Hamiltonian cycle.
+    Hamilton,
 }
 
 /// Runs the tool with the process arguments; returns the exit status.
@@ -124,12 +138,14 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Command::Analyze(args) => match args.game {
-            GameName::G2048 => g2048::analyze(&args),
-            GameName::Tictactoe => tictactoe::analyze(&args),
+            GameName::G2048 => args.snake.refuse_for("2048").and_then(|()| g2048::analyze(&args)),
+            GameName::Tictactoe => args.snake.refuse_for("tictactoe").and_then(|()| tictactoe::analyze(&args)),
+            GameName::Snake => snake::analyze(&args),
         },
         Command::Play(args) => match args.game {
-            GameName::G2048 => g2048::play(&args),
-            GameName::Tictactoe => Err(input_error("play supports 2048 (tic-tac-toe is for analysis)")),
+            GameName::G2048 => args.snake.refuse_for("2048").and_then(|()| g2048::play(&args)),
+            GameName::Tictactoe => Err(input_error("play supports 2048 and snake (tic-tac-toe is for analysis)")),
+            GameName::Snake => snake::play(&args),
         },
         Command::Bench(args) => bench::run(&args),
     };

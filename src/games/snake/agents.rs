@@ -16,7 +16,7 @@ use std::str::FromStr;
 use crate::rng::{below, Rng};
 
 use super::hamilton::Hamilton;
-use super::paths::Paths;
+use super::paths::{flood, Paths};
 use super::state::{Cell, Dir, End, SnakeState, NO_FOOD};
 use super::Snake;
 
@@ -151,6 +151,66 @@ pub(crate) fn tailfollow_rollout_move(paths: &mut Paths, s: &SnakeState, rng: &m
         }
     }
     best
+}
+
+/// The safe-greedy rollout policy ([`super::RolloutPolicy::SafeGreedy`]): among the tail-safe moves (see
+/// [`Snake::tail_safe_moves`]), the one whose cell is nearest the food along free cells, ties broken at
+/// random; a random tail-safe move when the food cannot be reached from any of them; with no tail-safe
+/// move, the safe move that leaves the most reachable free cells (any non-reversing move when none is
+/// safe). Two bit-parallel flood fills per move, no scratch memory.
+pub fn safe_greedy(s: &SnakeState, rng: &mut Rng) -> Dir {
+    let mut moves = [Dir::Up; 4];
+    let k = Snake::tail_safe_moves(s, &mut moves);
+    if k == 0 {
+        return roomiest(s, rng);
+    }
+    if k == 1 {
+        return moves[0];
+    }
+    let food = s.food_index();
+    let mut cells = [0u16; 4];
+    for i in 0..k {
+        // Tail-safe moves are safe, so the target is on the board.
+        cells[i] = s.target(moves[i]).unwrap_or(0);
+        if cells[i] == food {
+            return moves[i];
+        }
+    }
+    let dist = if food == NO_FOOD { [u16::MAX; 4] } else { flood(s, &[food], &cells[..k]).dist };
+    let (mut best, mut best_dist, mut ties) = (moves[0], u16::MAX, 0);
+    for i in 0..k {
+        if dist[i] < best_dist {
+            (best, best_dist, ties) = (moves[i], dist[i], 1);
+        } else if dist[i] == best_dist {
+            ties += 1;
+            if below(rng, ties) == 0 {
+                best = moves[i];
+            }
+        }
+    }
+    best
+}
+
+/// The safe move that leaves the head the most reachable free cells (ties at random), or any
+/// non-reversing move when none is safe.
+fn roomiest(s: &SnakeState, rng: &mut Rng) -> Dir {
+    let (mut best, mut best_area, mut ties) = (None, 0u16, 0);
+    for d in Dir::ALL {
+        if !s.is_safe(d) {
+            continue;
+        }
+        let Ok(n) = s.target(d) else { continue };
+        let area = flood(s, &[n], &[]).area;
+        if best.is_none() || area > best_area {
+            (best, best_area, ties) = (Some(d), area, 1);
+        } else if area == best_area {
+            ties += 1;
+            if below(rng, ties) == 0 {
+                best = Some(d);
+            }
+        }
+    }
+    best.unwrap_or_else(|| random_safe(s, rng))
 }
 
 /// A boxed agent: chooses a move for a position, drawing any randomness from the generator.

@@ -32,7 +32,16 @@
 //!
 //! The non-reversing moves that do not die at once ("safe" moves); when none is safe, every
 //! non-reversing move (all of which lose), so the list is never empty before the end. [`Game::apply`]
-//! still plays any non-reversing move by the rules (a fatal one ends the game).
+//! still plays any non-reversing move by the rules (a fatal one ends the game). A search may narrow the
+//! list further with [`Snake::keep_tail_reachable`] (a search setting, not a rule).
+//!
+//! # Search
+//!
+//! Food spawns are chance turns with one outcome per free cell. [`Game::chance_outcomes`] lists them all
+//! (closed loop: the engine builds one edge per free cell) while there are at most
+//! [`Snake::max_listed_outcomes`], and leaves the list empty beyond (open loop: the engine samples a
+//! spawn with [`Game::sample_outcome`] on each traversal). [`mcts::MctsAgent`] is the configuration that
+//! plays well (tail-safe moves, safe-greedy rollouts); docs/snake.md has the design and the measurements.
 //!
 //! # Example
 //!
@@ -48,13 +57,17 @@
 //! ```
 
 pub mod agents;
+pub mod cycle;
 pub mod hamilton;
+pub mod mcts;
 pub mod parse;
 mod paths;
 pub mod state;
 
-pub use agents::{greedy, hamilton, play, random_safe, tailfollow, Baseline, BoxedAgent, GameRecord};
+pub use agents::{greedy, hamilton, play, random_safe, safe_greedy, tailfollow, Baseline, BoxedAgent, GameRecord};
+pub use cycle::ClosingCycle;
 pub use hamilton::Hamilton;
+pub use mcts::{Choice, How, MctsAgent};
 pub use parse::ParseError;
 pub use state::{Cell, Dir, End, SnakeState, MAX_SIDE, MIN_SIDE};
 
@@ -67,6 +80,9 @@ use state::{Step, NO_FOOD};
 /// The largest survival bonus per move, in food units (see the module docs).
 pub const SURVIVAL_BONUS: f64 = 0.001;
 
+/// Node budget of one closing-cycle search in a rollout (see [`Snake::rollout_cycle_free`]).
+pub const CYCLE_BUDGET: u32 = 2_000;
+
 /// How [`Snake`]'s rollouts choose moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RolloutPolicy {
@@ -78,6 +94,12 @@ pub enum RolloutPolicy {
     /// else the move with the most room. A few flood fills per move: several times slower than
     /// [`RolloutPolicy::RandomSafe`], and far longer games.
     TailFollow,
+    /// Safe greedy: among the moves after which the head can still reach the tail through free cells
+    /// (the test of [`Snake::keep_tail_reachable`]), the one with the shortest path to the food through
+    /// free cells, ties broken at random; with no such move, the move with the most reachable free cells.
+    /// Two bit-parallel flood fills per move (see `paths::flood`). The policy the MCTS agent uses by
+    /// default.
+    SafeGreedy,
 }
 
 /// A move that [`Snake::try_apply`] refuses.
@@ -118,6 +140,17 @@ pub struct Snake {
     /// [`Game::chance_outcomes`] lists the free cells only when there are at most this many; beyond it
     /// the list is left empty and the engine samples food spawns (open loop). Default: no limit.
     pub max_listed_outcomes: usize,
+    /// A search setting, not a rule: when true, [`Game::legal_actions`] keeps only the safe moves after
+    /// which the head can still reach the tail through free cells (a snake that can reach its tail can
+    /// always survive by following it), when at least one such move exists; a move that eats the last
+    /// free cell (a win) always stays. Default false (the rules' legal moves). See
+    /// [`Snake::tail_safe_moves`].
+    pub keep_tail_reachable: bool,
+    /// A search setting: a rollout that reaches a position with at most this many free cells from which a
+    /// closing cycle exists ([`ClosingCycle`]) stops there and counts every free cell as eaten (walking
+    /// the cycle fills the board), plus the survival bonus for about `k (k + 3) / 4` moves with `k` free
+    /// cells. Default 0 (off).
+    pub rollout_cycle_free: usize,
 }
 
 impl Default for Snake {
@@ -146,6 +179,8 @@ impl Snake {
             rollout_patience: area,
             rollout_max_moves: u32::MAX,
             max_listed_outcomes: usize::MAX,
+            keep_tail_reachable: false,
+            rollout_cycle_free: 0,
         }
     }
 
@@ -172,6 +207,51 @@ impl Snake {
         let food = s.sample_free(rng);
         s.place_food(food);
         s
+    }
+
+    /// The tail-safe moves of `s` (a position where the snake is to move), in the order up, down, left,
+    /// right: the safe moves after which the head can still reach the tail through free cells, plus a move
+    /// that wins by eating the last free cell. Writes them to the front of `out` and returns how many
+    /// (0 when no safe move keeps the tail in reach).
+    ///
+    /// One flood fill answers for every move that does not eat. Such a move into `n` frees the tail cell
+    /// `t` and moves the tail to the next body cell `t'`; the head can then reach the tail exactly when
+    /// `n` is joined to `t` or `t'` by a path of cells free now (the path avoids `n` itself, and `t` is
+    /// next to `t'`): a flood from both through the free cells. A move that eats leaves the tail on `t`,
+    /// so it needs a free path from `n` to `t` (a second flood, only when the food is next to the head).
+    /// The property can always be kept once it holds (step along the path to the tail, or into the tail
+    /// cell), so a snake that only plays tail-safe moves never runs into itself; it can still starve.
+    /// Snakes shorter than 3 cells count every safe move as tail-safe.
+    pub fn tail_safe_moves(s: &SnakeState, out: &mut [Dir; 4]) -> usize {
+        let (mut cells, mut moves, mut k) = ([0u16; 4], [Dir::Up; 4], 0);
+        for d in Dir::ALL {
+            if let (false, Ok(n)) = (s.is_reversal(d), s.target(d)) {
+                cells[k] = n;
+                moves[k] = d;
+                k += 1;
+            }
+        }
+        if s.len() < 3 {
+            out[..k].copy_from_slice(&moves[..k]);
+            return k;
+        }
+        let (tail, food) = (s.tail_index(), s.food_index());
+        let next = state::step_index(tail, s.dir_at(tail));
+        let moving = paths::flood(s, &[tail, next], &cells[..k]);
+        let wins = s.len() + 1 == s.area();
+        let mut n = 0;
+        for i in 0..k {
+            let keeps = if cells[i] == food {
+                wins || paths::flood(s, &[tail], &cells[i..=i]).dist[0] != u16::MAX
+            } else {
+                moving.dist[i] != u16::MAX
+            };
+            if keeps {
+                out[n] = moves[i];
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Plays `d` like [`Game::apply`], but refuses an illegal move instead of panicking.
@@ -224,6 +304,12 @@ impl Snake {
             if patience >= self.rollout_patience || moves >= self.rollout_max_moves {
                 return total;
             }
+            if s.free_cells() <= self.rollout_cycle_free && cycle::ClosingCycle::exists(&s, CYCLE_BUDGET) {
+                // Walking the closing cycle fills the board; each food is on average half the free cells
+                // away along it.
+                let k = s.free_cells() as f64;
+                return total + k + bonus * k * (k + 3.0) / 4.0;
+            }
             moves += 1;
             let d = choose(&s, rng);
             match s.step(d, self.starvation_limit) {
@@ -266,6 +352,14 @@ impl Game for Snake {
         out.clear();
         if self.to_move(s) != Turn::Player(0) {
             return;
+        }
+        if self.keep_tail_reachable {
+            let mut moves = [Dir::Up; 4];
+            let n = Snake::tail_safe_moves(s, &mut moves);
+            if n > 0 {
+                out.extend_from_slice(&moves[..n]);
+                return;
+            }
         }
         out.extend(Dir::ALL.into_iter().filter(|&d| s.is_safe(d)));
         if out.is_empty() {
@@ -335,6 +429,7 @@ impl Game for Snake {
                 let mut paths = Paths::new();
                 self.run_rollout(state, rng, |s, rng| agents::tailfollow_rollout_move(&mut paths, s, rng))
             }
+            RolloutPolicy::SafeGreedy => self.run_rollout(state, rng, agents::safe_greedy),
         };
         [total, 0.0]
     }

@@ -418,6 +418,12 @@ impl SnakeState {
 
     // ----- crate-internal access for the rules, the agents and the rollout policies -----
 
+    /// The free cells of row `y` as a bitmask (bit `x` set when `(x, y)` is on the board and not body).
+    #[inline]
+    pub(crate) fn free_row(&self, y: usize) -> u32 {
+        !self.occ[y] & row_mask(self.width())
+    }
+
     #[inline]
     pub(crate) fn head_index(&self) -> u16 {
         self.head

@@ -1,0 +1,157 @@
+//! The MCTS agent for Snake: the engine's search over a [`Snake`] configured for strength.
+//!
+//! The configuration ([`MctsAgent::search_game`]) is what makes plain MCTS strong on long snakes:
+//!
+//! - **Tail-safe candidate moves** ([`Snake::keep_tail_reachable`]): in every searched position only the
+//!   moves after which the head can still reach its tail are legal, when any is. A snake that keeps that
+//!   property never runs into itself, so the search spends no playouts on slow suicides and the agent
+//!   can only die by starvation.
+//! - **Safe-greedy rollouts** ([`RolloutPolicy::SafeGreedy`]) capped at a few board areas of moves
+//!   ([`Snake::rollout_max_moves`]): the return of a playout is the food it eats before the cap (plus
+//!   the survival bonus), so the search prefers moves after which food keeps coming quickly.
+//! - **Forced moves are played without a search**: when only one move is tail-safe there is nothing to
+//!   choose.
+//! - **Closing cycles in rollouts** ([`Snake::rollout_cycle_free`], a quarter of the cells): a rollout
+//!   that reaches a position from which a closing cycle exists ([`ClosingCycle`]) scores the rest of the
+//!   board as eaten, so the search steers toward such positions.
+//! - **Endgame lock-in** ([`MctsAgent::with_endgame`]): once at most `endgame_free` cells are free, the
+//!   agent looks (a small depth-first search, [`ClosingCycle`]) for a path from the head through every
+//!   free cell to the tail; with the body it closes a Hamiltonian cycle, and walking that cycle fills the
+//!   board with every food at most (free cells) moves away. From then on the agent follows the cycle
+//!   without searching. Off by default in [`MctsAgent::new`]; the command line turns it on.
+//!
+//! Food spawns are chance nodes: the game lists every free cell (closed loop, one edge per outcome)
+//! while there are at most [`Snake::max_listed_outcomes`] of them; beyond that the list is empty and the
+//! engine samples a spawn on each traversal (open loop).
+
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::search::{Search, SearchParams, SearchReport};
+
+use super::cycle::ClosingCycle;
+use super::state::{Dir, SnakeState};
+use super::{RolloutPolicy, Snake};
+
+/// Default rollout cap of the MCTS agent, in board areas (`width * height` moves).
+pub const ROLLOUT_AREAS: u32 = 2;
+
+/// Node budget of one search for a closing cycle (about a millisecond on 8x8 and 10x10 boards).
+pub const CYCLE_BUDGET: u32 = 4_000;
+
+/// How the agent chose a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// By a search.
+    Search,
+    /// The only tail-safe move, without a search.
+    Forced,
+    /// Along the closing cycle the agent locked into.
+    Cycle,
+}
+
+/// What the agent chose and why.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    /// The move.
+    pub dir: Dir,
+    /// How it was chosen.
+    pub how: How,
+    /// The search behind it (`None` unless `how` is [`How::Search`]).
+    pub report: Option<SearchReport<Dir>>,
+}
+
+/// An MCTS player: a search game, search parameters and a move counter that varies the seed per move.
+pub struct MctsAgent {
+    game: Snake,
+    params: SearchParams,
+    moves: u64,
+    legal: Vec<Dir>,
+    /// Look for a closing cycle once at most this many cells are free (0: never).
+    endgame_free: usize,
+    cycle: Option<ClosingCycle>,
+}
+
+impl MctsAgent {
+    /// The agent's search configuration for a `width` x `height` board (see the [module docs](self)).
+    pub fn search_game(width: usize, height: usize) -> Snake {
+        let area = (width * height) as u32;
+        Snake {
+            rollout: RolloutPolicy::SafeGreedy,
+            rollout_max_moves: ROLLOUT_AREAS * area,
+            rollout_patience: area,
+            keep_tail_reachable: true,
+            rollout_cycle_free: MctsAgent::default_endgame(width, height),
+            ..Snake::new(width, height)
+        }
+    }
+
+    /// An agent searching `game` (its rules must match the game played) with `params`. Move `i` of the
+    /// agent searches with seed `params.seed + i`.
+    pub fn new(game: Snake, params: SearchParams) -> Self {
+        MctsAgent { game, params, moves: 0, legal: Vec::with_capacity(4), endgame_free: 0, cycle: None }
+    }
+
+    /// The same agent with the endgame lock-in: it looks for a closing cycle whenever at most
+    /// `free_cells` cells are free (0 turns the lock-in off). See the [module docs](self).
+    pub fn with_endgame(mut self, free_cells: usize) -> Self {
+        self.endgame_free = free_cells;
+        self
+    }
+
+    /// The default endgame threshold for a `width` x `height` board: a quarter of the cells.
+    pub fn default_endgame(width: usize, height: usize) -> usize {
+        width * height / 4
+    }
+
+    /// The search game.
+    pub fn game(&self) -> &Snake {
+        &self.game
+    }
+
+    /// The search parameters.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Chooses a move for `s`, a position where the snake is to move.
+    ///
+    /// # Panics
+    /// When the snake is not to move in `s` (the game is over or the food is pending).
+    pub fn choose(&mut self, s: &SnakeState) -> Choice {
+        self.game.legal_actions(s, &mut self.legal);
+        assert!(!self.legal.is_empty(), "the MCTS agent needs a position where the snake is to move");
+        let seed = self.params.seed.wrapping_add(self.moves);
+        self.moves += 1;
+        if let Some(dir) = self.cycle_move(s) {
+            return Choice { dir, how: How::Cycle, report: None };
+        }
+        if self.legal.len() == 1 {
+            return Choice { dir: self.legal[0], how: How::Forced, report: None };
+        }
+        let params = SearchParams { seed, ..self.params.clone() };
+        let report = Search::new(&self.game, params).run(s);
+        let dir = report.best.unwrap_or(self.legal[0]);
+        Choice { dir, how: How::Search, report: Some(report) }
+    }
+
+    /// The next move along the closing cycle, finding one first when the endgame has come.
+    fn cycle_move(&mut self, s: &SnakeState) -> Option<Dir> {
+        if let Some(d) = self.cycle.as_ref().and_then(|c| c.next_move(s)) {
+            return Some(d);
+        }
+        self.cycle = None;
+        if s.free_cells() > self.endgame_free {
+            return None;
+        }
+        let cycle = ClosingCycle::find(s, CYCLE_BUDGET)?;
+        let d = cycle.next_move(s);
+        self.cycle = d.is_some().then_some(cycle);
+        d
+    }
+
+    /// [`MctsAgent::choose`] as an agent function for [`super::play`] (the generator is unused: the search
+    /// seeds its own).
+    pub fn agent(&mut self) -> impl FnMut(&SnakeState, &mut Rng) -> Dir + '_ {
+        |s, _| self.choose(s).dir
+    }
+}
