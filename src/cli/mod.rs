@@ -5,6 +5,8 @@
 
 mod common;
 mod g2048;
+mod gomoku;
+mod matches;
 mod tictactoe;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -29,6 +31,8 @@ pub enum GameName {
     G2048,
     /// Tic-tac-toe (two players; a small test game with known values).
     Tictactoe,
+    /// Gomoku (five in a row; 5x5 to 20x20, freestyle or standard rule).
+    Gomoku,
 }
 
 #[derive(Parser, Debug)]
@@ -38,7 +42,10 @@ pub enum GameName {
     about = "canopy: a lock-free, tree-parallel Monte Carlo Tree Search engine",
     long_about = "canopy searches game positions with many threads sharing one tree.\n\n\
                   Examples:\n  canopy play 2048\n  canopy analyze 2048 --board 2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0 --playouts 20000\n  \
-                  canopy analyze tictactoe --board x.o/.o./..x --json"
+                  canopy analyze tictactoe --board x.o/.o./..x --json\n  \
+                  canopy analyze gomoku --moves \"7,7 8,8 7,8\" --playouts 20000\n  \
+                  canopy match gomoku --black mcts --white threat --games 10 --swap\n  \
+                  canopy gomocup   (the Gomocup pbrain protocol on stdin/stdout)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -52,6 +59,10 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// Play whole games and report score statistics.
     Play(PlayArgs),
+    /// Play games between two agents (two-player games) and report wins, losses and draws per colour.
+    Match(matches::MatchArgs),
+    /// Speak the Gomocup (Piskvork pbrain) protocol on stdin/stdout, as the pbrain-canopy binary does.
+    Gomocup(gomoku::GomocupArgs),
 }
 
 /// Arguments of `canopy analyze`.
@@ -61,13 +72,27 @@ pub struct AnalyzeArgs {
     pub game: GameName,
     /// The position. 2048: 16 comma-separated tile values, row-major, row 0 first, 0 = empty.
     /// Tic-tac-toe: nine cells of x, o or . row-major ('/' and spaces ignored).
+    /// Gomoku: rows of x, o and . (or the diagram canopy prints); or use --moves.
     #[arg(long)]
-    pub board: String,
+    pub board: Option<String>,
+    #[command(flatten)]
+    pub gomoku: gomoku::PositionArgs,
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
+}
+
+impl AnalyzeArgs {
+    /// The `--board` text, which every game but Gomoku (that also takes `--moves`) requires.
+    ///
+    /// # Errors
+    /// An [`InputError`] when `--board` is missing.
+    pub fn board(&self) -> anyhow::Result<&str> {
+        let name = self.game.to_possible_value().map_or(String::new(), |v| v.get_name().to_string());
+        self.board.as_deref().ok_or_else(|| input_error(format!("--board is required for {name}")))
+    }
 }
 
 /// Arguments of `canopy play`.
@@ -122,11 +147,15 @@ pub fn main() -> i32 {
         Command::Analyze(args) => match args.game {
             GameName::G2048 => g2048::analyze(&args),
             GameName::Tictactoe => tictactoe::analyze(&args),
+            GameName::Gomoku => gomoku::analyze(&args),
         },
         Command::Play(args) => match args.game {
             GameName::G2048 => g2048::play(&args),
             GameName::Tictactoe => Err(input_error("play supports 2048 (tic-tac-toe is for analysis)")),
+            GameName::Gomoku => Err(input_error("for gomoku use: canopy match gomoku --black AGENT --white AGENT")),
         },
+        Command::Match(args) => matches::run(&args),
+        Command::Gomocup(args) => gomoku::gomocup(&args),
     };
     match result {
         Ok(()) => 0,

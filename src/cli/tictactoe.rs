@@ -8,7 +8,7 @@ use crate::search::Search;
 
 /// Analyses a tic-tac-toe position.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
-    let state = TicTacToeState::parse(&args.board).map_err(|e| input_error(format!("bad board: {e}")))?;
+    let state = TicTacToeState::parse(args.board()?).map_err(|e| input_error(format!("bad board: {e}")))?;
     let report = Search::new(&TicTacToe, args.search.params(crate::search::params::DEFAULT_PLAYOUTS)).run(&state);
     if args.json {
         let v = json!({

@@ -28,15 +28,18 @@
 mod agents;
 mod board;
 mod parse;
+mod player;
 mod playout;
+pub mod protocol;
 mod rules;
 
 pub use agents::{
-    random, threat, threat_score, ADJACENT_OPPONENT, ADJACENT_OWN, BLOCK_FIVE, BLOCK_FOUR, BLOCK_OPEN_FOUR,
-    BLOCK_OPEN_THREE, FIVE, FOUR, OPEN_FOUR, OPEN_THREE,
+    flat, forced_move, random, threat, threat_score, ADJACENT_OPPONENT, ADJACENT_OWN, BLOCK_FIVE, BLOCK_FOUR,
+    BLOCK_OPEN_FOUR, BLOCK_OPEN_THREE, FIVE, FOUR, OPEN_FOUR, OPEN_THREE,
 };
 pub use board::{Cell, GomokuState, BLACK, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, WHITE};
 pub use parse::{check_size, parse_moves, PositionError};
+pub use player::{fallback_move, play_game, GameRecord, How, Move, Player, DEFAULT_FLAT_ROLLOUTS};
 pub use rules::Rule;
 
 use crate::game::{Game, NoOutcome, Returns, Turn};
@@ -155,6 +158,38 @@ impl Gomoku {
         }
         state.last = None;
         // `put` toggled the side-to-move key once per stone, as play does, so the key is already right.
+        match (holds_win(&state, BLACK, self.rule), holds_win(&state, WHITE, self.rule)) {
+            (true, true) => return Err(PositionError::BothWin),
+            (true, false) => state.set_winner(BLACK),
+            (false, true) => state.set_winner(WHITE),
+            (false, false) => {}
+        }
+        Ok(state)
+    }
+
+    /// The position where the side to move holds the stones `to_move` and the other side `other`, for
+    /// positions that do not say which colour is which (the Gomocup protocol's BOARD). The colours follow
+    /// from the stone count: the side to move is Black when the board holds an even number of stones, else
+    /// White. The rules do not depend on the colour, so any counts are accepted.
+    ///
+    /// # Errors
+    /// [`PositionError::CellOffBoard`], [`PositionError::CellOccupied`] (a cell listed twice),
+    /// [`PositionError::BothWin`].
+    pub fn from_sides(&self, to_move: &[Cell], other: &[Cell]) -> Result<GomokuState, PositionError> {
+        let mover = (to_move.len() + other.len()) % 2;
+        let mut state = self.new_game();
+        for (player, stones) in [(mover, to_move), (1 - mover, other)] {
+            for &cell in stones {
+                if !cell.on_board(self.size) {
+                    return Err(PositionError::CellOffBoard { cell, size: self.size });
+                }
+                if state.stone(cell).is_some() {
+                    return Err(PositionError::CellOccupied(cell));
+                }
+                state.put(player, cell);
+            }
+        }
+        state.last = None;
         match (holds_win(&state, BLACK, self.rule), holds_win(&state, WHITE, self.rule)) {
             (true, true) => return Err(PositionError::BothWin),
             (true, false) => state.set_winner(BLACK),

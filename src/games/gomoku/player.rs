@@ -1,0 +1,178 @@
+//! Players that choose a move for the side to move, behind one type, and whole games between two of them:
+//! what `canopy match gomoku` and the Gomocup protocol use.
+//!
+//! [`Player::Mcts`] answers a forced move ([`forced_move`]: win now, or block a five) without searching,
+//! and otherwise runs the tree search. Whatever a player returns is checked: a cell that is off the
+//! board or occupied is never played; the [`threat`] player's choice, then the first empty cell, stand
+//! in for it.
+
+use std::time::Instant;
+
+use super::agents::{flat, forced_move, random, threat};
+use super::board::{Cell, GomokuState};
+use super::Gomoku;
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::search::{Search, SearchParams, SearchReport};
+use crate::sync::AtomicBool;
+
+/// Default rollouts per candidate move of [`Player::Flat`].
+pub const DEFAULT_FLAT_ROLLOUTS: u32 = 100;
+
+/// A move chooser.
+#[derive(Clone, Debug)]
+pub enum Player {
+    /// The tree search with these parameters. `forced`: answer forced moves ([`forced_move`]) at once.
+    Mcts {
+        /// Search parameters of every move (the caller varies the seed per move).
+        params: SearchParams,
+        /// Answer a win-in-one or a forced block without searching.
+        forced: bool,
+    },
+    /// Flat Monte Carlo with this many rollouts per candidate move ([`flat`]).
+    Flat {
+        /// Rollouts per candidate move, >= 1.
+        rollouts: u32,
+    },
+    /// The one-ply threat scorer ([`threat`]).
+    Threat,
+    /// A uniform draw among the candidates ([`random`]).
+    Random,
+}
+
+impl Player {
+    /// Short name: `mcts`, `flat`, `threat` or `random`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Player::Mcts { .. } => "mcts",
+            Player::Flat { .. } => "flat",
+            Player::Threat => "threat",
+            Player::Random => "random",
+        }
+    }
+
+    /// The player's move for the side to move of the non-terminal `state`, or `None` when the position is
+    /// terminal. The move is always an empty cell of the board. `stop` ends a search early (the
+    /// protocol's END); `rng` drives the baselines and the fallbacks.
+    pub fn choose(&self, game: &Gomoku, state: &GomokuState, rng: &mut Rng, stop: Option<&AtomicBool>) -> Option<Move> {
+        if state.is_terminal() {
+            return None;
+        }
+        let start = Instant::now();
+        let (cell, how, report) = match self {
+            Player::Mcts { params, forced } => match forced.then(|| forced_move(game, state)).flatten() {
+                Some(cell) => (Some(cell), How::Forced, None),
+                None if only_candidate(game, state).is_some() => (only_candidate(game, state), How::Forced, None),
+                None => {
+                    let report = Search::new(game, params.clone()).run_with_stop(state, stop);
+                    (report.best, How::Search, Some(report))
+                }
+            },
+            Player::Flat { rollouts } => (flat(game, state, *rollouts, rng), How::Agent, None),
+            Player::Threat => (threat(game, state, rng), How::Agent, None),
+            Player::Random => (random(game, state, rng), How::Agent, None),
+        };
+        let (cell, how) = match cell.filter(|&c| state.is_empty_cell(c)) {
+            Some(c) => (c, how),
+            None => (fallback_move(game, state, rng)?, How::Fallback),
+        };
+        Some(Move { cell, how, report, elapsed_ms: start.elapsed().as_secs_f64() * 1e3 })
+    }
+}
+
+/// How a [`Move`] was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// A forced move (win now, block a five, or the only candidate), without a search.
+    Forced,
+    /// The best move of a tree search.
+    Search,
+    /// A baseline agent's choice.
+    Agent,
+    /// The player had nothing usable (a search stopped before its first playout); the threat player's
+    /// choice or the first empty cell stood in.
+    Fallback,
+}
+
+/// A chosen move, how it was chosen, and the search report when there was a search.
+#[derive(Clone, Debug)]
+pub struct Move {
+    /// An empty cell of the board.
+    pub cell: Cell,
+    /// How it was chosen.
+    pub how: How,
+    /// The search behind it, for [`How::Search`].
+    pub report: Option<SearchReport<Cell>>,
+    /// Wall time of the choice, milliseconds.
+    pub elapsed_ms: f64,
+}
+
+/// The candidate move when the search would have exactly one (the centre of the empty board).
+fn only_candidate(game: &Gomoku, state: &GomokuState) -> Option<Cell> {
+    let mut candidates = Vec::new();
+    game.legal_actions(state, &mut candidates);
+    match candidates.as_slice() {
+        [only] => Some(*only),
+        _ => None,
+    }
+}
+
+/// A move for the side to move when a player had none: the threat player's choice, else the first empty
+/// cell in row-major order (always an empty cell). `None` only when the board is full.
+pub fn fallback_move(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Option<Cell> {
+    if !state.is_terminal() {
+        if let Some(c) = threat(game, state, rng).filter(|&c| state.is_empty_cell(c)) {
+            return Some(c);
+        }
+    }
+    let size = state.size();
+    (0..size * size).map(|i| Cell::from_index(i, size)).find(|&c| state.is_empty_cell(c))
+}
+
+/// The record of one finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The moves from the empty board, Black first.
+    pub moves: Vec<Cell>,
+    /// The winner (0 = Black, 1 = White), `None` for a draw.
+    pub winner: Option<usize>,
+    /// Playouts of all searches of each colour (Black, White).
+    pub playouts: [u64; 2],
+    /// Thinking time of each colour, milliseconds.
+    pub think_ms: [f64; 2],
+}
+
+/// Plays one game from `start` between `players[0]` (Black) and `players[1]` (White). `seed` varies the
+/// baselines' draws and each search's seed (move `i` searches with `seed * 1_000_003 + i`), so games of a
+/// match differ. `on_move` sees every move as it is played.
+pub fn play_game(
+    game: &Gomoku,
+    start: &GomokuState,
+    players: [&Player; 2],
+    seed: u64,
+    mut on_move: impl FnMut(&GomokuState, &Move),
+) -> GameRecord {
+    let mut rng = crate::rng::seeded(seed, 1 << 40);
+    let mut state = start.clone();
+    let mut record = GameRecord { moves: Vec::new(), winner: None, playouts: [0; 2], think_ms: [0.0; 2] };
+    let mut ply = 0u64;
+    while !state.is_terminal() {
+        let side = state.mover();
+        let player = match players[side] {
+            Player::Mcts { params, forced } => Player::Mcts {
+                params: SearchParams { seed: seed.wrapping_mul(1_000_003).wrapping_add(ply), ..params.clone() },
+                forced: *forced,
+            },
+            other => other.clone(),
+        };
+        let Some(mv) = player.choose(game, &state, &mut rng, None) else { break };
+        record.playouts[side] += mv.report.as_ref().map_or(0, |r| r.playouts);
+        record.think_ms[side] += mv.elapsed_ms;
+        game.apply(&mut state, mv.cell);
+        record.moves.push(mv.cell);
+        on_move(&state, &mv);
+        ply += 1;
+    }
+    record.winner = state.winner();
+    record
+}
