@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::{common, input_error, AnalyzeArgs, SearchArgs};
 use crate::games::gomoku::protocol::{self, BrainConfig};
-use crate::games::gomoku::{forced_move, Cell, Gomoku, GomokuState, Rule, BLACK, WHITE};
+use crate::games::gomoku::{forced_move, Cell, Gomoku, GomokuState, Rule, Tuning, BLACK, WHITE};
 use crate::search::{ActionStats, Proof, Search};
 
 /// Rows of the candidate table printed by `analyze`.
@@ -150,7 +150,8 @@ fn ranked(actions: &[ActionStats<Cell>]) -> Vec<&ActionStats<Cell>> {
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let game = args.gomoku.game()?;
     let state = args.gomoku.position(&game, args.board.as_deref(), false)?;
-    let report = Search::new(&game, args.search.params(crate::search::params::DEFAULT_PLAYOUTS)).run(&state);
+    let searched = Tuning::default().game(&game);
+    let report = Search::new(&searched, args.search.params(crate::search::params::DEFAULT_PLAYOUTS)).run(&state);
     let forced = forced_move(&game, &state);
     let me = state.mover();
     let ranked = ranked(&report.actions);
@@ -253,7 +254,7 @@ pub fn gomocup(args: &GomocupArgs) -> anyhow::Result<()> {
     let mut params = args.search.params(1);
     params.playouts = args.search.playouts;
     params.time_ms = args.search.time;
-    let config = BrainConfig { params, messages: !args.quiet };
+    let config = BrainConfig { params, messages: !args.quiet, tuning: Tuning::default() };
     protocol::run(BufReader::new(io::stdin()), io::stdout(), &config)?;
     Ok(())
 }

@@ -8,7 +8,9 @@ use serde_json::json;
 
 use super::gomoku::{colour, PositionArgs};
 use super::{input_error, GameName, SearchArgs};
-use crate::games::gomoku::{play_game, GameRecord, How, Player, DEFAULT_FLAT_ROLLOUTS};
+use crate::games::gomoku::{
+    play_game, GameRecord, How, Player, RolloutPolicy, Tuning, DEFAULT_FLAT_ROLLOUTS, MAX_SIZE,
+};
 use crate::search::{parse_bytes, SearchParams};
 
 /// Default playouts per MCTS move when neither --playouts nor --time is given.
@@ -21,7 +23,8 @@ pub struct MatchArgs {
     pub game: GameName,
     /// Agent A, Black in the first game: mcts, flat, threat or random, with options after a colon, e.g.
     /// mcts:playouts=20000,threads=1 or flat:rollouts=50 (mcts keys: playouts, time, threads,
-    /// exploration, virtual_loss, expand_threshold, memory, tt, forced; 0 lifts a playout or time limit).
+    /// exploration, virtual_loss, expand_threshold, memory, tt, forced, pruning, policy=basic|threats,
+    /// radius, rollout_radius; 0 lifts a playout or time limit).
     #[arg(long, value_name = "AGENT", default_value = "mcts")]
     pub black: String,
     /// Agent B, White in the first game (same forms as --black).
@@ -72,7 +75,7 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
     match name.to_ascii_lowercase().as_str() {
         "mcts" => {
             let mut params = base.clone();
-            let mut forced = true;
+            let mut tuning = Tuning::default();
             for (k, v) in pairs {
                 match k.replace('-', "_").as_str() {
                     "playouts" => params.playouts = Some(num(k, v)?).filter(|&n| n > 0),
@@ -89,11 +92,21 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
                     "expand_threshold" => params.expand_threshold = num(k, v)?.min(u32::MAX as u64) as u32,
                     "memory" => params.memory_bytes = parse_bytes(v)?,
                     "tt" => params.transposition_table = flag(k, v)?,
-                    "forced" => forced = flag(k, v)?,
+                    "forced" => tuning.forced_answer = flag(k, v)?,
+                    "pruning" => tuning.threat_pruning = flag(k, v)?,
+                    "policy" => {
+                        tuning.policy = match v {
+                            "basic" => RolloutPolicy::Basic,
+                            "threats" => RolloutPolicy::Threats,
+                            _ => return Err(format!("agent option policy={v}: use basic or threats")),
+                        }
+                    }
+                    "radius" => tuning.radius = num(k, v)?.clamp(1, MAX_SIZE as u64) as usize,
+                    "rollout_radius" => tuning.rollout_radius = num(k, v)?.clamp(1, MAX_SIZE as u64) as usize,
                     _ => return Err(format!("unknown mcts option '{k}' in '{text}'")),
                 }
             }
-            Ok(Player::Mcts { params, forced })
+            Ok(Player::Mcts { params, tuning })
         }
         "flat" => {
             let mut rollouts = DEFAULT_FLAT_ROLLOUTS;

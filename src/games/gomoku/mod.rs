@@ -32,6 +32,7 @@ mod player;
 mod playout;
 pub mod protocol;
 mod rules;
+mod tactics;
 
 pub use agents::{
     flat, forced_move, random, threat, threat_score, ADJACENT_OPPONENT, ADJACENT_OWN, BLOCK_FIVE, BLOCK_FOUR,
@@ -39,11 +40,12 @@ pub use agents::{
 };
 pub use board::{Cell, GomokuState, BLACK, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, WHITE};
 pub use parse::{check_size, parse_moves, PositionError};
-pub use player::{fallback_move, play_game, GameRecord, How, Move, Player, DEFAULT_FLAT_ROLLOUTS};
+pub use player::{fallback_move, play_game, GameRecord, How, Move, Player, Tuning, DEFAULT_FLAT_ROLLOUTS};
 pub use rules::Rule;
 
 use crate::game::{Game, NoOutcome, Returns, Turn};
 use crate::rng::Rng;
+pub use playout::RolloutPolicy;
 use playout::{Choice, Playout};
 use rules::{holds_win, near_stones, wins_at, Lines};
 
@@ -59,6 +61,8 @@ pub struct Gomoku {
     rule: Rule,
     radius: usize,
     rollout_radius: usize,
+    policy: RolloutPolicy,
+    threat_pruning: bool,
 }
 
 impl Default for Gomoku {
@@ -87,7 +91,14 @@ impl Gomoku {
     /// [`PositionError::BadSize`] when `size` is outside `MIN_SIZE..=MAX_SIZE` (5..=20).
     pub fn try_new(size: usize, rule: Rule) -> Result<Self, PositionError> {
         check_size(size)?;
-        Ok(Gomoku { size, rule, radius: DEFAULT_RADIUS, rollout_radius: DEFAULT_ROLLOUT_RADIUS })
+        Ok(Gomoku {
+            size,
+            rule,
+            radius: DEFAULT_RADIUS,
+            rollout_radius: DEFAULT_ROLLOUT_RADIUS,
+            policy: RolloutPolicy::default(),
+            threat_pruning: false,
+        })
     }
 
     /// The same game with candidate moves within Chebyshev distance `radius` of a stone.
@@ -106,6 +117,28 @@ impl Gomoku {
     pub fn with_rollout_radius(self, radius: usize) -> Self {
         assert!((1..=MAX_SIZE).contains(&radius), "rollout radius {radius} outside 1..={MAX_SIZE}");
         Gomoku { rollout_radius: radius, ..self }
+    }
+
+    /// The same game with another rollout policy.
+    pub fn with_rollout_policy(self, policy: RolloutPolicy) -> Self {
+        Gomoku { policy, ..self }
+    }
+
+    /// The rollout policy.
+    pub fn rollout_policy(&self) -> RolloutPolicy {
+        self.policy
+    }
+
+    /// The same game with threat pruning on or off: [`Game::legal_actions`] then offers only the moves
+    /// that answer a threat when there is one (win now, block a five, make a straight four, answer an open
+    /// three; module `tactics`). Off by default.
+    pub fn with_threat_pruning(self, on: bool) -> Self {
+        Gomoku { threat_pruning: on, ..self }
+    }
+
+    /// Whether threat pruning is on.
+    pub fn threat_pruning(&self) -> bool {
+        self.threat_pruning
     }
 
     /// Board side, in cells.
@@ -263,8 +296,10 @@ impl Gomoku {
         if state.is_terminal() {
             return None;
         }
-        match Playout::new(state, self.rule, self.rollout_radius).choose(rng) {
-            Choice::Win(c) | Choice::Block(c) | Choice::Random(c) => Some(c),
+        match Playout::new(state, self.rule, self.rollout_radius, self.policy).choose(rng) {
+            Choice::Win(c) | Choice::Block(c) | Choice::OpenFour(c) | Choice::BlockFour(c) | Choice::Random(c) => {
+                Some(c)
+            }
             Choice::Full => None,
         }
     }
@@ -288,7 +323,8 @@ impl Game for Gomoku {
     }
 
     /// The candidates: empty cells within Chebyshev distance [`Gomoku::radius`] of a stone in row-major
-    /// order, or the centre on an empty board.
+    /// order, or the centre on an empty board. With [`Gomoku::with_threat_pruning`], only the answers to
+    /// a threat when there is one.
     fn legal_actions(&self, state: &GomokuState, out: &mut Vec<Cell>) {
         out.clear();
         if state.is_terminal() {
@@ -297,6 +333,9 @@ impl Game for Gomoku {
         if state.stone_count() == 0 {
             out.push(Cell::new(self.size / 2, self.size / 2));
             return;
+        }
+        if self.threat_pruning && state.stone_count() >= 5 {
+            return tactics::threat_candidates(state, self.rule, self.radius, out);
         }
         near_stones(state, self.radius, out);
     }
@@ -349,7 +388,7 @@ impl Game for Gomoku {
         if state.is_terminal() {
             return self.returns(state);
         }
-        match Playout::new(state, self.rule, self.rollout_radius).run(rng) {
+        match Playout::new(state, self.rule, self.rollout_radius, self.policy).run(rng) {
             Some(BLACK) => [1.0, 0.0],
             Some(_) => [0.0, 1.0],
             None => [0.5, 0.5],

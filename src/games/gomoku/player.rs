@@ -10,7 +10,8 @@ use std::time::Instant;
 
 use super::agents::{flat, forced_move, random, threat};
 use super::board::{Cell, GomokuState};
-use super::Gomoku;
+use super::playout::RolloutPolicy;
+use super::{Gomoku, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::search::{Search, SearchParams, SearchReport};
@@ -19,15 +20,57 @@ use crate::sync::AtomicBool;
 /// Default rollouts per candidate move of [`Player::Flat`].
 pub const DEFAULT_FLAT_ROLLOUTS: u32 = 100;
 
+/// How [`Player::Mcts`] shapes the game it searches (the rules and board size stay the game's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Answer a forced move ([`forced_move`]: win now, block a five) or the only candidate without a
+    /// search. Default true.
+    pub forced_answer: bool,
+    /// Threat pruning in the tree ([`Gomoku::with_threat_pruning`]).
+    /// Default true.
+    pub threat_pruning: bool,
+    /// The rollout policy. Default [`RolloutPolicy::Threats`].
+    pub policy: RolloutPolicy,
+    /// Candidate radius ([`Gomoku::with_radius`]). Default [`DEFAULT_RADIUS`].
+    pub radius: usize,
+    /// Rollout radius ([`Gomoku::with_rollout_radius`]). Default [`DEFAULT_ROLLOUT_RADIUS`].
+    pub rollout_radius: usize,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            forced_answer: true,
+            threat_pruning: true,
+            policy: RolloutPolicy::Threats,
+            radius: DEFAULT_RADIUS,
+            rollout_radius: DEFAULT_ROLLOUT_RADIUS,
+        }
+    }
+}
+
+impl Tuning {
+    /// `game` (its size and rule) with these search settings.
+    ///
+    /// # Panics
+    /// Panics when a radius is 0 or above `MAX_SIZE`.
+    pub fn game(&self, game: &Gomoku) -> Gomoku {
+        game.with_threat_pruning(self.threat_pruning)
+            .with_rollout_policy(self.policy)
+            .with_radius(self.radius)
+            .with_rollout_radius(self.rollout_radius)
+    }
+}
+
 /// A move chooser.
 #[derive(Clone, Debug)]
 pub enum Player {
-    /// The tree search with these parameters. `forced`: answer forced moves ([`forced_move`]) at once.
+    /// The tree search with these parameters and settings.
     Mcts {
         /// Search parameters of every move (the caller varies the seed per move).
         params: SearchParams,
-        /// Answer a win-in-one or a forced block without searching.
-        forced: bool,
+        /// How the searched game is shaped.
+        tuning: Tuning,
     },
     /// Flat Monte Carlo with this many rollouts per candidate move ([`flat`]).
     Flat {
@@ -60,14 +103,21 @@ impl Player {
         }
         let start = Instant::now();
         let (cell, how, report) = match self {
-            Player::Mcts { params, forced } => match forced.then(|| forced_move(game, state)).flatten() {
-                Some(cell) => (Some(cell), How::Forced, None),
-                None if only_candidate(game, state).is_some() => (only_candidate(game, state), How::Forced, None),
-                None => {
-                    let report = Search::new(game, params.clone()).run_with_stop(state, stop);
-                    (report.best, How::Search, Some(report))
+            Player::Mcts { params, tuning } => {
+                let game = tuning.game(game);
+                let forced = if tuning.forced_answer {
+                    forced_move(&game, state).or_else(|| only_candidate(&game, state))
+                } else {
+                    None
+                };
+                match forced {
+                    Some(cell) => (Some(cell), How::Forced, None),
+                    None => {
+                        let report = Search::new(&game, params.clone()).run_with_stop(state, stop);
+                        (report.best, How::Search, Some(report))
+                    }
                 }
-            },
+            }
             Player::Flat { rollouts } => (flat(game, state, *rollouts, rng), How::Agent, None),
             Player::Threat => (threat(game, state, rng), How::Agent, None),
             Player::Random => (random(game, state, rng), How::Agent, None),
@@ -159,9 +209,9 @@ pub fn play_game(
     while !state.is_terminal() {
         let side = state.mover();
         let player = match players[side] {
-            Player::Mcts { params, forced } => Player::Mcts {
+            Player::Mcts { params, tuning } => Player::Mcts {
                 params: SearchParams { seed: seed.wrapping_mul(1_000_003).wrapping_add(ply), ..params.clone() },
-                forced: *forced,
+                tuning: *tuning,
             },
             other => other.clone(),
         };

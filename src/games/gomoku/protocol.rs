@@ -16,7 +16,7 @@
 //! | `TAKEBACK x,y`                       | `OK` (the stone on `x,y` is removed)                            |
 //! | `INFO key value`                     | nothing (`ERROR ...` for a malformed number)                    |
 //! | `ABOUT`                              | `name="canopy", version="...", author="...", country="..."`    |
-//! | `END`                                | nothing; the brain exits (a search it is waiting on stops)      |
+//! | `END`                                | nothing; the brain exits (a search in progress stops, unanswered) |
 //! | anything else                        | `UNKNOWN ...`                                                   |
 //!
 //! Malformed arguments (a cell off the board or occupied, a bad number) are answered with one `ERROR ...`
@@ -42,7 +42,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use super::board::{Cell, GomokuState, MAX_SIZE, MIN_SIZE};
-use super::player::{fallback_move, Player};
+use super::player::{fallback_move, Player, Tuning};
 use super::rules::Rule;
 use super::Gomoku;
 use crate::rng::{seeded, Rng};
@@ -68,11 +68,17 @@ pub struct BrainConfig {
     pub params: SearchParams,
     /// Print a `MESSAGE` line with the search figures before each searched move.
     pub messages: bool,
+    /// How the search shapes the game.
+    pub tuning: Tuning,
 }
 
 impl Default for BrainConfig {
     fn default() -> Self {
-        BrainConfig { params: SearchParams { playouts: None, ..SearchParams::default() }, messages: true }
+        BrainConfig {
+            params: SearchParams { playouts: None, ..SearchParams::default() },
+            messages: true,
+            tuning: Tuning::default(),
+        }
     }
 }
 
@@ -98,11 +104,6 @@ pub fn memory_budget(max_memory: u64, default: usize) -> usize {
     }
     let max = usize::try_from(max_memory).unwrap_or(usize::MAX);
     (max.saturating_sub(MEMORY_RESERVE_BYTES) / 4 * 3).max(MIN_MEMORY_BYTES).min(default.max(MIN_MEMORY_BYTES))
-}
-
-/// The game the brain plays on a `size` x `size` board under `rule` (the engine's tuned settings).
-pub fn brain_game(size: usize, rule: Rule) -> Gomoku {
-    Gomoku::new(size, rule)
 }
 
 /// Runs the brain: reads commands from `input` until `END` or the end of input, answering on `output`.
@@ -412,7 +413,7 @@ impl<'a, W: Write> Brain<'a, W> {
     /// Chooses and prints the brain's move in the current position, and records it.
     fn answer(&mut self, received: Instant) -> io::Result<Flow> {
         let size = self.size.unwrap_or(MAX_SIZE);
-        let game = brain_game(size, self.rule);
+        let game = Gomoku::new(size, self.rule);
         let state = match game.from_sides(&self.mine, &self.theirs) {
             Ok(s) => s,
             Err(e) => return self.error(&format!("bad position: {e}")),
@@ -424,7 +425,11 @@ impl<'a, W: Write> Brain<'a, W> {
         let cell = if state.stone_count() == 0 {
             Cell::new(size / 2, size / 2)
         } else {
-            self.think(&game, &state, empty, received)?
+            match self.think(&game, &state, empty, received)? {
+                Some(c) => c,
+                // END arrived during the search: the manager no longer wants the move.
+                None => return Ok(Flow::End),
+            }
         };
         // Never answer an occupied or off-board cell.
         let cell = if state.is_empty_cell(cell) { cell } else { first_empty(&state) };
@@ -434,8 +439,15 @@ impl<'a, W: Write> Brain<'a, W> {
         Ok(Flow::Continue)
     }
 
-    /// Searches the non-empty position within the move's time; always returns an empty cell.
-    fn think(&mut self, game: &Gomoku, state: &GomokuState, empty: usize, received: Instant) -> io::Result<Cell> {
+    /// Searches the non-empty position within the move's time; returns an empty cell, or `None` when END
+    /// stopped the search.
+    fn think(
+        &mut self,
+        game: &Gomoku,
+        state: &GomokuState,
+        empty: usize,
+        received: Instant,
+    ) -> io::Result<Option<Cell>> {
         let budget = move_time_ms(self.timeout_turn, self.timeout_match, self.time_left, empty);
         let spent = received.elapsed().as_millis() as u64;
         let mut params = self.config.params.clone();
@@ -446,8 +458,11 @@ impl<'a, W: Write> Brain<'a, W> {
         params.time_ms = Some(time);
         params.memory_bytes = memory_budget(self.max_memory, params.memory_bytes);
         params.seed = params.seed.wrapping_add(self.moves);
-        let player = Player::Mcts { params, forced: true };
+        let player = Player::Mcts { params, tuning: self.config.tuning };
         let chosen = player.choose(game, state, &mut self.rng, Some(self.abort));
+        if self.abort.load(Ordering::Relaxed) && chosen.as_ref().is_none_or(|m| m.report.is_some()) {
+            return Ok(None);
+        }
         if let (true, Some(report)) = (self.config.messages, chosen.as_ref().and_then(|m| m.report.as_ref())) {
             let line = format!(
                 "MESSAGE canopy: {} playouts in {:.0} ms, win rate {}, pv {}",
@@ -462,10 +477,10 @@ impl<'a, W: Write> Brain<'a, W> {
             );
             self.say(&line)?;
         }
-        Ok(match chosen {
+        Ok(Some(match chosen {
             Some(m) => m.cell,
             None => fallback_move(game, state, &mut self.rng).unwrap_or_else(|| first_empty(state)),
-        })
+        }))
     }
 }
 
