@@ -3,7 +3,7 @@
 //! candidate searched, no forced-move shortcut) and as the tuned player; and whole games of the players.
 
 use canopy_mcts::games::gomoku::{
-    flat, play_game, Cell, Gomoku, GomokuState, How, Player, RolloutPolicy, Rule, Tuning, BLACK,
+    flat, play_game, vcf, Cell, Gomoku, GomokuState, How, Player, RolloutPolicy, Rule, Tuning, BLACK,
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::{Search, SearchParams};
@@ -42,21 +42,23 @@ fn rows_t1_to_t4_and_r1_are_read() {
     assert_eq!(r1.1.rule(), Rule::Freestyle);
 }
 
-/// Plain search (all candidates within radius 2, basic and threat rollouts): the most visited move is an
-/// expected one, for several seeds, at 1000 and 3000 playouts, with one and two threads.
+/// The search (no forced-move shortcut) on the game as the player tunes it (threat pruning), with both
+/// rollout policies: the most visited move is an expected one, for several seeds, at 1000 and 3000
+/// playouts, with one and two threads.
 #[test]
-fn plain_search_picks_the_expected_moves() {
+fn search_picks_the_expected_moves() {
     for (id, game, state, expected) in position_rows() {
         for policy in [RolloutPolicy::Basic, RolloutPolicy::Threats] {
-            let game = game.with_rollout_policy(policy);
+            let game = Tuning { policy, ..Tuning::default() }.game(&game);
             for seed in 0..4 {
                 for playouts in [1_000, 3_000] {
                     let report = Search::new(&game, params(playouts, seed)).run(&state);
                     let best = report.best.unwrap();
                     assert!(expected.contains(&best), "{id} {policy:?} seed {seed} {playouts}: chose {best}");
                     assert_eq!(report.playouts, playouts);
+                    // A winning move is rated as one (T2's block only keeps the game going).
                     let stats = report.action(&best).unwrap();
-                    assert!(stats.mean.unwrap() > 0.5, "{id}: win rate {:?}", stats.mean);
+                    assert!(id == "T2" || stats.mean.unwrap() > 0.9, "{id}: win rate {:?}", stats.mean);
                 }
             }
             let two = SearchParams { threads: 2, ..params(2_000, 9) };
@@ -82,7 +84,7 @@ fn tuned_player_answers_the_rows() {
         assert_eq!(mv.how, How::Forced);
         let searching = Player::Mcts {
             params: params(1_000, 1),
-            tuning: Tuning { forced_answer: false, threat_pruning: false, ..Tuning::default() },
+            tuning: Tuning { forced_answer: false, threat_search: false, ..Tuning::default() },
         };
         let mv = searching.choose(&game, &state, &mut rng, None).unwrap();
         assert!(expected.contains(&mv.cell), "{id}: search chose {}", mv.cell);
@@ -97,15 +99,17 @@ fn tuned_player_answers_the_rows() {
 #[test]
 fn r1_overline_search_under_both_rules() {
     let (_, game, state, expected) = position_rows().into_iter().find(|r| r.0 == "R1").unwrap();
-    let report = Search::new(&game, params(2_000, 3)).run(&state);
+    let report = Search::new(&Tuning::default().game(&game), params(2_000, 3)).run(&state);
     assert_eq!(report.best, Some(expected[0]));
-    let standard = Gomoku::new(15, Rule::Standard);
+    let standard = Tuning::default().game(&Gomoku::new(15, Rule::Standard));
     let black: Vec<Cell> = state.stones(BLACK).collect();
     let white: Vec<Cell> = state.stones(1).collect();
     let s = standard.from_stones(&black, &white).unwrap();
     let report = Search::new(&standard, params(2_000, 3)).run(&s);
-    let six = report.action(&expected[0]).unwrap();
-    assert!(six.mean.unwrap() < 0.99, "standard: 3,7 rated {:?}", six.mean);
+    // White's open three on row 9 must be answered, and 3,7 is no four under standard rules: it is
+    // not offered at all, or not rated as a win.
+    assert_ne!(report.best, Some(expected[0]));
+    assert!(report.action(&expected[0]).is_none_or(|a| a.mean.unwrap_or(0.0) < 0.99));
 }
 
 /// Every player returns an empty cell in every position of a game, and a game ends with a winner or a
@@ -133,17 +137,15 @@ fn players_only_play_empty_cells() {
     }
 }
 
-/// MCTS (2000 playouts, one thread) beats the threat player with both colours on 9x9 in a short match.
+/// MCTS (3000 playouts, one thread) beats the threat player with both colours on 15x15 (one seeded game
+/// each; the acceptance match is recorded in docs/gomoku.md).
 #[test]
-fn mcts_beats_threat_on_a_small_board() {
-    let game = Gomoku::new(9, Rule::Freestyle);
-    let mcts = Player::Mcts { params: params(2_000, 1), tuning: Tuning::default() };
-    let mut wins = [0; 2];
-    for g in 0..4u64 {
-        let side = (g % 2) as usize;
+fn mcts_beats_threat_with_both_colours() {
+    let game = Gomoku::new(15, Rule::Freestyle);
+    let mcts = Player::Mcts { params: params(3_000, 1), tuning: Tuning::default() };
+    for side in [0, 1] {
         let players = if side == 0 { [&mcts, &Player::Threat] } else { [&Player::Threat, &mcts] };
-        let record = play_game(&game, &game.new_game(), players, g, |_, _| {});
-        wins[side] += (record.winner == Some(side)) as usize;
+        let record = play_game(&game, &game.new_game(), players, side as u64, |_, _| {});
+        assert_eq!(record.winner, Some(side), "mcts as {side}: {:?}", record.moves);
     }
-    assert!(wins[0] >= 1 && wins[1] >= 1, "mcts wins as black/white: {wins:?}");
 }

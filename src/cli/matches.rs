@@ -23,7 +23,7 @@ pub struct MatchArgs {
     pub game: GameName,
     /// Agent A, Black in the first game: mcts, flat, threat or random, with options after a colon, e.g.
     /// mcts:playouts=20000,threads=1 or flat:rollouts=50 (mcts keys: playouts, time, threads,
-    /// exploration, virtual_loss, expand_threshold, memory, tt, forced, pruning, policy=basic|threats,
+    /// exploration, virtual_loss, expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats,
     /// radius, rollout_radius; 0 lifts a playout or time limit).
     #[arg(long, value_name = "AGENT", default_value = "mcts")]
     pub black: String,
@@ -93,6 +93,7 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
                     "memory" => params.memory_bytes = parse_bytes(v)?,
                     "tt" => params.transposition_table = flag(k, v)?,
                     "forced" => tuning.forced_answer = flag(k, v)?,
+                    "vcf" => tuning.threat_search = flag(k, v)?,
                     "pruning" => tuning.threat_pruning = flag(k, v)?,
                     "policy" => {
                         tuning.policy = match v {

@@ -178,7 +178,8 @@ pub fn forced_move(game: &Gomoku, state: &GomokuState) -> Option<Cell> {
 
 /// Flat Monte Carlo: `rollouts` playouts with the game's rollout policy after each candidate cell
 /// ([`Game::legal_actions`]), and the cell with the best mean result for the side to move (ties: the
-/// first in row-major order). `None` in a terminal position.
+/// first in row-major order). A cell that wins at once is played without rollouts (its result is
+/// certain, where a rollout mean of 1 may only be likely). `None` in a terminal position.
 ///
 /// # Panics
 /// Panics when `rollouts` is 0.
@@ -193,6 +194,9 @@ pub fn flat(game: &Gomoku, state: &GomokuState, rollouts: u32, rng: &mut Rng) ->
     for &cell in &candidates {
         let mut next = state.clone();
         game.apply(&mut next, cell);
+        if next.winner() == Some(me) {
+            return Some(cell);
+        }
         let total: f64 = if next.is_terminal() {
             game.returns(&next)[me] * rollouts as f64
         } else {

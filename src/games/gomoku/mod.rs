@@ -40,8 +40,12 @@ pub use agents::{
 };
 pub use board::{Cell, GomokuState, BLACK, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, WHITE};
 pub use parse::{check_size, parse_moves, PositionError};
-pub use player::{fallback_move, play_game, GameRecord, How, Move, Player, Tuning, DEFAULT_FLAT_ROLLOUTS};
+pub use player::{
+    fallback_move, play_game, GameRecord, How, Move, Player, Tuning, DEFAULT_FLAT_ROLLOUTS, VCF_BUDGET,
+    VCF_DEFENCE_BUDGET,
+};
 pub use rules::Rule;
+pub use tactics::vcf;
 
 use crate::game::{Game, NoOutcome, Returns, Turn};
 use crate::rng::Rng;

@@ -11,8 +11,9 @@ use std::time::Instant;
 use super::agents::{flat, forced_move, random, threat};
 use super::board::{Cell, GomokuState};
 use super::playout::RolloutPolicy;
+use super::tactics::vcf;
 use super::{Gomoku, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
-use crate::game::Game;
+use crate::game::{Game, NoOutcome, Returns, Turn};
 use crate::rng::Rng;
 use crate::search::{Search, SearchParams, SearchReport};
 use crate::sync::AtomicBool;
@@ -35,6 +36,9 @@ pub struct Tuning {
     pub radius: usize,
     /// Rollout radius ([`Gomoku::with_rollout_radius`]). Default [`DEFAULT_ROLLOUT_RADIUS`].
     pub rollout_radius: usize,
+    /// Before searching, look for a victory by continuous fours ([`vcf`]) of the side to move (and play
+    /// it), and for one of the opponent's (and search only the moves that defuse it). Default true.
+    pub threat_search: bool,
 }
 
 impl Default for Tuning {
@@ -45,6 +49,7 @@ impl Default for Tuning {
             policy: RolloutPolicy::Threats,
             radius: DEFAULT_RADIUS,
             rollout_radius: DEFAULT_ROLLOUT_RADIUS,
+            threat_search: true,
         }
     }
 }
@@ -103,21 +108,7 @@ impl Player {
         }
         let start = Instant::now();
         let (cell, how, report) = match self {
-            Player::Mcts { params, tuning } => {
-                let game = tuning.game(game);
-                let forced = if tuning.forced_answer {
-                    forced_move(&game, state).or_else(|| only_candidate(&game, state))
-                } else {
-                    None
-                };
-                match forced {
-                    Some(cell) => (Some(cell), How::Forced, None),
-                    None => {
-                        let report = Search::new(&game, params.clone()).run_with_stop(state, stop);
-                        (report.best, How::Search, Some(report))
-                    }
-                }
-            }
+            Player::Mcts { params, tuning } => mcts_move(game, state, params, tuning, stop, start),
             Player::Flat { rollouts } => (flat(game, state, *rollouts, rng), How::Agent, None),
             Player::Threat => (threat(game, state, rng), How::Agent, None),
             Player::Random => (random(game, state, rng), How::Agent, None),
@@ -130,11 +121,133 @@ impl Player {
     }
 }
 
+/// Nodes of the threat-space searches for a win of the side to move and for the opponent's threat.
+pub const VCF_BUDGET: usize = 20_000;
+/// Nodes of the threat-space search after each candidate that may defuse the opponent's threat.
+pub const VCF_DEFENCE_BUDGET: usize = 3_000;
+
+/// The MCTS player's choice: a forced move, a winning sequence of fours, or the search (over the moves
+/// that defuse the opponent's sequence of fours when it has one and some move does).
+fn mcts_move(
+    game: &Gomoku,
+    state: &GomokuState,
+    params: &SearchParams,
+    tuning: &Tuning,
+    stop: Option<&AtomicBool>,
+    start: Instant,
+) -> (Option<Cell>, How, Option<SearchReport<Cell>>) {
+    let game = tuning.game(game);
+    if tuning.forced_answer {
+        if let Some(cell) = forced_move(&game, state).or_else(|| only_candidate(&game, state)) {
+            return (Some(cell), How::Forced, None);
+        }
+    }
+    let me = state.mover();
+    let mut root_moves = None;
+    if tuning.threat_search {
+        if let Some(line) = vcf(&game, state, me, VCF_BUDGET) {
+            return (Some(line[0]), How::Vcf, None);
+        }
+        if vcf(&game, state, 1 - me, VCF_BUDGET).is_some() {
+            let mut candidates = Vec::new();
+            game.legal_actions(state, &mut candidates);
+            let safe: Vec<Cell> = candidates
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    let mut next = state.clone();
+                    game.apply(&mut next, c);
+                    next.is_terminal() || vcf(&game, &next, 1 - me, VCF_DEFENCE_BUDGET).is_none()
+                })
+                .collect();
+            match safe.as_slice() {
+                [only] => return (Some(*only), How::Forced, None),
+                [] => {}
+                _ if safe.len() == candidates.len() => {}
+                _ => root_moves = Some(safe),
+            }
+        }
+    }
+    let mut params = params.clone();
+    let spent = start.elapsed().as_millis() as u64;
+    params.time_ms = params.time_ms.map(|t| t.saturating_sub(spent).max(1));
+    let report = match root_moves {
+        Some(moves) => {
+            let restricted = RootMoves { game: &game, key: state.key(), count: state.stone_count(), moves };
+            Search::new(&restricted, params).run_with_stop(state, stop)
+        }
+        None => Search::new(&game, params).run_with_stop(state, stop),
+    };
+    (report.best, How::Search, Some(report))
+}
+
+/// A Gomoku game whose root position offers only the given moves (the other positions are the game's).
+struct RootMoves<'a> {
+    game: &'a Gomoku,
+    /// Zobrist key and stone count of the root.
+    key: u64,
+    count: usize,
+    moves: Vec<Cell>,
+}
+
+impl Game for RootMoves<'_> {
+    type State = GomokuState;
+    type Action = Cell;
+    type Outcome = NoOutcome;
+
+    fn players(&self) -> usize {
+        2
+    }
+    fn to_move(&self, state: &GomokuState) -> Turn {
+        self.game.to_move(state)
+    }
+    fn legal_actions(&self, state: &GomokuState, out: &mut Vec<Cell>) {
+        if state.key() == self.key && state.stone_count() == self.count && !state.is_terminal() {
+            out.clear();
+            out.extend_from_slice(&self.moves);
+        } else {
+            self.game.legal_actions(state, out);
+        }
+    }
+    fn apply(&self, state: &mut GomokuState, cell: Cell) -> f64 {
+        self.game.apply(state, cell)
+    }
+    fn chance_outcomes(&self, state: &GomokuState, out: &mut Vec<(NoOutcome, f64)>) {
+        self.game.chance_outcomes(state, out)
+    }
+    fn sample_outcome(&self, state: &GomokuState, rng: &mut Rng) -> NoOutcome {
+        self.game.sample_outcome(state, rng)
+    }
+    fn apply_outcome(&self, _state: &mut GomokuState, outcome: NoOutcome) {
+        match outcome {}
+    }
+    fn returns(&self, state: &GomokuState) -> Returns {
+        self.game.returns(state)
+    }
+    fn zobrist(&self, state: &GomokuState) -> Option<u64> {
+        self.game.zobrist(state)
+    }
+    fn value_bounds(&self) -> Option<(f64, f64)> {
+        self.game.value_bounds()
+    }
+    fn has_rewards(&self) -> bool {
+        false
+    }
+    fn rollout(&self, state: &GomokuState, rng: &mut Rng, scratch: &mut Vec<Cell>) -> Returns {
+        self.game.rollout(state, rng, scratch)
+    }
+    fn action_name(&self, cell: &Cell) -> String {
+        cell.to_string()
+    }
+}
+
 /// How a [`Move`] was chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum How {
     /// A forced move (win now, block a five, or the only candidate), without a search.
     Forced,
+    /// The first move of a victory by continuous fours ([`vcf`]), without a search.
+    Vcf,
     /// The best move of a tree search.
     Search,
     /// A baseline agent's choice.
