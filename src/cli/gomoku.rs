@@ -134,12 +134,14 @@ fn rows(state: &GomokuState) -> Vec<String> {
         .collect()
 }
 
-/// Root actions, most visited first (ties: higher win rate, then row-major).
-fn ranked(actions: &[ActionStats<Cell>]) -> Vec<&ActionStats<Cell>> {
+/// Root actions: the search's best first, then most visited first (ties: higher win rate, then
+/// row-major).
+fn ranked(actions: &[ActionStats<Cell>], best: Option<Cell>) -> Vec<&ActionStats<Cell>> {
     let mut v: Vec<&ActionStats<Cell>> = actions.iter().collect();
     v.sort_by(|a, b| {
-        b.visits
-            .cmp(&a.visits)
+        (Some(b.action) == best)
+            .cmp(&(Some(a.action) == best))
+            .then(b.visits.cmp(&a.visits))
             .then(b.mean.unwrap_or(-1.0).partial_cmp(&a.mean.unwrap_or(-1.0)).unwrap_or(std::cmp::Ordering::Equal))
             .then((a.action.y, a.action.x).cmp(&(b.action.y, b.action.x)))
     });
@@ -154,7 +156,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let report = Search::new(&searched, args.search.params(crate::search::params::DEFAULT_PLAYOUTS)).run(&state);
     let forced = forced_move(&game, &state);
     let me = state.mover();
-    let ranked = ranked(&report.actions);
+    let ranked = ranked(&report.actions, report.best);
     let best_stats = report.best.and_then(|b| report.action(&b));
     if args.json {
         let v = json!({

@@ -6,12 +6,12 @@
 //! board or occupied is never played; the [`threat`] player's choice, then the first empty cell, stand
 //! in for it.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::agents::{flat, forced_move, random, threat};
 use super::board::{Cell, GomokuState};
 use super::playout::RolloutPolicy;
-use super::tactics::vcf;
+use super::tactics::vcf_until;
 use super::{Gomoku, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
 use crate::game::{Game, NoOutcome, Returns, Turn};
 use crate::rng::Rng;
@@ -36,7 +36,7 @@ pub struct Tuning {
     pub radius: usize,
     /// Rollout radius ([`Gomoku::with_rollout_radius`]). Default [`DEFAULT_ROLLOUT_RADIUS`].
     pub rollout_radius: usize,
-    /// Before searching, look for a victory by continuous fours ([`vcf`]) of the side to move (and play
+    /// Before searching, look for a victory by continuous fours ([`super::vcf`]) of the side to move (and play
     /// it), and for one of the opponent's (and search only the moves that defuse it). Default true.
     pub threat_search: bool,
 }
@@ -145,22 +145,29 @@ fn mcts_move(
     let me = state.mover();
     let mut root_moves = None;
     if tuning.threat_search {
-        if let Some(line) = vcf(&game, state, me, VCF_BUDGET) {
+        // A time-limited move gives the threat searches at most a third of its time.
+        let deadline = params.time_ms.map(|t| start + Duration::from_millis(t / 3));
+        if let Some(line) = vcf_until(&game, state, me, VCF_BUDGET, deadline) {
             return (Some(line[0]), How::Vcf, None);
         }
-        if vcf(&game, state, 1 - me, VCF_BUDGET).is_some() {
+        if vcf_until(&game, state, 1 - me, VCF_BUDGET, deadline).is_some() {
             let mut candidates = Vec::new();
             game.legal_actions(state, &mut candidates);
-            let safe: Vec<Cell> = candidates
-                .iter()
-                .copied()
-                .filter(|&c| {
-                    let mut next = state.clone();
-                    game.apply(&mut next, c);
-                    next.is_terminal() || vcf(&game, &next, 1 - me, VCF_DEFENCE_BUDGET).is_none()
-                })
-                .collect();
+            let mut safe = Vec::new();
+            let mut complete = true;
+            for &c in &candidates {
+                if deadline.is_some_and(|t| Instant::now() >= t) {
+                    complete = false;
+                    break;
+                }
+                let mut next = state.clone();
+                game.apply(&mut next, c);
+                if next.is_terminal() || vcf_until(&game, &next, 1 - me, VCF_DEFENCE_BUDGET, deadline).is_none() {
+                    safe.push(c);
+                }
+            }
             match safe.as_slice() {
+                _ if !complete => {}
                 [only] => return (Some(*only), How::Forced, None),
                 [] => {}
                 _ if safe.len() == candidates.len() => {}
@@ -246,7 +253,7 @@ impl Game for RootMoves<'_> {
 pub enum How {
     /// A forced move (win now, block a five, or the only candidate), without a search.
     Forced,
-    /// The first move of a victory by continuous fours ([`vcf`]), without a search.
+    /// The first move of a victory by continuous fours ([`super::vcf`]), without a search.
     Vcf,
     /// The best move of a tree search.
     Search,

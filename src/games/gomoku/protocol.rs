@@ -512,3 +512,75 @@ fn parse_cell(text: &str, size: usize) -> Result<Cell, String> {
 fn printable(text: &str) -> String {
     text.chars().filter(|c| !c.is_control()).take(60).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs a whole script through [`run`] and returns the answer lines (MESSAGE lines dropped).
+    fn session(script: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let config = BrainConfig {
+            params: SearchParams {
+                threads: 1,
+                pin_threads: false,
+                playouts: Some(500),
+                ..BrainConfig::default().params
+            },
+            messages: true,
+            tuning: Tuning::default(),
+        };
+        run(io::Cursor::new(script.as_bytes().to_vec()), &mut out, &config).unwrap();
+        String::from_utf8(out).unwrap().lines().filter(|l| !l.starts_with("MESSAGE")).map(String::from).collect()
+    }
+
+    #[test]
+    fn scripted_session_over_a_reader_and_a_writer() {
+        let answers = session("START 15\r\nbegin\r\n\r\nTURN 8,8\r\nABOUT\r\nXYZZY\r\nTURN 7,7\r\nEND\r\nTURN 1,1\r\n");
+        assert_eq!(answers.len(), 6, "{answers:?}");
+        assert_eq!(answers[0], "OK");
+        assert_eq!(answers[1], "7,7");
+        let reply = Cell::parse(&answers[2]).unwrap();
+        assert!(reply != Cell::new(7, 7) && reply != Cell::new(8, 8));
+        assert!(answers[3].starts_with("name=\"canopy\""));
+        assert!(answers[4].starts_with("UNKNOWN"));
+        assert!(answers[5].starts_with("ERROR"), "{answers:?}");
+        // The end of input ends the session like END.
+        assert_eq!(session("START 20\n"), ["OK"]);
+        assert_eq!(session(""), Vec::<String>::new());
+    }
+
+    #[test]
+    fn board_takeback_and_restart() {
+        let answers = session("START 10\nBOARD\n1,1,1\n2,2,2\nDONE\nTAKEBACK 1,1\nTAKEBACK 1,1\nRESTART\nBEGIN\nEND\n");
+        assert_eq!(answers[0], "OK");
+        let reply = Cell::parse(&answers[1]).unwrap();
+        assert!(reply.on_board(10) && reply != Cell::new(1, 1) && reply != Cell::new(2, 2));
+        assert_eq!(answers[2], "OK");
+        assert!(answers[3].starts_with("ERROR"));
+        assert_eq!(answers[4..], ["OK", "5,5"]);
+    }
+
+    #[test]
+    fn time_per_move() {
+        // The turn limit minus the margin.
+        assert_eq!(move_time_ms(2_000, 0, None, 200), 2_000 - 130);
+        assert_eq!(move_time_ms(100, 0, Some(5), 200), 80);
+        // 0 = play fast.
+        assert_eq!(move_time_ms(0, 0, None, 200), FAST_MOVE_MS - 10);
+        // The game limit: time left spread over the remaining moves (at most 40, at least 8).
+        assert_eq!(move_time_ms(30_000, 180_000, Some(40_000), 225), 1_000 - 80);
+        assert_eq!(move_time_ms(30_000, 180_000, Some(8_000), 10), 1_000 - 80);
+        assert_eq!(move_time_ms(30_000, 180_000, None, 225), 4_500 - 255);
+        assert_eq!(move_time_ms(30_000, 180_000, Some(0), 225), 1);
+    }
+
+    #[test]
+    fn memory_from_max_memory() {
+        let default = 1 << 30;
+        assert_eq!(memory_budget(0, default), default);
+        assert_eq!(memory_budget(350 << 20, default), ((350 << 20) - MEMORY_RESERVE_BYTES) / 4 * 3);
+        assert_eq!(memory_budget(1 << 20, default), MIN_MEMORY_BYTES);
+        assert_eq!(memory_budget(u64::MAX, default), default);
+    }
+}

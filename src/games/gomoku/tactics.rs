@@ -23,6 +23,7 @@
 //! is refuted by the first reply the search tries, and lines of forcing moves are single-branch paths.
 
 use std::collections::HashSet;
+use std::time::Instant;
 
 use super::board::{stone_key, Cell, GomokuState, MAX_SIZE};
 use super::rules::{cell_on_line, five_cells, line_of, near_stones, open_four_cells, Lines, Rule, LINES};
@@ -155,6 +156,17 @@ pub(crate) fn threat_candidates(state: &GomokuState, rule: Rule, radius: usize, 
 /// whoever is to move: when `attacker` is not the side to move, the answer is what the attacker would
 /// have if the side to move passed (a threat the side to move must defuse).
 pub fn vcf(game: &Gomoku, state: &GomokuState, attacker: usize, budget: usize) -> Option<Vec<Cell>> {
+    vcf_until(game, state, attacker, budget, None)
+}
+
+/// [`vcf`] that also gives up (returns `None`) at `deadline`.
+pub(crate) fn vcf_until(
+    game: &Gomoku,
+    state: &GomokuState,
+    attacker: usize,
+    budget: usize,
+    deadline: Option<Instant>,
+) -> Option<Vec<Cell>> {
     if state.is_terminal() {
         return None;
     }
@@ -164,6 +176,7 @@ pub fn vcf(game: &Gomoku, state: &GomokuState, attacker: usize, budget: usize) -
         attacker,
         key: state.key(),
         budget,
+        deadline,
         failed: HashSet::new(),
         line: Vec::new(),
     };
@@ -183,6 +196,8 @@ struct Vcf {
     key: u64,
     /// Nodes left.
     budget: usize,
+    /// When to give up (checked every 256 nodes).
+    deadline: Option<Instant>,
     /// Keys of positions (attacker to move) where no VCF was found.
     failed: HashSet<u64>,
     /// The winning line, last move first (filled on the way back up).
@@ -279,6 +294,10 @@ impl Vcf {
             return false;
         }
         self.budget -= 1;
+        if self.budget % 256 == 0 && self.deadline.is_some_and(|t| Instant::now() >= t) {
+            self.budget = 0;
+            return false;
+        }
         self.wins(d, 2, &mut cells);
         match cells.len() {
             0 => self.four_cells(a, &mut cells),
