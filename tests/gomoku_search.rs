@@ -149,3 +149,136 @@ fn mcts_beats_threat_with_both_colours() {
         assert_eq!(record.winner, Some(side), "mcts as {side}: {:?}", record.moves);
     }
 }
+
+/// Threat pruning: against an open three only the two cells that stop it are offered (the side to move
+/// has no four to make); with a four to make, its cells too; with a three of its own that can become a
+/// straight four, only that.
+#[test]
+fn threat_pruning_answers_open_threes() {
+    let game = Gomoku::new(15, Rule::Freestyle).with_threat_pruning(true);
+    let s = game.from_stones(&cells("6,7 7,7 8,7"), &cells("0,0 14,14")).unwrap();
+    let mut out = Vec::new();
+    game.legal_actions(&s, &mut out);
+    assert_eq!(out, cells("5,7 9,7"));
+    // White also has a closed three on column 0: its four-making cells are offered too.
+    let s = game.from_stones(&cells("6,7 7,7 8,7 14,0 14,2"), &cells("0,0 0,1 0,2 13,13")).unwrap();
+    game.legal_actions(&s, &mut out);
+    assert_eq!(out, cells("0,3 0,4 5,7 9,7"));
+    // Black to move with the open three: the straight fours.
+    let s = game.from_stones(&cells("6,7 7,7 8,7"), &cells("0,0 14,14 13,13")).unwrap();
+    game.legal_actions(&s, &mut out);
+    assert_eq!(out, cells("5,7 9,7"));
+    // Two open threes of Black and no four for White: the blocks of either.
+    let s =
+        game.from_stones(&cells("6,7 7,7 8,7 3,3 3,4 3,5 12,12"), &cells("0,0 14,14 13,13 14,10 0,10 10,0")).unwrap();
+    assert_eq!(s.mover(), 1);
+    game.legal_actions(&s, &mut out);
+    assert_eq!(out, cells("3,2 3,6 5,7 9,7"));
+    // A double threat of the side to move (two open twos crossing at 6,6 become two open threes).
+    let s = game.from_stones(&cells("6,4 6,5 4,6 5,6"), &cells("0,0 14,14 0,14 14,0")).unwrap();
+    game.legal_actions(&s, &mut out);
+    assert!(out.contains(&Cell::new(6, 6)), "{out:?}");
+    let mut s2 = s.clone();
+    game.apply(&mut s2, Cell::new(6, 6));
+    assert_eq!(game.winning_moves(&s2, BLACK), vec![]);
+    // Without pruning every candidate within radius 2.
+    game.with_threat_pruning(false).legal_actions(&s, &mut out);
+    assert!(out.len() > 20);
+}
+
+/// Plays a VCF line and checks it: every attacker move but the last makes a four, every defender move
+/// blocks it, and the last attacker move wins.
+fn check_vcf(game: &Gomoku, state: &GomokuState, attacker: usize, line: &[Cell]) {
+    let mut s = state.clone();
+    if s.mover() != attacker {
+        // A threat the side to move ignores: let it pass with a far stone.
+        let far = (0..225).map(|i| Cell::from_index(i, 15)).rev().find(|&c| s.is_empty_cell(c)).unwrap();
+        game.apply(&mut s, far);
+    }
+    assert!(line.len() % 2 == 0 || line.len() == 1, "{line:?}");
+    let mut i = 0;
+    while i + 1 < line.len() {
+        game.try_apply(&mut s, line[i]).unwrap();
+        let wins = game.winning_moves(&s, attacker);
+        assert!(!wins.is_empty(), "{line:?}: move {} makes no four\n{s}", line[i]);
+        if i + 2 == line.len() {
+            // The last four: it cannot be stopped, and its winning cell is the last move.
+            assert!(wins.contains(&line[i + 1]), "{line:?}");
+            assert!(wins.len() >= 2, "{line:?}: the last four can be blocked");
+            return;
+        }
+        assert_eq!(wins, vec![line[i + 1]], "{line:?}: block");
+        game.try_apply(&mut s, line[i + 1]).unwrap();
+        i += 2;
+    }
+    game.try_apply(&mut s, line[i]).unwrap();
+    assert_eq!(s.winner(), Some(attacker));
+}
+
+#[test]
+fn vcf_finds_fours_and_double_fours() {
+    let game = Gomoku::new(15, Rule::Freestyle);
+    // Two closed threes crossing at 6,3: a double four.
+    let black = cells("3,3 4,3 5,3 6,4 6,5 6,6");
+    let white = cells("2,3 6,7 0,14 14,14 13,0 10,13");
+    let s = game.from_stones(&black, &white).unwrap();
+    assert_eq!(s.mover(), BLACK);
+    let line = vcf(&game, &s, BLACK, 10_000).expect("a VCF");
+    assert_eq!(line[0], Cell::new(6, 3));
+    check_vcf(&game, &s, BLACK, &line);
+    assert_eq!(vcf(&game, &s, 1, 10_000), None);
+    // An open three: the straight four is a VCF of one move.
+    let s = game.from_stones(&cells("6,7 7,7 8,7"), &cells("0,0 14,14 13,13")).unwrap();
+    let line = vcf(&game, &s, BLACK, 10_000).unwrap();
+    assert!(line[0] == Cell::new(5, 7) || line[0] == Cell::new(9, 7), "{line:?}");
+    check_vcf(&game, &s, BLACK, &line);
+    // A chain: the four 6,10 on row 10 forces 7,10, then 6,9 makes a straight four on column 6.
+    let black = cells("3,10 4,10 5,10 6,7 6,8");
+    let white = cells("2,10 0,0 14,0 0,14 14,14");
+    let s = game.from_stones(&black, &white).unwrap();
+    let line = vcf(&game, &s, BLACK, 10_000).unwrap();
+    assert_eq!(line[..3], cells("6,10 7,10 6,9")[..], "{line:?}");
+    assert_eq!(line.len(), 4);
+    check_vcf(&game, &s, BLACK, &line);
+    // The same with White to move: a threat White must defuse.
+    let black = cells("3,10 4,10 5,10 6,7 6,8 14,7");
+    let s = game.from_stones(&black, &white).unwrap();
+    assert_eq!(s.mover(), 1);
+    check_vcf(&game, &s, BLACK, &vcf(&game, &s, BLACK, 10_000).unwrap());
+    // A budget of one node finds only a win at once.
+    assert_eq!(vcf(&game, &s, BLACK, 1), None);
+    // Nothing for two lone stones.
+    let s = game.from_moves("7,7 8,8").unwrap();
+    assert_eq!(vcf(&game, &s, BLACK, 10_000), None);
+    assert_eq!(vcf(&game, &s, 1, 10_000), None);
+}
+
+/// The player plays a VCF when it has one, and when the opponent has one it plays a move after which the
+/// opponent has none.
+#[test]
+fn player_uses_and_defuses_vcf() {
+    let game = Gomoku::new(15, Rule::Freestyle);
+    let black = cells("3,3 4,3 5,3 6,4 6,5 6,6");
+    let white = cells("2,3 6,7 0,14 14,14 13,0 10,13");
+    let s = game.from_stones(&black, &white).unwrap();
+    let player = Player::Mcts { params: params(2_000, 1), tuning: Tuning::default() };
+    let mv = player.choose(&game, &s, &mut seeded(1, 0), None).unwrap();
+    // The double four is also the only candidate threat pruning leaves, so it is played either way
+    // without a search.
+    assert_eq!(mv.cell, Cell::new(6, 3));
+    assert!(matches!(mv.how, How::Vcf | How::Forced), "{:?}", mv.how);
+    let no_pruning =
+        Player::Mcts { params: params(2_000, 1), tuning: Tuning { threat_pruning: false, ..Tuning::default() } };
+    let mv = no_pruning.choose(&game, &s, &mut seeded(1, 0), None).unwrap();
+    assert_eq!((mv.cell, mv.how), (Cell::new(6, 3), How::Vcf));
+    // The chain of fours with White to move: White plays a move after which Black has none.
+    let black = cells("3,10 4,10 5,10 6,7 6,8 14,7");
+    let white = cells("2,10 0,0 14,0 0,14 14,14");
+    let s = game.from_stones(&black, &white).unwrap();
+    assert_eq!(s.mover(), 1);
+    assert!(vcf(&game, &s, BLACK, 10_000).is_some());
+    let mv = player.choose(&game, &s, &mut seeded(1, 0), None).unwrap();
+    let mut next = s.clone();
+    game.apply(&mut next, mv.cell);
+    assert_eq!(vcf(&game, &next, BLACK, 10_000), None, "{} leaves Black a VCF", mv.cell);
+}

@@ -43,36 +43,25 @@ pub(crate) fn threat_candidates(state: &GomokuState, rule: Rule, radius: usize, 
         }
     }
     // The straight-four cells of both players, per line.
-    let mut fours = [[[0u32; LINES]; 4]; 2];
-    let mut their_lines = 0;
-    for d in 0..4 {
-        for l in 0..LINES {
-            fours[me][d][l] = lines.open_four_cells(me, d, l, rule);
-            let f = lines.open_four_cells(op, d, l, rule);
-            fours[op][d][l] = f;
-            their_lines += (f != 0) as u32;
-            let mut mine = fours[me][d][l];
-            while mine != 0 {
-                out.push(cell_on_line(d, l, mine.trailing_zeros()));
-                mine &= mine - 1;
-            }
-        }
-    }
+    let mine = straight_fours(&lines, me, rule);
+    let theirs = straight_fours(&lines, op, rule);
+    push_cells(&mine, out);
     if !out.is_empty() {
         out.sort_unstable_by_key(|c| (c.y, c.x));
         out.dedup();
         return;
     }
+    let their_lines = theirs.iter().flatten().filter(|&&f| f != 0).count();
     near_stones(state, radius, out);
     if their_lines > 0 {
         out.retain(|&cell| {
             let mut left = their_lines;
             let mut four = false;
-            for d in 0..4 {
+            for (d, their_line) in theirs.iter().enumerate() {
                 let (l, i) = line_of(cell, d);
                 let bit = 1u32 << i;
                 let e = lines.empty[d][l] & !bit;
-                if fours[op][d][l] != 0 && open_four_cells(lines.stones[op][d][l], e, rule) == 0 {
+                if their_line[l] != 0 && open_four_cells(lines.stones[op][d][l], e, rule) == 0 {
                     left -= 1;
                 }
                 four |= five_cells(lines.stones[me][d][l] | bit, e, rule) != 0;
@@ -82,15 +71,7 @@ pub(crate) fn threat_candidates(state: &GomokuState, rule: Rule, radius: usize, 
         if out.is_empty() {
             // Two open threes or more and no four to make: the game is lost against best play. Offer
             // the cells that block one of them, so that the search sees the loss quickly.
-            for d in 0..4 {
-                for l in 0..LINES {
-                    let mut f = fours[op][d][l];
-                    while f != 0 {
-                        out.push(cell_on_line(d, l, f.trailing_zeros()));
-                        f &= f - 1;
-                    }
-                }
-            }
+            push_cells(&theirs, out);
             out.sort_unstable_by_key(|c| (c.y, c.x));
             out.dedup();
         }
@@ -143,6 +124,24 @@ pub(crate) fn threat_candidates(state: &GomokuState, rule: Rule, radius: usize, 
         by_cell[c.y as usize * MAX_SIZE + c.x as usize] = score;
     }
     out.sort_unstable_by_key(|c| (std::cmp::Reverse(by_cell[c.y as usize * MAX_SIZE + c.x as usize]), c.y, c.x));
+}
+
+/// The straight-four cells of `player` on every line ([`open_four_cells`]), by direction and line.
+fn straight_fours(lines: &Lines, player: usize, rule: Rule) -> [[u32; LINES]; 4] {
+    std::array::from_fn(|d| std::array::from_fn(|l| lines.open_four_cells(player, d, l, rule)))
+}
+
+/// Appends the cells of a per-line table of cell masks.
+fn push_cells(table: &[[u32; LINES]; 4], out: &mut Vec<Cell>) {
+    for (d, row) in table.iter().enumerate() {
+        for (l, &bits) in row.iter().enumerate() {
+            let mut f = bits;
+            while f != 0 {
+                out.push(cell_on_line(d, l, f.trailing_zeros()));
+                f &= f - 1;
+            }
+        }
+    }
 }
 
 /// Victory by continuous fours (VCF): a sequence of fours by `attacker`, each answered by the only
