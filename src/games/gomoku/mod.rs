@@ -8,10 +8,16 @@
 //!   for a draw.
 //! - Moves offered to the search ([`crate::Game::legal_actions`]) are the *candidates*: empty cells within
 //!   Chebyshev distance [`Gomoku::radius`] (default 2) of a stone, or the centre on an empty board. Every
-//!   empty cell is a legal move for [`Gomoku::try_apply`]; the candidates only narrow the search.
+//!   empty cell is a legal move for [`Gomoku::try_apply`]; the candidates only narrow the search. With
+//!   [`Gomoku::with_threat_pruning`] they narrow further to the answers to a threat when there is one
+//!   (module `tactics`).
 //! - The rollout ([`crate::Game::rollout`]) plays a winning cell when there is one, else blocks the
-//!   opponent's winning cell, else a uniform random cell within [`Gomoku::rollout_radius`] (default 1)
-//!   of a stone (module `playout`).
+//!   opponent's winning cell, else (with [`RolloutPolicy::Threats`], the default) makes a straight four
+//!   or takes the opponent's straight-four cell, else a uniform random cell within
+//!   [`Gomoku::rollout_radius`] (default 1) of a stone (module `playout`).
+//! - Players ([`Player`]: MCTS, [`flat`] Monte Carlo, [`threat`], [`random`]) choose moves and play
+//!   whole games ([`play_game`]); [`vcf`] searches victories by continuous fours; [`protocol`] is the
+//!   Gomocup brain. docs/gomoku.md describes how they fit together.
 //!
 //! ```
 //! use canopy_mcts::games::gomoku::{Cell, Gomoku, Rule};

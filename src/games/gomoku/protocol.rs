@@ -464,8 +464,12 @@ impl<'a, W: Write> Brain<'a, W> {
             return Ok(None);
         }
         if let (true, Some(report)) = (self.config.messages, chosen.as_ref().and_then(|m| m.report.as_ref())) {
+            let proof = match report.root_proof {
+                Some(p) => format!(", proven {p:?}").to_lowercase(),
+                None => String::new(),
+            };
             let line = format!(
-                "MESSAGE canopy: {} playouts in {:.0} ms, win rate {}, pv {}",
+                "MESSAGE canopy: {} playouts in {:.0} ms, win rate {}{proof}, pv {}",
                 report.playouts,
                 report.elapsed_ms,
                 report
