@@ -416,7 +416,16 @@ impl<'a, W: Write> Brain<'a, W> {
         let game = Gomoku::new(size, self.rule);
         let state = match game.from_sides(&self.mine, &self.theirs) {
             Ok(s) => s,
-            Err(e) => return self.error(&format!("bad position: {e}")),
+            // Both sides hold a five (the manager played on after a win): any empty cell will do.
+            Err(_) => {
+                let taken = |c: &Cell| self.mine.contains(c) || self.theirs.contains(c);
+                let Some(cell) = (0..size * size).map(|i| Cell::from_index(i, size)).find(|c| !taken(c)) else {
+                    return self.error("the board is full");
+                };
+                self.mine.push(cell);
+                self.say(&cell.to_string())?;
+                return Ok(Flow::Continue);
+            }
         };
         let empty = size * size - state.stone_count();
         if empty == 0 {
