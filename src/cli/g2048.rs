@@ -19,7 +19,7 @@ const MILESTONES: [u32; 10] = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 6
 
 /// Analyses a 2048 position.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
-    let board: Board = args.board.parse().map_err(|e| input_error(format!("bad board: {e}")))?;
+    let board: Board = args.board()?.parse().map_err(|e| input_error(format!("bad board: {e}")))?;
     let state = G2048State::from_board(board);
     let game = G2048;
     let search = Search::new(&game, args.search.params(crate::search::params::DEFAULT_PLAYOUTS));

@@ -6,6 +6,8 @@
 mod bench;
 mod common;
 mod g2048;
+mod gomoku;
+mod matches;
 mod snake;
 mod tictactoe;
 
@@ -33,6 +35,8 @@ pub enum GameName {
     Tictactoe,
     /// Snake (single player, food spawns at random; see docs/snake.md).
     Snake,
+    /// Gomoku (five in a row; 5x5 to 20x20, freestyle or standard rule).
+    Gomoku,
 }
 
 #[derive(Parser, Debug)]
@@ -42,7 +46,10 @@ pub enum GameName {
     about = "canopy: a lock-free, tree-parallel Monte Carlo Tree Search engine",
     long_about = "canopy searches game positions with many threads sharing one tree.\n\n\
                   Examples:\n  canopy play 2048\n  canopy analyze 2048 --board 2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0 --playouts 20000\n  \
-                  canopy analyze tictactoe --board x.o/.o./..x --json"
+                  canopy analyze tictactoe --board x.o/.o./..x --json\n  \
+                  canopy analyze gomoku --moves \"7,7 8,8 7,8\" --playouts 20000\n  \
+                  canopy match gomoku --black mcts --white threat --games 10 --swap\n  \
+                  canopy gomocup   (the Gomocup pbrain protocol on stdin/stdout)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -59,6 +66,10 @@ enum Command {
     /// Measure search throughput at several thread counts on fixed positions with a fixed seed: playouts/s,
     /// speedup, parallel efficiency, nodes, and the bare rollout rate of the same policy.
     Bench(bench::BenchArgs),
+    /// Play games between two agents (two-player games) and report wins, losses and draws per colour.
+    Match(matches::MatchArgs),
+    /// Speak the Gomocup (Piskvork pbrain) protocol on stdin/stdout, as the pbrain-canopy binary does.
+    Gomocup(gomoku::GomocupArgs),
 }
 
 /// Arguments of `canopy analyze`.
@@ -69,8 +80,11 @@ pub struct AnalyzeArgs {
     /// The position. 2048: 16 comma-separated tile values, row-major, row 0 first, 0 = empty.
     /// Tic-tac-toe: nine cells of x, o or . row-major ('/' and spaces ignored).
     /// Snake (also --state): "8x8 body=x,y x,y ... food=x,y [hunger=N]" (head first) or JSON.
+    /// Gomoku: rows of x, o and . (or the diagram canopy prints); or use --moves.
     #[arg(long, visible_alias = "state")]
-    pub board: String,
+    pub board: Option<String>,
+    #[command(flatten)]
+    pub gomoku: gomoku::PositionArgs,
     #[command(flatten)]
     pub search: SearchArgs,
     #[command(flatten)]
@@ -78,6 +92,17 @@ pub struct AnalyzeArgs {
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
+}
+
+impl AnalyzeArgs {
+    /// The `--board` text, which every game but Gomoku (that also takes `--moves`) requires.
+    ///
+    /// # Errors
+    /// An [`InputError`] when `--board` is missing.
+    pub fn board(&self) -> anyhow::Result<&str> {
+        let name = self.game.to_possible_value().map_or(String::new(), |v| v.get_name().to_string());
+        self.board.as_deref().ok_or_else(|| input_error(format!("--board is required for {name}")))
+    }
 }
 
 /// Arguments of `canopy play`.
@@ -138,16 +163,28 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Command::Analyze(args) => match args.game {
-            GameName::G2048 => args.snake.refuse_for("2048").and_then(|()| g2048::analyze(&args)),
-            GameName::Tictactoe => args.snake.refuse_for("tictactoe").and_then(|()| tictactoe::analyze(&args)),
-            GameName::Snake => snake::analyze(&args),
+            GameName::G2048 => args
+                .snake
+                .refuse_for("2048")
+                .and_then(|()| args.gomoku.refuse_for("2048"))
+                .and_then(|()| g2048::analyze(&args)),
+            GameName::Tictactoe => args
+                .snake
+                .refuse_for("tictactoe")
+                .and_then(|()| args.gomoku.refuse_for("tictactoe"))
+                .and_then(|()| tictactoe::analyze(&args)),
+            GameName::Snake => args.gomoku.refuse_for("snake").and_then(|()| snake::analyze(&args)),
+            GameName::Gomoku => args.snake.refuse_for("gomoku").and_then(|()| gomoku::analyze(&args)),
         },
         Command::Play(args) => match args.game {
             GameName::G2048 => args.snake.refuse_for("2048").and_then(|()| g2048::play(&args)),
             GameName::Tictactoe => Err(input_error("play supports 2048 and snake (tic-tac-toe is for analysis)")),
             GameName::Snake => snake::play(&args),
+            GameName::Gomoku => Err(input_error("for gomoku use: canopy match gomoku --black AGENT --white AGENT")),
         },
         Command::Bench(args) => bench::run(&args),
+        Command::Match(args) => matches::run(&args),
+        Command::Gomocup(args) => gomoku::gomocup(&args),
     };
     match result {
         Ok(()) => 0,

@@ -172,7 +172,7 @@ fn one_line(e: &impl std::fmt::Display) -> String {
 
 /// Analyses a snake position with the MCTS agent's search game.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
-    let state = parse_state(&args.board)?;
+    let state = parse_state(args.board()?)?;
     let rules = Snake::for_state(&state);
     if state.end().is_none() && state.food().is_none() {
         return Err(input_error("the position has no food: add food=x,y (analyze needs the snake to move)"));

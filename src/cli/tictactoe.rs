@@ -8,7 +8,7 @@ use crate::search::Search;
 
 /// Analyses a tic-tac-toe position.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
-    let state = TicTacToeState::parse(&args.board).map_err(|e| input_error(format!("bad board: {e}")))?;
+    let state = TicTacToeState::parse(args.board()?).map_err(|e| input_error(format!("bad board: {e}")))?;
     let search = Search::new(&TicTacToe, args.search.params(crate::search::params::DEFAULT_PLAYOUTS));
     let report = common::search_with_progress(&search, &state, args.search.quiet);
     if args.json {

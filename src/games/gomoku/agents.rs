@@ -1,5 +1,6 @@
-//! Baseline players that choose a move for the side to move: [`random`] and the one-ply [`threat`]
-//! scorer.
+//! Baseline players that choose a move for the side to move: [`random`], the one-ply [`threat`]
+//! scorer and [`flat`] Monte Carlo, and the [`forced_move`] check that every searching player makes
+//! before it searches.
 //!
 //! # Threat scores
 //!
@@ -157,4 +158,54 @@ pub fn random(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Option<Cell>
     let mut candidates = Vec::new();
     game.legal_actions(state, &mut candidates);
     (!candidates.is_empty()).then(|| candidates[below(rng, candidates.len())])
+}
+
+/// The move the side to move must play, when one is forced by a five: a cell that wins at once, else a
+/// cell that blocks the opponent's winning cell (when the opponent has several, the first in row-major
+/// order: the game is lost anyway). `None` when nothing is forced or the position is terminal.
+///
+/// Both answers are right against every defence: a win ends the game, and any other move than the
+/// block lets the opponent win next move. Searching players answer these positions without a search.
+pub fn forced_move(game: &Gomoku, state: &GomokuState) -> Option<Cell> {
+    if state.is_terminal() {
+        return None;
+    }
+    let lines = Lines::new(state);
+    let me = state.mover();
+    let rule = game.rule();
+    lines.winning_cells(me, rule).first().or(lines.winning_cells(1 - me, rule).first()).copied()
+}
+
+/// Flat Monte Carlo: `rollouts` playouts with the game's rollout policy after each candidate cell
+/// ([`Game::legal_actions`]), and the cell with the best mean result for the side to move (ties: the
+/// first in row-major order). A cell that wins at once is played without rollouts (its result is
+/// certain, where a rollout mean of 1 may only be likely). `None` in a terminal position.
+///
+/// # Panics
+/// Panics when `rollouts` is 0.
+pub fn flat(game: &Gomoku, state: &GomokuState, rollouts: u32, rng: &mut Rng) -> Option<Cell> {
+    assert!(rollouts > 0, "flat Monte Carlo needs at least one rollout per move");
+    let mut candidates = Vec::new();
+    game.legal_actions(state, &mut candidates);
+    let me = state.mover();
+    let mut scratch = Vec::new();
+    let mut best = None;
+    let mut best_total = f64::NEG_INFINITY;
+    for &cell in &candidates {
+        let mut next = state.clone();
+        game.apply(&mut next, cell);
+        if next.winner() == Some(me) {
+            return Some(cell);
+        }
+        let total: f64 = if next.is_terminal() {
+            game.returns(&next)[me] * rollouts as f64
+        } else {
+            (0..rollouts).map(|_| game.rollout(&next, rng, &mut scratch)[me]).sum()
+        };
+        if total > best_total {
+            best_total = total;
+            best = Some(cell);
+        }
+    }
+    best
 }

@@ -8,10 +8,16 @@
 //!   for a draw.
 //! - Moves offered to the search ([`crate::Game::legal_actions`]) are the *candidates*: empty cells within
 //!   Chebyshev distance [`Gomoku::radius`] (default 2) of a stone, or the centre on an empty board. Every
-//!   empty cell is a legal move for [`Gomoku::try_apply`]; the candidates only narrow the search.
+//!   empty cell is a legal move for [`Gomoku::try_apply`]; the candidates only narrow the search. With
+//!   [`Gomoku::with_threat_pruning`] they narrow further to the answers to a threat when there is one
+//!   (module `tactics`).
 //! - The rollout ([`crate::Game::rollout`]) plays a winning cell when there is one, else blocks the
-//!   opponent's winning cell, else a uniform random cell within [`Gomoku::rollout_radius`] (default 1)
-//!   of a stone (module `playout`).
+//!   opponent's winning cell, else (with [`RolloutPolicy::Threats`], the default) makes a straight four
+//!   or takes the opponent's straight-four cell, else a uniform random cell within
+//!   [`Gomoku::rollout_radius`] (default 1) of a stone (module `playout`).
+//! - Players ([`Player`]: MCTS, [`flat`] Monte Carlo, [`threat`], [`random`]) choose moves and play
+//!   whole games ([`play_game`]); [`vcf`] searches victories by continuous fours; [`protocol`] is the
+//!   Gomocup brain. docs/gomoku.md describes how they fit together.
 //!
 //! ```
 //! use canopy_mcts::games::gomoku::{Cell, Gomoku, Rule};
@@ -28,19 +34,28 @@
 mod agents;
 mod board;
 mod parse;
+mod player;
 mod playout;
+pub mod protocol;
 mod rules;
+mod tactics;
 
 pub use agents::{
-    random, threat, threat_score, ADJACENT_OPPONENT, ADJACENT_OWN, BLOCK_FIVE, BLOCK_FOUR, BLOCK_OPEN_FOUR,
-    BLOCK_OPEN_THREE, FIVE, FOUR, OPEN_FOUR, OPEN_THREE,
+    flat, forced_move, random, threat, threat_score, ADJACENT_OPPONENT, ADJACENT_OWN, BLOCK_FIVE, BLOCK_FOUR,
+    BLOCK_OPEN_FOUR, BLOCK_OPEN_THREE, FIVE, FOUR, OPEN_FOUR, OPEN_THREE,
 };
 pub use board::{Cell, GomokuState, BLACK, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, WHITE};
 pub use parse::{check_size, parse_moves, PositionError};
+pub use player::{
+    fallback_move, play_game, GameRecord, How, Move, Player, Tuning, DEFAULT_FLAT_ROLLOUTS, VCF_BUDGET,
+    VCF_DEFENCE_BUDGET,
+};
 pub use rules::Rule;
+pub use tactics::vcf;
 
 use crate::game::{Game, NoOutcome, Returns, Turn};
 use crate::rng::Rng;
+pub use playout::RolloutPolicy;
 use playout::{Choice, Playout};
 use rules::{holds_win, near_stones, wins_at, Lines};
 
@@ -56,6 +71,8 @@ pub struct Gomoku {
     rule: Rule,
     radius: usize,
     rollout_radius: usize,
+    policy: RolloutPolicy,
+    threat_pruning: bool,
 }
 
 impl Default for Gomoku {
@@ -84,7 +101,14 @@ impl Gomoku {
     /// [`PositionError::BadSize`] when `size` is outside `MIN_SIZE..=MAX_SIZE` (5..=20).
     pub fn try_new(size: usize, rule: Rule) -> Result<Self, PositionError> {
         check_size(size)?;
-        Ok(Gomoku { size, rule, radius: DEFAULT_RADIUS, rollout_radius: DEFAULT_ROLLOUT_RADIUS })
+        Ok(Gomoku {
+            size,
+            rule,
+            radius: DEFAULT_RADIUS,
+            rollout_radius: DEFAULT_ROLLOUT_RADIUS,
+            policy: RolloutPolicy::default(),
+            threat_pruning: false,
+        })
     }
 
     /// The same game with candidate moves within Chebyshev distance `radius` of a stone.
@@ -103,6 +127,28 @@ impl Gomoku {
     pub fn with_rollout_radius(self, radius: usize) -> Self {
         assert!((1..=MAX_SIZE).contains(&radius), "rollout radius {radius} outside 1..={MAX_SIZE}");
         Gomoku { rollout_radius: radius, ..self }
+    }
+
+    /// The same game with another rollout policy.
+    pub fn with_rollout_policy(self, policy: RolloutPolicy) -> Self {
+        Gomoku { policy, ..self }
+    }
+
+    /// The rollout policy.
+    pub fn rollout_policy(&self) -> RolloutPolicy {
+        self.policy
+    }
+
+    /// The same game with threat pruning on or off: [`Game::legal_actions`] then offers only the moves
+    /// that answer a threat when there is one (win now, block a five, make a straight four, answer an open
+    /// three; module `tactics`). Off by default.
+    pub fn with_threat_pruning(self, on: bool) -> Self {
+        Gomoku { threat_pruning: on, ..self }
+    }
+
+    /// Whether threat pruning is on.
+    pub fn threat_pruning(&self) -> bool {
+        self.threat_pruning
     }
 
     /// Board side, in cells.
@@ -155,6 +201,38 @@ impl Gomoku {
         }
         state.last = None;
         // `put` toggled the side-to-move key once per stone, as play does, so the key is already right.
+        match (holds_win(&state, BLACK, self.rule), holds_win(&state, WHITE, self.rule)) {
+            (true, true) => return Err(PositionError::BothWin),
+            (true, false) => state.set_winner(BLACK),
+            (false, true) => state.set_winner(WHITE),
+            (false, false) => {}
+        }
+        Ok(state)
+    }
+
+    /// The position where the side to move holds the stones `to_move` and the other side `other`, for
+    /// positions that do not say which colour is which (the Gomocup protocol's BOARD). The colours follow
+    /// from the stone count: the side to move is Black when the board holds an even number of stones, else
+    /// White. The rules do not depend on the colour, so any counts are accepted.
+    ///
+    /// # Errors
+    /// [`PositionError::CellOffBoard`], [`PositionError::CellOccupied`] (a cell listed twice),
+    /// [`PositionError::BothWin`].
+    pub fn from_sides(&self, to_move: &[Cell], other: &[Cell]) -> Result<GomokuState, PositionError> {
+        let mover = (to_move.len() + other.len()) % 2;
+        let mut state = self.new_game();
+        for (player, stones) in [(mover, to_move), (1 - mover, other)] {
+            for &cell in stones {
+                if !cell.on_board(self.size) {
+                    return Err(PositionError::CellOffBoard { cell, size: self.size });
+                }
+                if state.stone(cell).is_some() {
+                    return Err(PositionError::CellOccupied(cell));
+                }
+                state.put(player, cell);
+            }
+        }
+        state.last = None;
         match (holds_win(&state, BLACK, self.rule), holds_win(&state, WHITE, self.rule)) {
             (true, true) => return Err(PositionError::BothWin),
             (true, false) => state.set_winner(BLACK),
@@ -228,8 +306,10 @@ impl Gomoku {
         if state.is_terminal() {
             return None;
         }
-        match Playout::new(state, self.rule, self.rollout_radius).choose(rng) {
-            Choice::Win(c) | Choice::Block(c) | Choice::Random(c) => Some(c),
+        match Playout::new(state, self.rule, self.rollout_radius, self.policy).choose(rng) {
+            Choice::Win(c) | Choice::Block(c) | Choice::OpenFour(c) | Choice::BlockFour(c) | Choice::Random(c) => {
+                Some(c)
+            }
             Choice::Full => None,
         }
     }
@@ -253,7 +333,8 @@ impl Game for Gomoku {
     }
 
     /// The candidates: empty cells within Chebyshev distance [`Gomoku::radius`] of a stone in row-major
-    /// order, or the centre on an empty board.
+    /// order, or the centre on an empty board. With [`Gomoku::with_threat_pruning`], only the answers to
+    /// a threat when there is one.
     fn legal_actions(&self, state: &GomokuState, out: &mut Vec<Cell>) {
         out.clear();
         if state.is_terminal() {
@@ -262,6 +343,9 @@ impl Game for Gomoku {
         if state.stone_count() == 0 {
             out.push(Cell::new(self.size / 2, self.size / 2));
             return;
+        }
+        if self.threat_pruning && state.stone_count() >= 5 {
+            return tactics::threat_candidates(state, self.rule, self.radius, out);
         }
         near_stones(state, self.radius, out);
     }
@@ -314,7 +398,7 @@ impl Game for Gomoku {
         if state.is_terminal() {
             return self.returns(state);
         }
-        match Playout::new(state, self.rule, self.rollout_radius).run(rng) {
+        match Playout::new(state, self.rule, self.rollout_radius, self.policy).run(rng) {
             Some(BLACK) => [1.0, 0.0],
             Some(_) => [0.0, 1.0],
             None => [0.5, 0.5],

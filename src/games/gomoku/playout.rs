@@ -1,4 +1,5 @@
-//! The rollout policy: win if you can, else block the opponent's win, else a random cell near the stones.
+//! The rollout policy: win if you can, else block the opponent's win, else (with the threat policy)
+//! make a straight four, else stop the opponent's straight four, else a random cell near the stones.
 //!
 //! A [`Playout`] is built once per rollout from a [`GomokuState`] and then updated stone by stone with no
 //! allocation. It keeps:
@@ -8,12 +9,37 @@
 //!   ([`Lines::five_cells`]); a player's winning cells depend only on that player's stones and on which cells
 //!   are empty, so a stone changes its owner's winning cells only on the four lines through it, and the
 //!   opponent's only by filling one of them,
+//! - with [`RolloutPolicy::Threats`], the same per line for the cells where a player makes a straight
+//!   four ([`Lines::open_four_cells`]), recomputed for both players on the four lines through each stone,
 //! - the candidate cells (empty, within Chebyshev distance `rollout_radius` of a stone) as a dense array
 //!   with a position index, so that a uniform draw, an insertion and a removal each take constant time.
 
 use super::board::{Cell, GomokuState, MAX_SIZE};
 use super::rules::{cell_on_line, line_of, Lines, Rule, LINES};
 use crate::rng::{below, Rng};
+
+/// Which rollout policy a [`super::Gomoku`] plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RolloutPolicy {
+    /// Win if possible, else block the opponent's five, else a uniform random candidate.
+    Basic,
+    /// As `Basic`, and before the random move: make a straight four (`.XXXX.`) if possible, else take a
+    /// cell where the opponent would make one (answering an open three).
+    #[default]
+    Threats,
+}
+
+// The per-direction line masks hold one bit per line.
+const _: () = assert!(LINES <= 64);
+
+/// Whether any line of a `[direction] -> line bits` mask is set.
+#[inline]
+fn any(mask: &[u64; 4]) -> bool {
+    (mask[0] | mask[1] | mask[2] | mask[3]) != 0
+}
+
+/// Most straight-four cells gathered for a uniform draw among them.
+const MAX_FOUR_CELLS: usize = 16;
 
 /// What the policy plays next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +48,10 @@ pub(crate) enum Choice {
     Win(Cell),
     /// A cell where the opponent would win next move.
     Block(Cell),
+    /// A cell where the player to move makes a straight four.
+    OpenFour(Cell),
+    /// A cell where the opponent would make a straight four.
+    BlockFour(Cell),
     /// A random candidate cell.
     Random(Cell),
     /// No cell is left: the board is full.
@@ -33,10 +63,14 @@ pub(crate) struct Playout {
     lines: Lines,
     /// `wins[p][d][line]`: cells where player `p` completes a win, per line.
     wins: [[[u32; LINES]; 4]; 2],
-    /// Number of lines with a non-zero `wins[p][d][line]`; zero exactly when `p` has no winning cell.
-    /// (A count of lines rather than of cells needs no population count, which is slow on targets
-    /// without the POPCNT instruction.)
-    win_lines: [u32; 2],
+    /// `win_mask[p][d]` has bit `line` set when `wins[p][d][line]` is non-zero: all zero exactly when `p`
+    /// has no winning cell, and the lines holding one are found without scanning the table.
+    win_mask: [[u64; 4]; 2],
+    /// `fours[p][d][line]`: cells where player `p` makes a straight four, per line (kept only with
+    /// [`RolloutPolicy::Threats`]).
+    fours: [[[u32; LINES]; 4]; 2],
+    /// `four_mask[p][d]` has bit `line` set when `fours[p][d][line]` is non-zero.
+    four_mask: [[u64; 4]; 2],
     /// Candidate cells, `cand[..len]`.
     cand: [Cell; MAX_SIZE * MAX_SIZE],
     len: usize,
@@ -50,19 +84,22 @@ pub(crate) struct Playout {
     size: usize,
     rule: Rule,
     radius: usize,
+    threats: bool,
 }
 
 impl Playout {
     /// The working state for `state` with candidate cells within Chebyshev distance `radius` (>= 1) of a
     /// stone.
-    pub fn new(state: &GomokuState, rule: Rule, radius: usize) -> Self {
+    pub fn new(state: &GomokuState, rule: Rule, radius: usize, policy: RolloutPolicy) -> Self {
         debug_assert!(radius >= 1);
         let size = state.size();
         // Built in place and filled stone by stone: the structure is too big to copy around cheaply.
         let mut playout = Playout {
             lines: Lines::new(state),
             wins: [[[0; LINES]; 4]; 2],
-            win_lines: [0; 2],
+            win_mask: [[0; 4]; 2],
+            fours: [[[0; LINES]; 4]; 2],
+            four_mask: [[0; 4]; 2],
             cand: [Cell { x: 0, y: 0 }; MAX_SIZE * MAX_SIZE],
             len: 0,
             in_cand: [0; MAX_SIZE],
@@ -72,6 +109,7 @@ impl Playout {
             size,
             rule,
             radius,
+            threats: policy == RolloutPolicy::Threats,
         };
         for p in 0..2 {
             // Winning cells lie on lines holding the player's stones: visit each such line once.
@@ -84,7 +122,12 @@ impl Playout {
                         *seen |= 1 << l;
                         let w = playout.lines.five_cells(p, d, l, rule);
                         playout.wins[p][d][l] = w;
-                        playout.win_lines[p] += (w != 0) as u32;
+                        playout.win_mask[p][d] |= ((w != 0) as u64) << l;
+                        if playout.threats {
+                            let f = playout.lines.open_four_cells(p, d, l, rule);
+                            playout.fours[p][d][l] = f;
+                            playout.four_mask[p][d] |= ((f != 0) as u64) << l;
+                        }
                     }
                 }
             }
@@ -93,15 +136,22 @@ impl Playout {
     }
 
     /// The policy's move for the player to move: a winning cell, else a cell blocking the opponent's
-    /// win, else a uniform draw among the candidates (the centre on an empty board).
+    /// win, else (threat policy) a straight four, else a cell taking the opponent's straight four, else a
+    /// uniform draw among the candidates (the centre on an empty board).
     #[inline]
     pub fn choose(&self, rng: &mut Rng) -> Choice {
         let p = self.mover;
-        if self.win_lines[p] > 0 {
+        if any(&self.win_mask[p]) {
             return Choice::Win(self.first_win(p));
         }
-        if self.win_lines[1 - p] > 0 {
+        if any(&self.win_mask[1 - p]) {
             return Choice::Block(self.first_win(1 - p));
+        }
+        if any(&self.four_mask[p]) {
+            return Choice::OpenFour(self.random_four(p, rng));
+        }
+        if any(&self.four_mask[1 - p]) {
+            return Choice::BlockFour(self.random_four(1 - p, rng));
         }
         if self.len > 0 {
             return Choice::Random(self.cand[below(rng, self.len)]);
@@ -119,14 +169,40 @@ impl Playout {
     /// Panics when `player` has none.
     fn first_win(&self, player: usize) -> Cell {
         for d in 0..4 {
-            for l in 0..LINES {
-                let w = self.wins[player][d][l];
-                if w != 0 {
-                    return cell_on_line(d, l, w.trailing_zeros());
+            let lines = self.win_mask[player][d];
+            if lines != 0 {
+                let l = lines.trailing_zeros() as usize;
+                return cell_on_line(d, l, self.wins[player][d][l].trailing_zeros());
+            }
+        }
+        unreachable!("win_mask says player {player} has a winning cell")
+    }
+
+    /// A uniform draw among (up to [`MAX_FOUR_CELLS`] of) the cells where `player` makes a straight four.
+    ///
+    /// # Panics
+    /// Panics when `player` has none.
+    fn random_four(&self, player: usize, rng: &mut Rng) -> Cell {
+        let mut cells = [Cell { x: 0, y: 0 }; MAX_FOUR_CELLS];
+        let mut n = 0;
+        'scan: for d in 0..4 {
+            let mut lines = self.four_mask[player][d];
+            while lines != 0 {
+                let l = lines.trailing_zeros() as usize;
+                lines &= lines - 1;
+                let mut f = self.fours[player][d][l];
+                while f != 0 {
+                    cells[n] = cell_on_line(d, l, f.trailing_zeros());
+                    f &= f - 1;
+                    n += 1;
+                    if n == MAX_FOUR_CELLS {
+                        break 'scan;
+                    }
                 }
             }
         }
-        unreachable!("win_lines says player {player} has a winning cell")
+        assert!(n > 0, "four_mask says player {player} has a straight-four cell");
+        cells[below(rng, n)]
     }
 
     /// Places a stone of the player to move on the empty `cell` that does not win (the policy returns
@@ -140,15 +216,24 @@ impl Playout {
         for d in 0..4 {
             let (l, i) = line_of(cell, d);
             let bit = 1u32 << i;
+            let line_bit = 1u64 << l;
             let theirs = self.wins[q][d][l];
             if theirs & bit != 0 {
                 self.wins[q][d][l] = theirs & !bit;
-                self.win_lines[q] -= (theirs == bit) as u32;
+                if theirs == bit {
+                    self.win_mask[q][d] &= !line_bit;
+                }
             }
             let new = self.lines.five_cells(p, d, l, self.rule);
-            let old = self.wins[p][d][l];
             self.wins[p][d][l] = new;
-            self.win_lines[p] = self.win_lines[p] + (new != 0) as u32 - (old != 0) as u32;
+            self.win_mask[p][d] = (self.win_mask[p][d] & !line_bit) | ((new != 0) as u64) << l;
+            if self.threats {
+                for who in [p, q] {
+                    let new = self.lines.open_four_cells(who, d, l, self.rule);
+                    self.fours[who][d][l] = new;
+                    self.four_mask[who][d] = (self.four_mask[who][d] & !line_bit) | ((new != 0) as u64) << l;
+                }
+            }
         }
         self.add_neighbours(cell);
         self.count += 1;
@@ -197,7 +282,7 @@ impl Playout {
         loop {
             match self.choose(rng) {
                 Choice::Win(_) => return Some(self.mover),
-                Choice::Block(c) | Choice::Random(c) => self.play(c),
+                Choice::Block(c) | Choice::OpenFour(c) | Choice::BlockFour(c) | Choice::Random(c) => self.play(c),
                 Choice::Full => return None,
             }
         }
@@ -213,16 +298,25 @@ mod tests {
     /// The incrementally kept winning cells equal those computed from scratch after every move.
     #[test]
     fn incremental_wins_match_scratch() {
-        for (rule, radius) in [(Rule::Freestyle, 1), (Rule::Standard, 1), (Rule::Freestyle, 3), (Rule::Standard, 20)] {
+        let runs = [
+            (Rule::Freestyle, 1, RolloutPolicy::Basic),
+            (Rule::Standard, 1, RolloutPolicy::Threats),
+            (Rule::Freestyle, 1, RolloutPolicy::Threats),
+            (Rule::Freestyle, 3, RolloutPolicy::Threats),
+            (Rule::Standard, 20, RolloutPolicy::Basic),
+        ];
+        for (rule, radius, policy) in runs {
             let game = Gomoku::new(9, rule);
             for seed in 0..100 {
                 let mut rng = seeded(seed, 0);
                 let mut state = game.new_game();
-                let mut playout = Playout::new(&state, rule, radius);
+                let mut playout = Playout::new(&state, rule, radius, policy);
                 loop {
-                    let scratch = Playout::new(&state, rule, radius);
+                    let scratch = Playout::new(&state, rule, radius, policy);
                     assert_eq!(playout.wins, scratch.wins, "seed {seed}\n{state}");
-                    assert_eq!(playout.win_lines, scratch.win_lines);
+                    assert_eq!(playout.win_mask, scratch.win_mask);
+                    assert_eq!(playout.fours, scratch.fours, "seed {seed}\n{state}");
+                    assert_eq!(playout.four_mask, scratch.four_mask);
                     let mut a: Vec<Cell> = playout.cand[..playout.len].to_vec();
                     let mut b: Vec<Cell> = scratch.cand[..scratch.len].to_vec();
                     a.sort();
@@ -241,7 +335,14 @@ mod tests {
                             assert!(game.winning_moves(&state, state.mover()).contains(&c));
                             break;
                         }
-                        Choice::Block(c) | Choice::Random(c) => {
+                        Choice::OpenFour(c) => {
+                            let mut next = state.clone();
+                            crate::Game::apply(&game, &mut next, c);
+                            assert!(game.winning_moves(&next, state.mover()).len() >= 2, "{c}\n{next}");
+                            playout.play(c);
+                            state = next;
+                        }
+                        Choice::Block(c) | Choice::BlockFour(c) | Choice::Random(c) => {
                             playout.play(c);
                             crate::Game::apply(&game, &mut state, c);
                             assert!(state.winner().is_none());

@@ -137,6 +137,30 @@ pub(crate) fn five_cells(m: u32, e: u32, rule: Rule) -> u32 {
     ((a0 & guard) | (a1 & guard) << 1 | (a2 & guard) << 2 | (a3 & guard) << 3 | (a4 & guard) << 4) & e
 }
 
+/// The cells of one line where a stone makes a *straight four* `.XXXX.`: four stones in a row with an
+/// empty cell at each end, so that two cells would then complete a five (an open four, which the
+/// opponent can no longer stop with one stone). `m` are one player's stones on the line and `e` its
+/// empty cells. Under [`Rule::Standard`] the cells beyond both ends must also not be the player's (else
+/// one of the two fives would be an overline).
+///
+/// For each left end `s` (empty), right end `s + 5` (empty) and each `k < 4`, the inner cells
+/// `s + 1 ..= s + 4` hold three stones and the empty cell `s + 1 + k`, which is the answer.
+#[inline]
+pub(crate) fn open_four_cells(m: u32, e: u32, rule: Rule) -> u32 {
+    let ends = match rule {
+        Rule::Freestyle => e & (e >> 5),
+        Rule::Standard => e & (e >> 5) & !(m << 1) & !(m >> 6),
+    };
+    let (m1, m2, m3, m4) = (m >> 1, m >> 2, m >> 3, m >> 4);
+    let (e1, e2, e3, e4) = (e >> 1, e >> 2, e >> 3, e >> 4);
+    let m23 = m2 & m3;
+    let t0 = ends & e1 & m23 & m4;
+    let t1 = ends & m1 & e2 & m3 & m4;
+    let t2 = ends & m1 & m2 & e3 & m4;
+    let t3 = ends & m1 & m23 & e4;
+    (t0 << 1 | t1 << 2 | t2 << 3 | t3 << 4) & e
+}
+
 /// Every line of a position as bit masks: `stones[p][d][line]` and `empty[d][line]` (see the module
 /// documentation). About 1.9 KB; built once per rollout or per agent decision, then kept up to date with
 /// [`Lines::put`].
@@ -178,9 +202,23 @@ impl Lines {
         five_cells(self.stones[player][d][line], self.empty[d][line], rule)
     }
 
+    /// The cells where a stone of `player` makes a straight four on line `line` of direction `d`
+    /// ([`open_four_cells`]).
+    #[inline]
+    pub fn open_four_cells(&self, player: usize, d: usize, line: usize, rule: Rule) -> u32 {
+        open_four_cells(self.stones[player][d][line], self.empty[d][line], rule)
+    }
+
     /// Every cell where a stone of `player` completes a win now, in row-major order, without repeats.
     pub fn winning_cells(&self, player: usize, rule: Rule) -> Vec<Cell> {
         let mut cells = Vec::new();
+        self.push_winning_cells(player, rule, &mut cells);
+        cells
+    }
+
+    /// Appends to `cells` every cell where a stone of `player` completes a win now, then sorts `cells`
+    /// row-major and removes repeats.
+    pub fn push_winning_cells(&self, player: usize, rule: Rule, cells: &mut Vec<Cell>) {
         for d in 0..4 {
             for l in 0..LINES {
                 let mut w = self.five_cells(player, d, l, rule);
@@ -193,7 +231,6 @@ impl Lines {
         }
         cells.sort_unstable_by_key(|c| (c.y, c.x));
         cells.dedup();
-        cells
     }
 }
 

@@ -1,0 +1,348 @@
+//! Players that choose a move for the side to move, behind one type, and whole games between two of them:
+//! what `canopy match gomoku` and the Gomocup protocol use.
+//!
+//! [`Player::Mcts`] answers a forced move ([`forced_move`]: win now, or block a five) without searching,
+//! and otherwise runs the tree search. Whatever a player returns is checked: a cell that is off the
+//! board or occupied is never played; the [`threat`] player's choice, then the first empty cell, stand
+//! in for it.
+
+use std::time::{Duration, Instant};
+
+use super::agents::{flat, forced_move, random, threat};
+use super::board::{Cell, GomokuState};
+use super::playout::RolloutPolicy;
+use super::tactics::vcf_until;
+use super::{Gomoku, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
+use crate::game::{Game, NoOutcome, Returns, Turn};
+use crate::rng::Rng;
+use crate::search::{Search, SearchParams, SearchReport};
+use crate::sync::AtomicBool;
+
+/// Default rollouts per candidate move of [`Player::Flat`].
+pub const DEFAULT_FLAT_ROLLOUTS: u32 = 100;
+
+/// How [`Player::Mcts`] shapes the game it searches (the rules and board size stay the game's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Answer a forced move ([`forced_move`]: win now, block a five) or the only candidate without a
+    /// search. Default true.
+    pub forced_answer: bool,
+    /// Threat pruning in the tree ([`Gomoku::with_threat_pruning`]).
+    /// Default true.
+    pub threat_pruning: bool,
+    /// The rollout policy. Default [`RolloutPolicy::Threats`].
+    pub policy: RolloutPolicy,
+    /// Candidate radius ([`Gomoku::with_radius`]). Default [`DEFAULT_RADIUS`].
+    pub radius: usize,
+    /// Rollout radius ([`Gomoku::with_rollout_radius`]). Default [`DEFAULT_ROLLOUT_RADIUS`].
+    pub rollout_radius: usize,
+    /// Before searching, look for a victory by continuous fours ([`super::vcf`]) of the side to move (and play
+    /// it), and for one of the opponent's (and search only the moves that defuse it). Default true.
+    pub threat_search: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            forced_answer: true,
+            threat_pruning: true,
+            policy: RolloutPolicy::Threats,
+            radius: DEFAULT_RADIUS,
+            rollout_radius: DEFAULT_ROLLOUT_RADIUS,
+            threat_search: true,
+        }
+    }
+}
+
+impl Tuning {
+    /// `game` (its size and rule) with these search settings.
+    ///
+    /// # Panics
+    /// Panics when a radius is 0 or above `MAX_SIZE`.
+    pub fn game(&self, game: &Gomoku) -> Gomoku {
+        game.with_threat_pruning(self.threat_pruning)
+            .with_rollout_policy(self.policy)
+            .with_radius(self.radius)
+            .with_rollout_radius(self.rollout_radius)
+    }
+}
+
+/// A move chooser.
+#[derive(Clone, Debug)]
+pub enum Player {
+    /// The tree search with these parameters and settings.
+    Mcts {
+        /// Search parameters of every move (the caller varies the seed per move).
+        params: SearchParams,
+        /// How the searched game is shaped.
+        tuning: Tuning,
+    },
+    /// Flat Monte Carlo with this many rollouts per candidate move ([`flat`]).
+    Flat {
+        /// Rollouts per candidate move, >= 1.
+        rollouts: u32,
+    },
+    /// The one-ply threat scorer ([`threat`]).
+    Threat,
+    /// A uniform draw among the candidates ([`random`]).
+    Random,
+}
+
+impl Player {
+    /// Short name: `mcts`, `flat`, `threat` or `random`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Player::Mcts { .. } => "mcts",
+            Player::Flat { .. } => "flat",
+            Player::Threat => "threat",
+            Player::Random => "random",
+        }
+    }
+
+    /// The player's move for the side to move of the non-terminal `state`, or `None` when the position is
+    /// terminal. The move is always an empty cell of the board. `stop` ends a search early (the
+    /// protocol's END); `rng` drives the baselines and the fallbacks.
+    pub fn choose(&self, game: &Gomoku, state: &GomokuState, rng: &mut Rng, stop: Option<&AtomicBool>) -> Option<Move> {
+        if state.is_terminal() {
+            return None;
+        }
+        let start = Instant::now();
+        let (cell, how, report) = match self {
+            Player::Mcts { params, tuning } => mcts_move(game, state, params, tuning, stop, start),
+            Player::Flat { rollouts } => (flat(game, state, *rollouts, rng), How::Agent, None),
+            Player::Threat => (threat(game, state, rng), How::Agent, None),
+            Player::Random => (random(game, state, rng), How::Agent, None),
+        };
+        let (cell, how) = match cell.filter(|&c| state.is_empty_cell(c)) {
+            Some(c) => (c, how),
+            None => (fallback_move(game, state, rng)?, How::Fallback),
+        };
+        Some(Move { cell, how, report, elapsed_ms: start.elapsed().as_secs_f64() * 1e3 })
+    }
+}
+
+/// Nodes of the threat-space searches for a win of the side to move and for the opponent's threat.
+pub const VCF_BUDGET: usize = 20_000;
+/// Nodes of the threat-space search after each candidate that may defuse the opponent's threat.
+pub const VCF_DEFENCE_BUDGET: usize = 3_000;
+
+/// The MCTS player's choice: a forced move, a winning sequence of fours, or the search (over the moves
+/// that defuse the opponent's sequence of fours when it has one and some move does).
+fn mcts_move(
+    game: &Gomoku,
+    state: &GomokuState,
+    params: &SearchParams,
+    tuning: &Tuning,
+    stop: Option<&AtomicBool>,
+    start: Instant,
+) -> (Option<Cell>, How, Option<SearchReport<Cell>>) {
+    let game = tuning.game(game);
+    if tuning.forced_answer {
+        if let Some(cell) = forced_move(&game, state).or_else(|| only_candidate(&game, state)) {
+            return (Some(cell), How::Forced, None);
+        }
+    }
+    let me = state.mover();
+    let mut root_moves = None;
+    if tuning.threat_search {
+        // A time-limited move gives the threat searches at most a third of its time.
+        let deadline = params.time_ms.map(|t| start + Duration::from_millis(t / 3));
+        if let Some(line) = vcf_until(&game, state, me, VCF_BUDGET, deadline) {
+            return (Some(line[0]), How::Vcf, None);
+        }
+        if vcf_until(&game, state, 1 - me, VCF_BUDGET, deadline).is_some() {
+            let mut candidates = Vec::new();
+            game.legal_actions(state, &mut candidates);
+            let mut safe = Vec::new();
+            let mut complete = true;
+            for &c in &candidates {
+                if deadline.is_some_and(|t| Instant::now() >= t) {
+                    complete = false;
+                    break;
+                }
+                let mut next = state.clone();
+                game.apply(&mut next, c);
+                if next.is_terminal() || vcf_until(&game, &next, 1 - me, VCF_DEFENCE_BUDGET, deadline).is_none() {
+                    safe.push(c);
+                }
+            }
+            match safe.as_slice() {
+                _ if !complete => {}
+                [only] => return (Some(*only), How::Forced, None),
+                [] => {}
+                _ if safe.len() == candidates.len() => {}
+                _ => root_moves = Some(safe),
+            }
+        }
+    }
+    let mut params = params.clone();
+    let spent = start.elapsed().as_millis() as u64;
+    params.time_ms = params.time_ms.map(|t| t.saturating_sub(spent).max(1));
+    let report = match root_moves {
+        Some(moves) => {
+            let restricted = RootMoves { game: &game, key: state.key(), count: state.stone_count(), moves };
+            Search::new(&restricted, params).run_with_stop(state, stop)
+        }
+        None => Search::new(&game, params).run_with_stop(state, stop),
+    };
+    (report.best, How::Search, Some(report))
+}
+
+/// A Gomoku game whose root position offers only the given moves (the other positions are the game's).
+struct RootMoves<'a> {
+    game: &'a Gomoku,
+    /// Zobrist key and stone count of the root.
+    key: u64,
+    count: usize,
+    moves: Vec<Cell>,
+}
+
+impl Game for RootMoves<'_> {
+    type State = GomokuState;
+    type Action = Cell;
+    type Outcome = NoOutcome;
+
+    fn players(&self) -> usize {
+        2
+    }
+    fn to_move(&self, state: &GomokuState) -> Turn {
+        self.game.to_move(state)
+    }
+    fn legal_actions(&self, state: &GomokuState, out: &mut Vec<Cell>) {
+        if state.key() == self.key && state.stone_count() == self.count && !state.is_terminal() {
+            out.clear();
+            out.extend_from_slice(&self.moves);
+        } else {
+            self.game.legal_actions(state, out);
+        }
+    }
+    fn apply(&self, state: &mut GomokuState, cell: Cell) -> f64 {
+        self.game.apply(state, cell)
+    }
+    fn chance_outcomes(&self, state: &GomokuState, out: &mut Vec<(NoOutcome, f64)>) {
+        self.game.chance_outcomes(state, out)
+    }
+    fn sample_outcome(&self, state: &GomokuState, rng: &mut Rng) -> NoOutcome {
+        self.game.sample_outcome(state, rng)
+    }
+    fn apply_outcome(&self, _state: &mut GomokuState, outcome: NoOutcome) {
+        match outcome {}
+    }
+    fn returns(&self, state: &GomokuState) -> Returns {
+        self.game.returns(state)
+    }
+    fn zobrist(&self, state: &GomokuState) -> Option<u64> {
+        self.game.zobrist(state)
+    }
+    fn value_bounds(&self) -> Option<(f64, f64)> {
+        self.game.value_bounds()
+    }
+    fn has_rewards(&self) -> bool {
+        false
+    }
+    fn rollout(&self, state: &GomokuState, rng: &mut Rng, scratch: &mut Vec<Cell>) -> Returns {
+        self.game.rollout(state, rng, scratch)
+    }
+    fn action_name(&self, cell: &Cell) -> String {
+        cell.to_string()
+    }
+}
+
+/// How a [`Move`] was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// A forced move (win now, block a five, or the only candidate), without a search.
+    Forced,
+    /// The first move of a victory by continuous fours ([`super::vcf`]), without a search.
+    Vcf,
+    /// The best move of a tree search.
+    Search,
+    /// A baseline agent's choice.
+    Agent,
+    /// The player had nothing usable (a search stopped before its first playout); the threat player's
+    /// choice or the first empty cell stood in.
+    Fallback,
+}
+
+/// A chosen move, how it was chosen, and the search report when there was a search.
+#[derive(Clone, Debug)]
+pub struct Move {
+    /// An empty cell of the board.
+    pub cell: Cell,
+    /// How it was chosen.
+    pub how: How,
+    /// The search behind it, for [`How::Search`].
+    pub report: Option<SearchReport<Cell>>,
+    /// Wall time of the choice, milliseconds.
+    pub elapsed_ms: f64,
+}
+
+/// The candidate move when the search would have exactly one (the centre of the empty board).
+fn only_candidate(game: &Gomoku, state: &GomokuState) -> Option<Cell> {
+    let mut candidates = Vec::new();
+    game.legal_actions(state, &mut candidates);
+    match candidates.as_slice() {
+        [only] => Some(*only),
+        _ => None,
+    }
+}
+
+/// A move for the side to move when a player had none: the threat player's choice, else the first empty
+/// cell in row-major order (always an empty cell). `None` only when the board is full.
+pub fn fallback_move(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Option<Cell> {
+    if !state.is_terminal() {
+        if let Some(c) = threat(game, state, rng).filter(|&c| state.is_empty_cell(c)) {
+            return Some(c);
+        }
+    }
+    let size = state.size();
+    (0..size * size).map(|i| Cell::from_index(i, size)).find(|&c| state.is_empty_cell(c))
+}
+
+/// The record of one finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The moves from the empty board, Black first.
+    pub moves: Vec<Cell>,
+    /// The winner (0 = Black, 1 = White), `None` for a draw.
+    pub winner: Option<usize>,
+    /// Playouts of all searches of each colour (Black, White).
+    pub playouts: [u64; 2],
+    /// Thinking time of each colour, milliseconds.
+    pub think_ms: [f64; 2],
+}
+
+/// Plays one game from `start` between `players[0]` (Black) and `players[1]` (White). `seed` varies the
+/// baselines' draws and each search's seed (move `i` searches with `seed * 1_000_003 + i`), so games of a
+/// match differ. `on_move` sees every move as it is played.
+pub fn play_game(
+    game: &Gomoku,
+    start: &GomokuState,
+    players: [&Player; 2],
+    seed: u64,
+    mut on_move: impl FnMut(&GomokuState, &Move),
+) -> GameRecord {
+    let mut rng = crate::rng::seeded(seed, 1 << 40);
+    let mut state = start.clone();
+    let mut record = GameRecord { moves: Vec::new(), winner: None, playouts: [0; 2], think_ms: [0.0; 2] };
+    let mut ply = 0u64;
+    while !state.is_terminal() {
+        let side = state.mover();
+        let player = match players[side] {
+            Player::Mcts { params, tuning } => Player::Mcts {
+                params: SearchParams { seed: seed.wrapping_mul(1_000_003).wrapping_add(ply), ..params.clone() },
+                tuning: *tuning,
+            },
+            other => other.clone(),
+        };
+        let Some(mv) = player.choose(game, &state, &mut rng, None) else { break };
+        record.playouts[side] += mv.report.as_ref().map_or(0, |r| r.playouts);
+        record.think_ms[side] += mv.elapsed_ms;
+        game.apply(&mut state, mv.cell);
+        record.moves.push(mv.cell);
+        on_move(&state, &mv);
+        ply += 1;
+    }
+    record.winner = state.winner();
+    record
+}

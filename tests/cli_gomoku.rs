@@ -1,0 +1,191 @@
+//! The `canopy` binary on Gomoku: `analyze gomoku` (table, board, JSON fields), `match gomoku` (results,
+//! --swap, --out, --json) and bad input (exit status 2, one line on stderr).
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn canopy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_canopy")).args(args).output().expect("run canopy")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = canopy(args);
+    assert!(out.status.success(), "canopy {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn text(args: &[&str]) -> String {
+    let out = canopy(args);
+    assert!(out.status.success(), "canopy {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+const T1_MOVES: &str = "5,7 5,8 6,7 6,8 7,7 7,8 8,7 0,0";
+
+#[test]
+fn analyze_json_fields() {
+    let v = json(&["analyze", "gomoku", "--moves", T1_MOVES, "--playouts", "2000", "--threads", "1", "--json"]);
+    assert_eq!(v["game"], "gomoku");
+    assert_eq!(v["size"], 15);
+    assert_eq!(v["rule"], "freestyle");
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["game_over"], false);
+    assert_eq!(v["winner"], Value::Null);
+    assert_eq!(v["playouts"], 2000);
+    assert_eq!(v["board"].as_array().unwrap().len(), 15);
+    assert_eq!(v["board"][7], ".....XXXX......");
+    assert_eq!(v["black"].as_array().unwrap().len(), 4);
+    let best = v["best_action"].as_str().unwrap();
+    assert!(best == "4,7" || best == "9,7", "{best}");
+    assert!(v["forced_move"] == "4,7" || v["forced_move"] == "9,7");
+    assert_eq!(v["pv"][0], best);
+    let actions = v["actions"].as_array().unwrap();
+    assert!(!actions.is_empty());
+    for key in ["action", "visits", "share", "win_rate", "proof", "pv"] {
+        assert!(actions[0].get(key).is_some(), "action field {key} missing");
+    }
+    assert_eq!(actions[0]["action"], best);
+    assert!(actions[0]["win_rate"].as_f64().unwrap() > 0.9);
+    // Most visited first.
+    let visits: Vec<u64> = actions.iter().map(|a| a["visits"].as_u64().unwrap()).collect();
+    assert!(visits.windows(2).all(|w| w[0] >= w[1]), "{visits:?}");
+    for key in ["root_proof", "best_proof", "best_win_rate", "root_value", "nodes", "elapsed_ms", "memory_bytes"] {
+        assert!(v.get(key).is_some(), "field {key} missing");
+    }
+    // The proofs are null or one of the solver's words.
+    for a in actions {
+        assert!(matches!(a["proof"].as_str(), None | Some("win" | "loss" | "draw")), "{}", a["proof"]);
+    }
+}
+
+#[test]
+fn analyze_board_diagram_rule_and_text_output() {
+    // R1 as a diagram: Black's six under freestyle, the overline cell is the move.
+    let mut rows = vec![String::from("..............."); 15];
+    let put = |rows: &mut Vec<String>, x: usize, y: usize, c: &str| rows[y].replace_range(x..x + 1, c);
+    for x in [0, 1, 2, 4, 5] {
+        put(&mut rows, x, 7, "x");
+    }
+    for (x, y) in [(9, 9), (10, 9), (11, 9), (9, 12), (13, 0)] {
+        put(&mut rows, x, y, "o");
+    }
+    let board = rows.join("/");
+    let v = json(&["analyze", "gomoku", "--board", &board, "--playouts", "1500", "--threads", "1", "--json"]);
+    assert_eq!(v["best_action"], "3,7");
+    assert_eq!(v["to_move"], "black");
+    let v = json(&[
+        "analyze",
+        "gomoku",
+        "--board",
+        &board,
+        "--rule",
+        "standard",
+        "--playouts",
+        "1500",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["rule"], "standard");
+    assert_eq!(v["forced_move"], Value::Null);
+
+    let out = text(&["analyze", "gomoku", "--moves", T1_MOVES, "--playouts", "1000", "--threads", "1"]);
+    assert!(out.contains("black to move"), "{out}");
+    assert!(out.contains("win rate") && out.contains("proof") && out.contains("pv"), "{out}");
+    assert!(out.contains("forced:"), "{out}");
+    // The best move is marked on the board: row 7 shows the four and a '*' at one end.
+    let row7 = out.lines().find(|l| l.starts_with(" 7")).unwrap();
+    assert!(row7.contains("*  X  X  X  X") || row7.contains("X  X  X  X  *"), "{row7}");
+
+    let over = json(&["analyze", "gomoku", "--moves", "0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0", "--json"]);
+    assert_eq!(over["game_over"], true);
+    assert_eq!(over["winner"], "black");
+    assert_eq!(over["best_action"], Value::Null);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let cases: &[&[&str]] = &[
+        &["analyze", "gomoku", "--moves", "7,7 99,3"],
+        &["analyze", "gomoku", "--moves", "7,7 7,7"],
+        &["analyze", "gomoku", "--moves", "7,7 x"],
+        &["analyze", "gomoku", "--moves", "1,1", "--size", "21"],
+        &["analyze", "gomoku", "--moves", "1,1", "--size", "4"],
+        &["analyze", "gomoku", "--moves", "1,1", "--rule", "renju"],
+        &["analyze", "gomoku", "--moves", "1,1", "--board", "x"],
+        &["analyze", "gomoku"],
+        &["analyze", "gomoku", "--board", "x.../...."],
+        &["analyze", "gomoku", "--moves", "0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0 4,1"],
+        &["analyze", "2048"],
+        &["match", "gomoku", "--black", "alphazero"],
+        &["match", "gomoku", "--black", "mcts:playouts=many"],
+        &["match", "gomoku", "--black", "mcts:warp=9"],
+        &["match", "gomoku", "--white", "threat:depth=3"],
+        &["match", "gomoku", "--games", "0"],
+        &["match", "2048"],
+        &["match", "gomoku", "--moves", "0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0"],
+        &["play", "gomoku"],
+    ];
+    for args in cases {
+        let out = canopy(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: status {:?}, stderr {err}", out.status);
+        assert_eq!(err.lines().count(), 1, "{args:?}: stderr {err:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn match_threat_against_random_with_swap_and_out() {
+    let dir = std::env::temp_dir().join(format!("canopy-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.tsv");
+    let path = file.to_str().unwrap();
+    let v = json(&[
+        "match", "gomoku", "--black", "threat", "--white", "random", "--games", "4", "--swap", "--size", "9", "--out",
+        path, "--json",
+    ]);
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[0]["black"], "a");
+    assert_eq!(games[1]["black"], "b");
+    let a = &v["summary"]["a"];
+    let sum = |t: &Value| t["wins"].as_u64().unwrap() + t["losses"].as_u64().unwrap() + t["draws"].as_u64().unwrap();
+    assert_eq!(sum(&a["as_black"]), 2);
+    assert_eq!(sum(&a["as_white"]), 2);
+    assert_eq!(a["total"]["wins"], v["summary"]["b"]["total"]["losses"]);
+    assert!(a["total"]["wins"].as_u64().unwrap() >= 3, "threat won {} of 4 against random", a["total"]["wins"]);
+    let saved = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = saved.lines().collect();
+    assert_eq!(lines.len(), 5, "{saved}");
+    assert!(lines[0].starts_with('#'));
+    for (i, line) in lines[1..].iter().enumerate() {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 5, "{line}");
+        assert_eq!(f[0], (i + 1).to_string());
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&f[3]), "{line}");
+        let moves = games[i]["moves"].as_array().unwrap();
+        assert_eq!(f[4].split(' ').count(), moves.len());
+        // The saved moves replay to the recorded result.
+        let replay = json(&["analyze", "gomoku", "--size", "9", "--moves", f[4], "--playouts", "1", "--json"]);
+        assert_eq!(replay["game_over"], true, "{line}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let out = text(&[
+        "match",
+        "gomoku",
+        "--black",
+        "mcts:playouts=300",
+        "--white",
+        "flat:rollouts=3",
+        "--size",
+        "9",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.contains("A (mcts:playouts=300)"), "{out}");
+    assert!(out.contains("as black") && out.contains("as white") && out.contains("total"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 2, "{out}");
+}
