@@ -32,7 +32,9 @@ fn analyze_json_fields() {
     assert_eq!(v["to_move"], "black");
     assert_eq!(v["game_over"], false);
     assert_eq!(v["winner"], Value::Null);
-    assert_eq!(v["playouts"], 2000);
+    // MCTS-Solver proves the win in one at once and ends the search early.
+    let playouts = v["playouts"].as_u64().unwrap();
+    assert!((1..=2000).contains(&playouts), "{playouts}");
     assert_eq!(v["board"].as_array().unwrap().len(), 15);
     assert_eq!(v["board"][7], ".....XXXX......");
     assert_eq!(v["black"].as_array().unwrap().len(), 4);
