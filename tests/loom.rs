@@ -96,7 +96,7 @@ fn concurrent_backups_are_exact() {
                 let (node, edge) = (node.clone(), edge.clone());
                 thread::spawn(move || {
                     edge.add_in_flight_relaxed(); // select: one virtual loss
-                    edge.backup_relaxed(v); // backup: value, visit +1, virtual loss -1
+                    edge.backup_relaxed(); // backup: visit +1, virtual loss -1
                     node.backup_relaxed(v);
                 })
             })
@@ -107,7 +107,6 @@ fn concurrent_backups_are_exact() {
         assert_eq!(node.visits_relaxed(), 2);
         assert_eq!(node.value_sum_relaxed(), 3.75);
         assert_eq!(edge.visits_relaxed(), 2);
-        assert_eq!(edge.value_sum_relaxed(), 3.75);
         assert_eq!(edge.in_flight_relaxed(), 0, "virtual loss leaked");
     });
 }

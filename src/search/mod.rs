@@ -282,7 +282,7 @@ fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64) -> Vec<Act
                     reward: e.reward as f64,
                     prior: e.prob as f64,
                     pv: e.child_acquire().map(|c| principal_variation(game, c)).unwrap_or_default(),
-                    proof: e.proof_relaxed(),
+                    proof: worker::proof_for(e, root.player()),
                 })
             }
             Step::Outcome(_) | Step::Sampled => None,

@@ -1,22 +1,21 @@
 //! Tree nodes and edges: the shared, lock-free part of the search.
 //!
 //! ```text
-//!  Node (40 bytes)                                  Edge<M> (40 bytes for 2048)
-//!  ┌──────────────┬──────────────┐                  ┌──────────────────────────┐
-//!  │ visits  u32  │ len  u32     │ grows / set once │ child *Node     set once │
-//!  ├──────────────┴──────────────┤                  ├──────────────────────────┤
-//!  │ value_sum  AtomicF64        │ grows (*)        │ value_sum AtomicF64  (*) │
-//!  ├─────────────────────────────┤                  ├────────────┬─────────────┤
-//!  │ key  u64        immutable   │                  │ visits u32 │in_flight u32│
-//!  ├─────────────────────────────┤                  ├────────────┼─────────────┤
-//!  │ children *Edge  set once    │                  │ prob f32   │ reward f32  │ immutable
-//!  ├──┬──┬──┬──┬─────────────────┤                  ├──┬─────────┴─────────────┤
-//!  │ex│pl│kd│pf│  padding        │                  │pf│ step M    immutable   │
-//!  └──┴──┴──┴──┴─────────────────┘                  └──┴───────────────────────┘
-//!  ex = expansion state, pl = perspective player, kd = kind, pf = MCTS-Solver proof
+//!  Node (40 bytes)                                   Edge<M> (24 bytes for 2048)
+//!  ┌──────────────┬──────────────┐                   ┌────────────────────────┐
+//!  │ visits  u32  │ len  u32     │  grows / set once │ child  *Node  set once │
+//!  ├──────────────┴──────────────┤                   ├───────────┬────────────┤
+//!  │ value_sum  AtomicF64        │  only grows*      │ visits u32│in_flight u32│
+//!  ├─────────────────────────────┤                   ├───────────┼────────────┤
+//!  │ key  u64  (immutable)       │                   │ prob  f32 │ reward f32 │ immutable
+//!  ├─────────────────────────────┤                   ├───────────┴────────────┤
+//!  │ children *Edge  set once    │                   │ step M      immutable  │
+//!  ├──┬──┬──┬────────────────────┤                   └────────────────────────┘
+//!  │ex│pl│kd│pf│   padding       │
+//!  └──┴──┴──┴──┴─────────────────┘   ex = expansion state, pl = perspective player, kd = kind,
+//!                                     pf = MCTS-Solver proof
 //! ```
-//! (*) `value_sum` changes only by adding backed-up values. Selection reads only the edges (contiguous in
-//! their block); the child node is touched only on the way down.
+//! (*) `value_sum` changes only by adding backed-up values.
 //!
 //! Virtual loss lives on edges, not nodes: in a DAG a playout's path is a sequence of edges, and a
 //! node's in-flight count is the sum over its incoming edges.
@@ -134,10 +133,6 @@ pub struct Node<M> {
 pub struct Edge<M> {
     /// The node this move leads to: null until linked once with a Release compare-exchange ([I3]).
     child: AtomicPtr<Node<M>>,
-    /// Sum of the return-to-go after this move of every playout backed up through the edge, for the
-    /// player credited with the move (Relaxed, [I4]). Kept on the edge so that selection reads only the
-    /// contiguous children block, never the scattered child nodes.
-    value_sum: AtomicF64,
     /// Playouts backed up through this edge. Only grows (Relaxed, [I4]).
     visits: AtomicU32,
     /// Playouts on this edge not backed up yet: the virtual loss count ([I5]).
@@ -147,9 +142,6 @@ pub struct Edge<M> {
     pub prob: f32,
     /// Immediate reward of the move for the mover (2048: merge score). Immutable.
     pub reward: f32,
-    /// MCTS-Solver result of the move for the player credited with it: 0 = unknown, else a [`Proof`],
-    /// copied from the child when a backup finds it proven (Relaxed, [I9]).
-    proof: AtomicU8,
     /// The move. Immutable.
     pub step: M,
 }
@@ -158,7 +150,7 @@ pub struct Edge<M> {
 #[cfg(not(loom))]
 const _: () = assert!(std::mem::size_of::<Node<u8>>() <= 64);
 #[cfg(not(loom))]
-const _: () = assert!(std::mem::size_of::<Edge<Step<u8, (u8, u8)>>>() <= 40);
+const _: () = assert!(std::mem::size_of::<Edge<Step<u8, (u8, u8)>>>() <= 32);
 
 impl<M> Node<M> {
     /// A fresh, unpublished node.
@@ -282,12 +274,10 @@ impl<M> Edge<M> {
     pub fn new(step: M, prob: f32, reward: f32) -> Self {
         Self {
             child: AtomicPtr::new(ptr::null_mut()),
-            value_sum: AtomicF64::new(0.0),
             visits: AtomicU32::new(0),
             in_flight: AtomicU32::new(0),
             prob,
             reward,
-            proof: AtomicU8::new(0),
             step,
         }
     }
@@ -335,37 +325,9 @@ impl<M> Edge<M> {
         self.in_flight.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Sum of backed-up returns after the move (a statistic: Relaxed).
+    /// Counts one backed-up playout and removes its virtual loss ([I4], [I5]).
     #[inline]
-    pub fn value_sum_relaxed(&self) -> f64 {
-        self.value_sum.load(Ordering::Relaxed)
-    }
-
-    /// Mean return of the move for the player credited with it: the reward plus the mean return-to-go
-    /// after it; `None` before the first backup.
-    #[inline]
-    pub fn mean_relaxed(&self) -> Option<f64> {
-        let n = self.visits_relaxed();
-        (n > 0).then(|| self.reward as f64 + self.value_sum_relaxed() / n as f64)
-    }
-
-    /// The move's proven result for the player credited with it, if any ([I9]).
-    #[inline]
-    pub fn proof_relaxed(&self) -> Option<Proof> {
-        Proof::from_u8(self.proof.load(Ordering::Relaxed))
-    }
-
-    /// Records the move's proven result ([I9]).
-    #[inline]
-    pub fn set_proof_relaxed(&self, proof: Proof) {
-        self.proof.store(proof as u8, Ordering::Relaxed);
-    }
-
-    /// Backs up one playout: adds `value` (the return-to-go after the move), counts the visit and removes
-    /// its virtual loss ([I4], [I5]).
-    #[inline]
-    pub fn backup_relaxed(&self, value: f64) {
-        self.value_sum.fetch_add(value, Ordering::Relaxed);
+    pub fn backup_relaxed(&self) {
         self.visits.fetch_add(1, Ordering::Relaxed);
         self.in_flight.fetch_sub(1, Ordering::Relaxed);
     }

@@ -243,21 +243,26 @@ impl<'a, G: Game> Worker<'a, G> {
     /// reward.
     fn select(&mut self, node: &GameNode<G>, children: &[GameEdge<G>]) -> (usize, u8) {
         match node.kind() {
-            NodeKind::Chance => (self.select_outcome(children, node.visits_relaxed()), node.player() as u8),
+            NodeKind::Chance => (self.select_outcome(children), node.player() as u8),
             _ => {
                 let mover = match self.shared.game.to_move(&self.state) {
                     Turn::Player(p) => p,
                     _ => node.player(),
                 };
-                (self.select_uct(children), mover as u8)
+                (self.select_uct(children, mover), mover as u8)
             }
         }
     }
 
     /// UCT over the children (Kocsis and Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006) with
-    /// values normalised to `[0, 1]` and virtual loss counted as visits of value 0, or PUCT. Visits and
-    /// means are the edges' own, so only the children block is read.
-    fn select_uct(&mut self, children: &[GameEdge<G>]) -> usize {
+    /// values normalised to `[0, 1]` and virtual loss counted as visits of value 0. Exploration uses edge
+    /// visits; the mean is the child node's (UCT2 of Childs, Brodeur and Kocsis, CIG 2008).
+    fn select_uct(&mut self, children: &[GameEdge<G>], mover: usize) -> usize {
+        if self.shared.solver {
+            if let Some(i) = self.select_solved(children, mover) {
+                return i;
+            }
+        }
         let vl = self.params.virtual_loss as f64;
         let mut total = 0.0;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -282,7 +287,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best_score = f64::NEG_INFINITY;
         let mut best_loss = None;
         for (i, e) in children.iter().enumerate() {
-            if self.shared.solver && e.proof_relaxed() == Some(Proof::Loss) {
+            if self.shared.solver && proof_for(e, mover) == Some(Proof::Loss) {
                 // MCTS-Solver: a move proven to lose is not searched again (unless all moves lose).
                 best_loss.get_or_insert(i);
                 continue;
@@ -315,13 +320,16 @@ impl<'a, G: Game> Worker<'a, G> {
         best
     }
 
+    /// MCTS-Solver shortcut: a move proven to win for the mover is always taken.
+    fn select_solved(&self, children: &[GameEdge<G>], mover: usize) -> Option<usize> {
+        children.iter().position(|e| proof_for(e, mover) == Some(Proof::Win))
+    }
+
     /// Chance-node outcome selection (see [`ChanceSelection`]).
-    fn select_outcome(&mut self, children: &[GameEdge<G>], node_visits: u32) -> usize {
+    fn select_outcome(&mut self, children: &[GameEdge<G>]) -> usize {
         match self.params.chance {
             ChanceSelection::Stratified => {
-                // The chance node's own visits stand in for the sum over its edges: one pass, and the same
-                // choice up to the playouts still in flight.
-                let total = node_visits as f64;
+                let total: f64 = children.iter().map(|e| (e.visits_relaxed() + e.in_flight_relaxed()) as f64).sum();
                 let mut best = 0;
                 let mut best_lag = f64::NEG_INFINITY;
                 for (i, e) in children.iter().enumerate() {
@@ -472,26 +480,22 @@ impl<'a, G: Game> Worker<'a, G> {
     /// node has many parents) and removes its virtual loss.
     fn backup(&mut self, leaf: Option<&GameNode<G>>, mut g: Returns) {
         let solver = self.shared.solver;
-        // The proof of the node below the current edge, when MCTS-Solver has one.
-        let mut proof_below = None;
+        let mut proven_below = false;
         if let Some(leaf) = leaf {
             leaf.backup_relaxed(g[leaf.player()]);
-            proof_below = if solver { leaf.proof_relaxed().map(|p| (p, leaf.player())) } else { None };
+            proven_below = solver && leaf.proof_relaxed().is_some();
         }
         let depth = self.path.len() as u64;
         for step in self.path.iter().rev() {
             // SAFETY: [I6] path pointers were taken from the live tree during this playout.
             let (node, edge) = unsafe { (&*step.node, &*step.edge) };
-            let mover = step.mover as usize % MAX_PLAYERS;
-            edge.backup_relaxed(g[mover]);
-            g[mover] += edge.reward as f64;
+            edge.backup_relaxed();
+            g[step.mover as usize % MAX_PLAYERS] += edge.reward as f64;
             node.backup_relaxed(g[node.player()]);
-            if let Some((proof, player)) = proof_below {
-                // MCTS-Solver: the edge learns its child's proof; only then is the node checked.
-                edge.set_proof_relaxed(if player == mover { proof } else { proof.flipped() });
-                let proven = node.proof_relaxed().is_none() && try_prove(node, mover);
-                proof_below = if proven { node.proof_relaxed().map(|p| (p, node.player())) } else { None };
-                if proven && std::ptr::eq(node, self.shared.root) {
+            if proven_below {
+                // MCTS-Solver: a proof only needs checking above a node that was just proven.
+                proven_below = node.proof_relaxed().is_none() && try_prove(node, step.mover as usize);
+                if proven_below && std::ptr::eq(node, self.shared.root) {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -504,10 +508,11 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 }
 
-/// The edge's mean return for its mover: reward plus the mean return-to-go after it.
+/// The edge's mean return for its mover: reward plus the child's mean return-to-go.
 #[inline]
 pub(crate) fn q_value<M>(e: &Edge<M>) -> Option<f64> {
-    e.mean_relaxed()
+    let child = e.child_acquire()?;
+    child.mean_relaxed().map(|m| m + e.reward as f64)
 }
 
 /// The node kind for a position whose turn is `turn`.
@@ -517,6 +522,14 @@ pub(crate) fn node_kind(turn: Turn) -> NodeKind {
         Turn::Chance => NodeKind::Chance,
         Turn::Terminal => NodeKind::Terminal,
     }
+}
+
+/// The proven result of `e`'s child for `mover`, if it has one.
+#[inline]
+pub(crate) fn proof_for<M>(e: &Edge<M>, mover: usize) -> Option<Proof> {
+    let child = e.child_acquire()?;
+    let p = child.proof_relaxed()?;
+    Some(if child.player() == mover { p } else { p.flipped() })
 }
 
 /// Returns of a two-player game whose result for `player` is `proof`.
@@ -539,7 +552,7 @@ fn try_prove<M>(node: &Node<M>, mover: usize) -> bool {
     let mut any_draw = false;
     let mut result = None;
     for e in children {
-        match e.proof_relaxed() {
+        match proof_for(e, mover) {
             Some(Proof::Win) => {
                 result = Some(Proof::Win);
                 break;
