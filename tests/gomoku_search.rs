@@ -55,7 +55,8 @@ fn search_picks_the_expected_moves() {
                     let report = Search::new(&game, params(playouts, seed)).run(&state);
                     let best = report.best.unwrap();
                     assert!(expected.contains(&best), "{id} {policy:?} seed {seed} {playouts}: chose {best}");
-                    assert_eq!(report.playouts, playouts);
+                    // MCTS-Solver may prove the root and end the search early.
+                    assert!(report.playouts == playouts || report.root_proof.is_some());
                     // A winning move is rated as one (T2's block only keeps the game going).
                     let stats = report.action(&best).unwrap();
                     assert!(id == "T2" || stats.mean.unwrap() > 0.9, "{id}: win rate {:?}", stats.mean);
@@ -89,7 +90,8 @@ fn tuned_player_answers_the_rows() {
         let mv = searching.choose(&game, &state, &mut rng, None).unwrap();
         assert!(expected.contains(&mv.cell), "{id}: search chose {}", mv.cell);
         assert_eq!(mv.how, How::Search);
-        assert_eq!(mv.report.unwrap().playouts, 1_000);
+        let report = mv.report.unwrap();
+        assert!(report.playouts == 1_000 || report.root_proof.is_some());
         assert!(expected.contains(&flat(&game, &state, 20, &mut rng).unwrap()), "{id}: flat");
     }
 }

@@ -1,7 +1,7 @@
 //! Tree nodes and edges: the shared, lock-free part of the search.
 //!
 //! ```text
-//!  Node (40 bytes)                                   Edge<M> (24 bytes for 2048)
+//!  Node (40 bytes)                                   Edge<M> (32 bytes for 2048)
 //!  ┌──────────────┬──────────────┐                   ┌────────────────────────┐
 //!  │ visits  u32  │ len  u32     │  grows / set once │ child  *Node  set once │
 //!  ├──────────────┴──────────────┤                   ├───────────┬────────────┤
