@@ -186,6 +186,18 @@ fn threat_pruning_answers_open_threes() {
     // Without pruning every candidate within radius 2.
     game.with_threat_pruning(false).legal_actions(&s, &mut out);
     assert!(out.len() > 20);
+    // Quiet radius 1: scattered stones offer only their neighbours; a cell two away stays when it makes
+    // an open three (8,5 and 3,5 make the split threes X X . X and X . X X with the pair 5,5 6,5).
+    let quiet = game.with_quiet_radius(1);
+    let s = quiet.from_stones(&cells("7,7 3,3 11,11"), &cells("0,0 14,14")).unwrap();
+    quiet.legal_actions(&s, &mut out);
+    assert_eq!(out.len(), 8 + 8 + 8 + 3 + 3, "{out:?}");
+    let s = quiet.from_stones(&cells("5,5 6,5 11,11"), &cells("0,0 14,14")).unwrap();
+    quiet.legal_actions(&s, &mut out);
+    assert!(out.contains(&Cell::new(8, 5)) && out.contains(&Cell::new(3, 5)), "{out:?}");
+    assert!(!out.contains(&Cell::new(5, 3)), "{out:?}");
+    // Threats come first: the open-three cells of the two stones lead the list.
+    assert!(out[..4].iter().all(|c| c.y == 5), "{out:?}");
 }
 
 /// Plays a VCF line and checks it: every attacker move but the last makes a four, every defender move

@@ -26,9 +26,9 @@ pub struct SearchArgs {
     /// Do not use the transposition table (search a tree instead of a DAG).
     #[arg(long)]
     pub no_tt: bool,
-    /// UCT exploration constant C (values normalised to [0, 1]).
-    #[arg(long, default_value_t = 1.0, value_parser = parse_non_negative)]
-    pub exploration: f64,
+    /// UCT exploration constant C (values normalised to [0, 1]). Default 1.0 (gomoku: 0.5).
+    #[arg(long, value_parser = parse_non_negative)]
+    pub exploration: Option<f64>,
     /// Selection formula: uct, or puct (uses the game's move priors).
     #[arg(long, value_enum, default_value_t = SelectionArg::Uct)]
     pub selection: SelectionArg,
@@ -86,6 +86,11 @@ impl SearchArgs {
     /// The search parameters these options ask for; `default_playouts` applies when neither --playouts
     /// nor --time is given.
     pub fn params(&self, default_playouts: u64) -> SearchParams {
+        self.params_with(default_playouts, SearchParams::default().exploration)
+    }
+
+    /// [`SearchArgs::params`] with the game's own default exploration constant.
+    pub fn params_with(&self, default_playouts: u64, default_exploration: f64) -> SearchParams {
         let mut p = SearchParams {
             playouts: self.playouts,
             time_ms: self.time,
@@ -93,7 +98,7 @@ impl SearchArgs {
             seed: self.seed,
             pin_threads: !self.no_pin,
             transposition_table: !self.no_tt,
-            exploration: self.exploration,
+            exploration: self.exploration.unwrap_or(default_exploration),
             virtual_loss: self.virtual_loss,
             selection: match self.selection {
                 SelectionArg::Uct => Selection::Uct,

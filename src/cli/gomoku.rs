@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::{common, input_error, AnalyzeArgs, SearchArgs};
 use crate::games::gomoku::protocol::{self, BrainConfig};
-use crate::games::gomoku::{forced_move, Cell, Gomoku, GomokuState, Rule, Tuning, BLACK, WHITE};
+use crate::games::gomoku::{forced_move, Cell, Gomoku, GomokuState, Rule, Tuning, BLACK, DEFAULT_EXPLORATION, WHITE};
 use crate::search::{ActionStats, Proof, Search};
 
 /// Rows of the candidate table printed by `analyze`.
@@ -164,7 +164,8 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let game = args.gomoku.game()?;
     let state = args.gomoku.position(&game, args.board.as_deref(), false)?;
     let searched = Tuning::default().game(&game);
-    let report = Search::new(&searched, args.search.params(crate::search::params::DEFAULT_PLAYOUTS)).run(&state);
+    let params = args.search.params_with(crate::search::params::DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
+    let report = Search::new(&searched, params).run(&state);
     let forced = forced_move(&game, &state);
     let me = state.mover();
     let ranked = ranked(&report.actions, report.best);
@@ -264,7 +265,7 @@ pub struct GomocupArgs {
 
 /// Runs the Gomocup protocol on stdin and stdout.
 pub fn gomocup(args: &GomocupArgs) -> anyhow::Result<()> {
-    let mut params = args.search.params(1);
+    let mut params = args.search.params_with(1, DEFAULT_EXPLORATION);
     params.playouts = args.search.playouts;
     params.time_ms = args.search.time;
     let config = BrainConfig { params, messages: !args.quiet, tuning: Tuning::default() };

@@ -9,7 +9,7 @@ use serde_json::json;
 use super::gomoku::{colour, PositionArgs};
 use super::{input_error, GameName, SearchArgs};
 use crate::games::gomoku::{
-    play_game, GameRecord, How, Player, RolloutPolicy, Tuning, DEFAULT_FLAT_ROLLOUTS, MAX_SIZE,
+    play_game, GameRecord, How, Player, RolloutPolicy, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, MAX_SIZE,
 };
 use crate::search::{parse_bytes, SearchParams};
 
@@ -24,7 +24,7 @@ pub struct MatchArgs {
     /// Agent A, Black in the first game: mcts, flat, threat or random, with options after a colon, e.g.
     /// mcts:playouts=20000,threads=1 or flat:rollouts=50 (mcts keys: playouts, time, threads,
     /// exploration, virtual_loss, expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats,
-    /// radius, rollout_radius; 0 lifts a playout or time limit).
+    /// radius, quiet_radius, rollout_radius; 0 lifts a playout or time limit).
     #[arg(long, value_name = "AGENT", default_value = "mcts")]
     pub black: String,
     /// Agent B, White in the first game (same forms as --black).
@@ -102,6 +102,7 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
                             _ => return Err(format!("agent option policy={v}: use basic or threats")),
                         }
                     }
+                    "quiet_radius" => tuning.quiet_radius = Some(num(k, v)?.clamp(1, MAX_SIZE as u64) as usize),
                     "radius" => tuning.radius = num(k, v)?.clamp(1, MAX_SIZE as u64) as usize,
                     "rollout_radius" => tuning.rollout_radius = num(k, v)?.clamp(1, MAX_SIZE as u64) as usize,
                     _ => return Err(format!("unknown mcts option '{k}' in '{text}'")),
@@ -179,7 +180,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if start.is_terminal() {
         return Err(input_error("the opening position is already over"));
     }
-    let base = args.search.params(MATCH_DEFAULT_PLAYOUTS);
+    let base = args.search.params_with(MATCH_DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
     let agents = [
         parse_agent(&args.black, &base).map_err(|e| input_error(format!("--black: {e}")))?,
         parse_agent(&args.white, &base).map_err(|e| input_error(format!("--white: {e}")))?,

@@ -47,8 +47,8 @@ pub use agents::{
 pub use board::{Cell, GomokuState, BLACK, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, WHITE};
 pub use parse::{check_size, parse_moves, PositionError};
 pub use player::{
-    fallback_move, play_game, GameRecord, How, Move, Player, Tuning, DEFAULT_FLAT_ROLLOUTS, VCF_BUDGET,
-    VCF_DEFENCE_BUDGET,
+    fallback_move, play_game, GameRecord, How, Move, Player, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS,
+    VCF_BUDGET, VCF_DEFENCE_BUDGET,
 };
 pub use rules::Rule;
 pub use tactics::vcf;
@@ -73,6 +73,7 @@ pub struct Gomoku {
     rollout_radius: usize,
     policy: RolloutPolicy,
     threat_pruning: bool,
+    quiet_radius: usize,
 }
 
 impl Default for Gomoku {
@@ -108,6 +109,7 @@ impl Gomoku {
             rollout_radius: DEFAULT_ROLLOUT_RADIUS,
             policy: RolloutPolicy::default(),
             threat_pruning: false,
+            quiet_radius: DEFAULT_RADIUS,
         })
     }
 
@@ -149,6 +151,22 @@ impl Gomoku {
     /// Whether threat pruning is on.
     pub fn threat_pruning(&self) -> bool {
         self.threat_pruning
+    }
+
+    /// The same game where, under threat pruning, a quiet position (no threat to answer) offers only the
+    /// candidates within `radius` of a stone plus those farther out that make or stop a four or an open
+    /// three. A `radius` at or above [`Gomoku::radius`] changes nothing (the default).
+    ///
+    /// # Panics
+    /// Panics when `radius` is 0 or above `MAX_SIZE`.
+    pub fn with_quiet_radius(self, radius: usize) -> Self {
+        assert!((1..=MAX_SIZE).contains(&radius), "quiet radius {radius} outside 1..={MAX_SIZE}");
+        Gomoku { quiet_radius: radius, ..self }
+    }
+
+    /// The quiet radius (see [`Gomoku::with_quiet_radius`]).
+    pub fn quiet_radius(&self) -> usize {
+        self.quiet_radius
     }
 
     /// Board side, in cells.
@@ -345,7 +363,7 @@ impl Game for Gomoku {
             return;
         }
         if self.threat_pruning && state.stone_count() >= 5 {
-            return tactics::threat_candidates(state, self.rule, self.radius, out);
+            return tactics::threat_candidates(state, self.rule, self.radius, self.quiet_radius, out);
         }
         near_stones(state, self.radius, out);
     }

@@ -18,6 +18,11 @@ use crate::rng::Rng;
 use crate::search::{Search, SearchParams, SearchReport};
 use crate::sync::AtomicBool;
 
+/// The UCT exploration constant Gomoku's commands use unless told otherwise: lower than the engine's
+/// default 1.0, because the win rates of Gomoku's many candidates differ by a few hundredths and a
+/// wide exploration term spreads the playouts almost evenly over them (measured in docs/gomoku.md).
+pub const DEFAULT_EXPLORATION: f64 = 0.5;
+
 /// Default rollouts per candidate move of [`Player::Flat`].
 pub const DEFAULT_FLAT_ROLLOUTS: u32 = 100;
 
@@ -34,6 +39,10 @@ pub struct Tuning {
     pub policy: RolloutPolicy,
     /// Candidate radius ([`Gomoku::with_radius`]). Default [`DEFAULT_RADIUS`].
     pub radius: usize,
+    /// Quiet radius ([`Gomoku::with_quiet_radius`]); `None`: the candidate radius (off). Default
+    /// `Some(1)`: in quiet positions, cells two away from every stone are searched only when they make or
+    /// stop a four or an open three.
+    pub quiet_radius: Option<usize>,
     /// Rollout radius ([`Gomoku::with_rollout_radius`]). Default [`DEFAULT_ROLLOUT_RADIUS`].
     pub rollout_radius: usize,
     /// Before searching, look for a victory by continuous fours ([`super::vcf`]) of the side to move (and play
@@ -48,6 +57,7 @@ impl Default for Tuning {
             threat_pruning: true,
             policy: RolloutPolicy::Threats,
             radius: DEFAULT_RADIUS,
+            quiet_radius: Some(1),
             rollout_radius: DEFAULT_ROLLOUT_RADIUS,
             threat_search: true,
         }
@@ -63,6 +73,7 @@ impl Tuning {
         game.with_threat_pruning(self.threat_pruning)
             .with_rollout_policy(self.policy)
             .with_radius(self.radius)
+            .with_quiet_radius(self.quiet_radius.unwrap_or(self.radius))
             .with_rollout_radius(self.rollout_radius)
     }
 }

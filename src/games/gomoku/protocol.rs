@@ -42,7 +42,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use super::board::{Cell, GomokuState, MAX_SIZE, MIN_SIZE};
-use super::player::{fallback_move, Player, Tuning};
+use super::player::{fallback_move, Player, Tuning, DEFAULT_EXPLORATION};
 use super::rules::Rule;
 use super::Gomoku;
 use crate::rng::{seeded, Rng};
@@ -75,7 +75,7 @@ pub struct BrainConfig {
 impl Default for BrainConfig {
     fn default() -> Self {
         BrainConfig {
-            params: SearchParams { playouts: None, ..SearchParams::default() },
+            params: SearchParams { playouts: None, exploration: DEFAULT_EXPLORATION, ..SearchParams::default() },
             messages: true,
             tuning: Tuning::default(),
         }

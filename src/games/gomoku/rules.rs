@@ -270,6 +270,20 @@ pub(crate) fn holds_win(state: &GomokuState, player: usize, rule: Rule) -> bool 
 /// (nothing on an empty board).
 pub(crate) fn near_stones(state: &GomokuState, radius: usize, out: &mut Vec<Cell>) {
     out.clear();
+    let near = near_rows(state, radius);
+    for (y, &row) in near.iter().enumerate().take(state.size()) {
+        let mut free = row;
+        while free != 0 {
+            let x = free.trailing_zeros() as usize;
+            free &= free - 1;
+            out.push(Cell::new(x, y));
+        }
+    }
+}
+
+/// The empty cells within Chebyshev distance `radius` of a stone, as one bit mask per row (bit `x` of
+/// row `y`).
+pub(crate) fn near_rows(state: &GomokuState, radius: usize) -> [u32; MAX_SIZE] {
     let size = state.size();
     let full = (1u32 << size) - 1;
     // Dilate each row horizontally, then OR the dilated rows within `radius` vertically.
@@ -282,15 +296,12 @@ pub(crate) fn near_stones(state: &GomokuState, radius: usize, out: &mut Vec<Cell
         }
         *w = m & full;
     }
-    for y in 0..size {
+    let mut rows = [0u32; MAX_SIZE];
+    for (y, row) in rows.iter_mut().enumerate().take(size) {
         let lo = y.saturating_sub(radius);
         let hi = (y + radius).min(size - 1);
         let near = wide[lo..=hi].iter().fold(0, |a, &w| a | w);
-        let mut free = near & !state.occupied_row(y);
-        while free != 0 {
-            let x = free.trailing_zeros() as usize;
-            free &= free - 1;
-            out.push(Cell::new(x, y));
-        }
+        *row = near & !state.occupied_row(y);
     }
+    rows
 }

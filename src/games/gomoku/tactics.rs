@@ -14,7 +14,8 @@
 //!    4-3, 3-3): those cells;
 //! 6. otherwise every candidate within the radius, those that make a four or an open three first, then
 //!    those that take the opponent's four or open-three cell, then the rest in row-major order (the
-//!    search visits every child once, in this order, before UCT chooses).
+//!    search visits every child once, in this order, before UCT chooses). With a *quiet radius* smaller
+//!    than the radius, the cells of the last group farther than it from every stone are left out.
 //!
 //! Rules 1, 2 and 4 are the standard answers of Gomoku theory: any other move loses to the threat. Rules
 //! 3 and 5 give up the rare positions where the opponent could meet the threat with a winning sequence
@@ -26,12 +27,18 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 use super::board::{stone_key, Cell, GomokuState, MAX_SIZE};
-use super::rules::{cell_on_line, five_cells, line_of, near_stones, open_four_cells, Lines, Rule, LINES};
+use super::rules::{cell_on_line, five_cells, line_of, near_rows, near_stones, open_four_cells, Lines, Rule, LINES};
 use super::Gomoku;
 
 /// Clears `out` and fills it with the search candidates of the non-terminal, non-empty `state` under
 /// threat pruning (see the module documentation): row-major, except rule 6's order by threat.
-pub(crate) fn threat_candidates(state: &GomokuState, rule: Rule, radius: usize, out: &mut Vec<Cell>) {
+pub(crate) fn threat_candidates(
+    state: &GomokuState,
+    rule: Rule,
+    radius: usize,
+    quiet_radius: usize,
+    out: &mut Vec<Cell>,
+) {
     out.clear();
     let lines = Lines::new(state);
     let me = state.mover();
@@ -117,13 +124,24 @@ pub(crate) fn threat_candidates(state: &GomokuState, rule: Rule, radius: usize, 
         });
         return;
     }
-    // Threats first: the search visits every child once in this order before UCT takes over, so the
-    // forcing moves are tried first.
     let mut by_cell = [0u8; MAX_SIZE * MAX_SIZE];
     for (&c, &score) in out.iter().zip(scores.iter()) {
         by_cell[c.y as usize * MAX_SIZE + c.x as usize] = score;
     }
-    out.sort_unstable_by_key(|c| (std::cmp::Reverse(by_cell[c.y as usize * MAX_SIZE + c.x as usize]), c.y, c.x));
+    let score_of = |c: &Cell| by_cell[c.y as usize * MAX_SIZE + c.x as usize];
+    // Quiet cells far from the stones go when a smaller quiet radius is asked for.
+    if quiet_radius < radius {
+        let near = near_rows(state, quiet_radius);
+        out.retain(|c| score_of(c) > 0 || near[c.y as usize] >> c.x & 1 != 0);
+        if out.is_empty() {
+            // Cannot happen (a candidate two away from a stone has an empty or stone neighbour one away
+            // from it), but never leave a non-terminal position without moves.
+            near_stones(state, radius, out);
+        }
+    }
+    // Threats first: the search visits every child once in this order before UCT takes over, so the
+    // forcing moves are tried first.
+    out.sort_unstable_by_key(|c| (std::cmp::Reverse(score_of(c)), c.y, c.x));
 }
 
 /// The straight-four cells of `player` on every line ([`open_four_cells`]), by direction and line.
