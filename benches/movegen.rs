@@ -19,7 +19,7 @@ const POSITIONS: usize = 4096;
 
 /// Positions met in seeded uniform-random games (every position of as many games as needed).
 fn positions() -> Vec<Board> {
-    let g = G2048;
+    let g = G2048::default();
     let mut rng = seeded(2048, 0);
     let mut out = Vec::with_capacity(POSITIONS);
     while out.len() < POSITIONS {
@@ -91,7 +91,7 @@ fn movegen(c: &mut Criterion) {
     let mut rng = seeded(7, 0);
     let mut scratch = Vec::new();
     group.throughput(Throughput::Elements(1));
-    group.bench_function("rollout", |bench| bench.iter(|| G2048.rollout(black_box(&start), &mut rng, &mut scratch)));
+    group.bench_function("rollout", |bench| bench.iter(|| G2048::default().rollout(black_box(&start), &mut rng, &mut scratch)));
     group.finish();
 }
 

@@ -26,9 +26,10 @@ pub struct SearchArgs {
     /// Do not use the transposition table (search a tree instead of a DAG).
     #[arg(long)]
     pub no_tt: bool,
-    /// UCT exploration constant C (values normalised to [0, 1]).
-    #[arg(long, default_value_t = 1.0, value_parser = parse_non_negative)]
-    pub exploration: f64,
+    /// UCT exploration constant C (values normalised to [0, 1]). Default 1.0; 2048 with --agent mcts: the
+    /// tuned value in docs/2048.md.
+    #[arg(long, value_parser = parse_non_negative)]
+    pub exploration: Option<f64>,
     /// Virtual loss per in-flight playout (0 disables it).
     #[arg(long, default_value_t = 1)]
     pub virtual_loss: u32,
@@ -39,6 +40,9 @@ pub struct SearchArgs {
     #[arg(long, value_enum, default_value_t = ChanceArg::Stratified)]
     pub chance: ChanceArg,
 }
+
+/// The exploration constant when `--exploration` is not given (a game may choose its own).
+pub const DEFAULT_EXPLORATION: f64 = 1.0;
 
 /// `--chance` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -75,7 +79,7 @@ impl SearchArgs {
             seed: self.seed,
             pin_threads: !self.no_pin,
             transposition_table: !self.no_tt,
-            exploration: self.exploration,
+            exploration: self.exploration.unwrap_or(DEFAULT_EXPLORATION),
             virtual_loss: self.virtual_loss,
             expand_threshold: self.expand_threshold,
             chance: match self.chance {

@@ -4,6 +4,7 @@
 //! Exit status: 0 on success, 2 for bad input (arguments, positions, options), with one line on stderr.
 
 mod common;
+mod compare;
 mod g2048;
 mod tictactoe;
 
@@ -52,6 +53,10 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// Play whole games and report score statistics.
     Play(PlayArgs),
+    /// Play the same games with several agents and print a table per agent.
+    Compare(compare::CompareArgs),
+    /// Play games for each value of one parameter; print the table and optionally plot it (SVG).
+    Sweep(compare::SweepArgs),
 }
 
 /// Arguments of `canopy analyze`.
@@ -63,8 +68,13 @@ pub struct AnalyzeArgs {
     /// Tic-tac-toe: nine cells of x, o or . row-major ('/' and spaces ignored).
     #[arg(long)]
     pub board: String,
+    /// Who chooses the move (2048: every agent; other games: mcts).
+    #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
+    pub agent: AgentName,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub g2048: g2048::G2048Args,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -83,9 +93,14 @@ pub struct PlayArgs {
     pub agent: AgentName,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub g2048: g2048::G2048Args,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Print CSV (one line per game) instead of tables.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
 }
 
 /// Move choosers for `canopy play`.
@@ -93,6 +108,12 @@ pub struct PlayArgs {
 pub enum AgentName {
     /// Monte Carlo Tree Search with the search options.
     Mcts,
+    /// 2048: depth-limited expectimax with a probability cut-off and a cache.
+    Expectimax,
+    /// 2048: flat Monte Carlo (rollouts from each move, best mean).
+    Flat,
+    /// 2048: best merge score plus evaluation of the afterstate.
+    Greedy,
     /// A uniformly random legal move.
     Random,
 }
@@ -127,6 +148,8 @@ pub fn main() -> i32 {
             GameName::G2048 => g2048::play(&args),
             GameName::Tictactoe => Err(input_error("play supports 2048 (tic-tac-toe is for analysis)")),
         },
+        Command::Compare(args) => compare::compare(&args),
+        Command::Sweep(args) => compare::sweep(&args),
     };
     match result {
         Ok(()) => 0,
