@@ -91,7 +91,9 @@ fn movegen(c: &mut Criterion) {
     let mut rng = seeded(7, 0);
     let mut scratch = Vec::new();
     group.throughput(Throughput::Elements(1));
-    group.bench_function("rollout", |bench| bench.iter(|| G2048::default().rollout(black_box(&start), &mut rng, &mut scratch)));
+    group.bench_function("rollout", |bench| {
+        bench.iter(|| G2048::default().rollout(black_box(&start), &mut rng, &mut scratch))
+    });
     group.finish();
 }
 

@@ -167,7 +167,17 @@ const MID_BOARD: &str = "2,0,0,2,0,4,0,0,0,0,8,0,0,16,0,2";
 fn analyze_with_every_agent_explains_every_move() {
     for agent in ["mcts", "expectimax", "flat", "greedy", "random"] {
         let v = json(&[
-            "analyze", "2048", "--board", MID_BOARD, "--agent", agent, "--playouts", "300", "--threads", "1", "--json",
+            "analyze",
+            "2048",
+            "--board",
+            MID_BOARD,
+            "--agent",
+            agent,
+            "--playouts",
+            "300",
+            "--threads",
+            "1",
+            "--json",
         ]);
         assert_eq!(v["agent"], agent);
         let actions = v["actions"].as_array().unwrap();
@@ -193,8 +203,12 @@ fn analyze_with_every_agent_explains_every_move() {
 
 #[test]
 fn play_with_each_baseline_reports_milestones() {
-    for (agent, extra) in [("greedy", vec![]), ("random", vec![]), ("flat", vec!["--playouts", "40"]), ("expectimax", vec!["--depth", "1"])]
-    {
+    for (agent, extra) in [
+        ("greedy", vec![]),
+        ("random", vec![]),
+        ("flat", vec!["--playouts", "40"]),
+        ("expectimax", vec!["--depth", "1"]),
+    ] {
         let mut args = vec!["play", "2048", "--agent", agent, "--games", "2", "--threads", "1", "--json"];
         args.extend(extra);
         let v = json(&args);

@@ -207,10 +207,8 @@ pub fn table_header(label: &str, width: usize) -> String {
 
 /// One row of the summary table.
 pub fn table_row(label: &str, width: usize, s: &Summary) -> String {
-    let mut row = format!(
-        "{label:<width$} {:>5} {:>9.0} {:>9.0} {:>9}",
-        s.games, s.mean_score, s.median_score, s.max_score
-    );
+    let mut row =
+        format!("{label:<width$} {:>5} {:>9.0} {:>9.0} {:>9}", s.games, s.mean_score, s.median_score, s.max_score);
     for r in &s.reached {
         let _ = write!(row, " {:>5.0}%", r.share * 100.0);
     }
@@ -305,7 +303,10 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     for value in &args.values {
         let (search, g) = g2048::with_param(&args.search, &args.g2048, args.param, value)
             .map_err(|e| input_error(format!("--values: {e}")))?;
-        configs.push((value.trim().to_string(), g2048::agent_config(args.agent, &search, &g, g2048::PLAY_DEFAULT_PLAYOUTS)?));
+        configs.push((
+            value.trim().to_string(),
+            g2048::agent_config(args.agent, &search, &g, g2048::PLAY_DEFAULT_PLAYOUTS)?,
+        ));
     }
     let bar = g2048::progress_bar(args.games * configs.len() as u64);
     let agent = g2048::agent_label(args.agent);
@@ -389,8 +390,15 @@ pub fn svg_plot(title: &str, x_label: &str, points: &[(String, f64, f64)]) -> St
         tick += step;
     }
     let _ = writeln!(s, r#"<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{}" stroke="black"/>"#, H - BOTTOM);
-    let _ = writeln!(s, r#"<line x1="{LEFT}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#, H - BOTTOM, W - RIGHT, H - BOTTOM);
-    let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#, (LEFT + W - RIGHT) / 2.0, H - 15.0, esc(x_label));
+    let _ =
+        writeln!(s, r#"<line x1="{LEFT}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#, H - BOTTOM, W - RIGHT, H - BOTTOM);
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+        (LEFT + W - RIGHT) / 2.0,
+        H - 15.0,
+        esc(x_label)
+    );
     let _ = writeln!(
         s,
         r#"<text x="18" y="{}" text-anchor="middle" transform="rotate(-90 18 {})">mean score</text>"#,
@@ -405,8 +413,14 @@ pub fn svg_plot(title: &str, x_label: &str, points: &[(String, f64, f64)]) -> St
         let (lo, hi) = (y((mean - se).max(0.0)), y(mean + se));
         let _ = writeln!(s, r##"<line x1="{px:.1}" y1="{lo:.1}" x2="{px:.1}" y2="{hi:.1}" stroke="#1f77b4"/>"##);
         let _ = writeln!(s, r##"<circle cx="{px:.1}" cy="{py:.1}" r="4" fill="#1f77b4"/>"##);
-        let _ = writeln!(s, r#"<text x="{px:.1}" y="{}" text-anchor="middle">{}</text>"#, H - BOTTOM + 18.0, esc(label));
-        let _ = writeln!(s, r##"<text x="{:.1}" y="{:.1}" text-anchor="start" fill="#555">{mean:.0}</text>"##, px + 6.0, py - 6.0);
+        let _ =
+            writeln!(s, r#"<text x="{px:.1}" y="{}" text-anchor="middle">{}</text>"#, H - BOTTOM + 18.0, esc(label));
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="start" fill="#555">{mean:.0}</text>"##,
+            px + 6.0,
+            py - 6.0
+        );
     }
     s.push_str("</svg>\n");
     s

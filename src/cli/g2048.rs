@@ -169,7 +169,12 @@ pub fn with_param(
         SweepParam::Epsilon => g.epsilon = Some(parse_probability(v)?),
         SweepParam::RolloutDepth => g.rollout_depth = Some(parse_rollout_depth(v)?),
         SweepParam::LeafDepth => {
-            g.leaf_depth = Some(v.parse::<u32>().ok().filter(|&l| l <= 3).ok_or_else(|| format!("'{v}' is not a leaf depth (0 to 3)"))?)
+            g.leaf_depth = Some(
+                v.parse::<u32>()
+                    .ok()
+                    .filter(|&l| l <= 3)
+                    .ok_or_else(|| format!("'{v}' is not a leaf depth (0 to 3)"))?,
+            )
         }
         SweepParam::Rollout => {
             g.rollout = Some(match v.to_ascii_lowercase().as_str() {
@@ -210,7 +215,10 @@ pub fn config_line(c: &AgentConfig) -> String {
                 (None, Some(t)) => format!("iterative deepening within {t} ms"),
                 (None, None) => "depth max(4, distinct tiles - 1)".to_string(),
             };
-            format!("{depth}, probability cut-off {}, cache {} entries, 1 thread", c.expectimax.prob_cutoff, c.cache_slots)
+            format!(
+                "{depth}, probability cut-off {}, cache {} entries, 1 thread",
+                c.expectimax.prob_cutoff, c.cache_slots
+            )
         }
         AgentKind::Flat => format!("{limit} (rollouts, all moves), {} threads, rollout {rollout}", p.threads),
         AgentKind::Greedy => "best merge score + evaluation of the afterstate".to_string(),
@@ -245,8 +253,10 @@ pub fn config_json(c: &AgentConfig) -> Value {
 pub fn progress_bar(len: u64) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(len);
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {wide_bar} {pos}/{len} games [{elapsed_precise}, eta {eta}] {msg}")
-            .expect("static template"),
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {wide_bar} {pos}/{len} games [{elapsed_precise}, eta {eta}] {msg}",
+        )
+        .expect("static template"),
     );
     bar
 }
@@ -339,8 +349,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
         Some(report) => {
             println!("{:<6} {:>9} {:>7} {:>14} {:>7}  afterstate", "move", "visits", "share", "mean return", "reward");
             for a in &report.actions {
-                let after =
-                    afterstate(a.action).map(|t| t.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
+                let after = afterstate(a.action).map(|t| t.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
                 println!(
                     "{:<6} {:>9} {:>6.1}% {:>14} {:>7}  {}",
                     a.name,
@@ -352,8 +361,12 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
                 );
             }
             if config.game.rollout.depth.is_some() {
-                println!("mean return = merge score of the move + mean over playouts of (merge scores gathered + evaluation");
-                println!("  of the afterstate where the truncated rollout stopped); a lost game counts 0 (docs/2048.md)");
+                println!(
+                    "mean return = merge score of the move + mean over playouts of (merge scores gathered + evaluation"
+                );
+                println!(
+                    "  of the afterstate where the truncated rollout stopped); a lost game counts 0 (docs/2048.md)"
+                );
             } else {
                 println!("mean return = immediate merge score + expected score still to come after the move");
             }
@@ -425,7 +438,8 @@ fn print_explanations(h: &Heuristic, board: &Board, d: &Decision) {
     let mut explained = Vec::new();
     for m in &d.moves {
         let Some(e) = explain(h, board, m.dir) else { continue };
-        let mut row = format!("{:<6} {:>6} {:>+7} {:>+11.0}", m.dir.name(), m.reward, e.empty_cells_change, e.eval_change);
+        let mut row =
+            format!("{:<6} {:>6} {:>+7} {:>+11.0}", m.dir.name(), m.reward, e.empty_cells_change, e.eval_change);
         let points = e.points_change.named();
         for (name, _) in &weighted {
             let v = points.iter().find(|(n, _)| n == name).map_or(0.0, |p| p.1);
@@ -445,35 +459,44 @@ fn print_explanations(h: &Heuristic, board: &Board, d: &Decision) {
         println!("{} is the only legal move", best.name());
         return;
     };
-    let mut reasons: Vec<(f32, String)> = Vec::new();
+    // Differences in points between the chosen move and the runner-up, largest first.
+    let mut diffs: Vec<(f32, String)> = Vec::new();
     let cells = be.empty_cells_change - re.empty_cells_change;
     if cells != 0 {
-        reasons.push((
-            w.empty * 2.0 * cells.unsigned_abs() as f32,
-            format!("{} {} empty cell{}", if cells > 0 { "keeps" } else { "gives up" }, cells.abs(), if cells.abs() == 1 { "" } else { "s" }),
-        ));
+        let plural = if cells.abs() == 1 { "" } else { "s" };
+        diffs.push((w.empty * 2.0 * cells as f32, format!("{} empty cell{plural}", cells.abs())));
     }
     for ((name, b), (_, r)) in be.points_change.named().iter().zip(re.points_change.named().iter()) {
         let diff = b - r;
         if *name != "empty" && diff.abs() >= 1.0 {
-            reasons.push((diff.abs(), format!("{name} {diff:+.0} points")));
+            diffs.push((diff, format!("{name} {:.0} points", diff.abs())));
         }
     }
-    reasons.sort_by(|a, b| b.0.total_cmp(&a.0));
     let reward = i64::from(bm.reward) - i64::from(rm.reward);
     if reward != 0 {
-        reasons.push((0.0, format!("merge score {reward:+}")));
+        diffs.push((reward as f32, format!("merge score {}", reward.abs())));
     }
-    let value = match (bm.value, rm.value) {
-        (Some(a), Some(b)) => format!("; the agent's values: {a:.1} against {b:.1}"),
-        _ => String::new(),
+    diffs.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
+    let list = |better: bool| -> String {
+        diffs.iter().filter(|d| (d.0 > 0.0) == better).map(|d| d.1.clone()).collect::<Vec<_>>().join(", ")
     };
-    let because = if reasons.is_empty() {
-        "the same board features; the difference is in what the search sees after the spawn".to_string()
-    } else {
-        reasons.into_iter().map(|r| r.1).collect::<Vec<_>>().join(", ")
-    };
-    println!("{} rather than {}: {because}{value}", best.name(), rm.dir.name());
+    let (gains, losses) = (list(true), list(false));
+    let mut sentence = format!("{} rather than {}:", best.name(), rm.dir.name());
+    if !gains.is_empty() {
+        sentence.push_str(&format!(" better by {gains}"));
+    }
+    if !losses.is_empty() {
+        sentence.push_str(&format!("{} worse by {losses}", if gains.is_empty() { "" } else { ";" }));
+    }
+    if gains.is_empty() && losses.is_empty() {
+        sentence.push_str(" the same board features now");
+    }
+    println!("{sentence}");
+    if let (Some(a), Some(b)) = (bm.value, rm.value) {
+        let what =
+            if losses.is_empty() { "and the agent's look ahead agrees" } else { "the agent's look ahead decides" };
+        println!("  {what}: value {a:.1} against {b:.1} ({:+.1})", a - b);
+    }
 }
 
 fn print_json(args: &AnalyzeArgs, config: &AgentConfig, board: &Board, d: &Decision) -> anyhow::Result<()> {

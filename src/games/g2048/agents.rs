@@ -183,10 +183,8 @@ impl Agent {
     pub fn decide(&mut self, board: &Board, seed: u64) -> Decision {
         let start = Instant::now();
         let legal = board.legal_dirs();
-        let mut moves: Vec<MoveInfo> = legal
-            .iter()
-            .map(|dir| MoveInfo { dir, value: None, visits: 0, reward: board.afterstate(dir).1 })
-            .collect();
+        let mut moves: Vec<MoveInfo> =
+            legal.iter().map(|dir| MoveInfo { dir, value: None, visits: 0, reward: board.afterstate(dir).1 }).collect();
         let mut decision =
             Decision { best: None, moves: Vec::new(), work: 0, depth: None, elapsed_ms: 0.0, report: None };
         if legal.is_empty() {

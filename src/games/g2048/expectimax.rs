@@ -255,7 +255,14 @@ impl Expectimax {
 
     /// The value of the afterstate of `dir` on `board` searched to `depth` moves (counting `dir`),
     /// with or without the cache; `None` when `dir` is illegal. For tests and explanations.
-    pub fn move_value(&mut self, board: &Board, dir: Dir, depth: u32, prob_cutoff: f64, use_cache: bool) -> Option<f64> {
+    pub fn move_value(
+        &mut self,
+        board: &Board,
+        dir: Dir,
+        depth: u32,
+        prob_cutoff: f64,
+        use_cache: bool,
+    ) -> Option<f64> {
         let (after, _) = board.shift(dir)?;
         let saved = self.use_cache;
         self.use_cache = use_cache && self.cache.len() > 1;
