@@ -3,7 +3,9 @@
 
 use canopy_mcts::games::g2048::agents::{flat, Agent, AgentConfig, AgentKind};
 use canopy_mcts::games::g2048::eval::{Features, Heuristic, STANDARD};
-use canopy_mcts::games::g2048::expectimax::{self, afterstate_value, depth_for, Expectimax, Limits};
+use canopy_mcts::games::g2048::expectimax::{
+    self, afterstate_value, depth_for, Expectimax, Limits, ParallelExpectimax,
+};
 use canopy_mcts::games::g2048::{Board, Dir, G2048State, RolloutPolicy, G2048};
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::SearchParams;
@@ -204,6 +206,23 @@ fn search_reports_the_values_of_the_legal_moves() {
     // No legal move: no best move.
     let dead = board("4,8,2,4, 2,4,8,16, 16,128,64,128, 2,8,2,8");
     assert_eq!(s.search(&dead, &Limits::default()).best, None);
+}
+
+#[test]
+fn threads_give_the_values_of_one_thread() {
+    let h = Heuristic::standard();
+    for text in BOARDS {
+        let b = board(text);
+        for depth in 1..=3 {
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let one = Expectimax::new(1 << 12).search(&b, &limits);
+            let mut par = ParallelExpectimax::new(h, 3, 1 << 12);
+            assert_eq!(par.threads(), 3);
+            let many = par.search(&b, &limits);
+            assert_eq!(many.values, one.values, "{text} depth {depth}");
+            assert_eq!((many.best, many.depth), (one.best, one.depth));
+        }
+    }
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! | agent | per move | `--time` | `--playouts` | threads |
 //! |---|---|---|---|---|
 //! | `mcts` | the engine's search with the game's rollout policy | search time | playouts | all |
-//! | `expectimax` | [`expectimax`](super::expectimax) with the cache | iterative deepening | ignored | 1 |
+//! | `expectimax` | [`expectimax`](super::expectimax) with the cache | iterative deepening | ignored | all |
 //! | `flat` | rollouts from every move's afterstate, best mean | rollouts until then | rollouts (all moves) | all |
 //! | `greedy` | best merge score + evaluation of the afterstate | ignored | ignored | 1 |
 //! | `random` | a uniformly random legal move | ignored | ignored | 1 |
@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::expectimax::{self, Expectimax};
+use super::expectimax::{self, ParallelExpectimax};
 use super::{greedy_afterstate, tables, Board, Dir, G2048State, RolloutPolicy, G2048};
 use crate::rng::{self, Rng};
 use crate::search::{Search, SearchParams, SearchReport};
@@ -92,7 +92,7 @@ pub struct AgentConfig {
     pub game: G2048,
     /// Expectimax depth and cut-off (its time comes from `search.time_ms`).
     pub expectimax: expectimax::Limits,
-    /// Expectimax cache entries (16 bytes each).
+    /// Expectimax cache entries (16 bytes each), shared evenly by its threads.
     pub cache_slots: usize,
 }
 
@@ -162,14 +162,16 @@ pub struct Decision {
 /// An agent with its state between moves (the expectimax cache).
 pub struct Agent {
     config: AgentConfig,
-    expectimax: Option<Expectimax>,
+    expectimax: Option<ParallelExpectimax>,
 }
 
 impl Agent {
     /// The agent `config` describes.
     pub fn new(config: AgentConfig) -> Agent {
+        // Build the row table now rather than inside the first timed decision.
+        let _ = tables::row_table();
         let expectimax = (config.kind == AgentKind::Expectimax)
-            .then(|| Expectimax::with_heuristic(config.game.heuristic, config.cache_slots));
+            .then(|| ParallelExpectimax::new(config.game.heuristic, config.search.threads, config.cache_slots));
         Agent { config, expectimax }
     }
 
@@ -207,7 +209,10 @@ impl Agent {
             }
             AgentKind::Expectimax => {
                 let limits = expectimax::Limits { time_ms: self.config.search.time_ms, ..self.config.expectimax };
-                let searcher = self.expectimax.get_or_insert_with(|| Expectimax::new(self.config.cache_slots));
+                let config = &self.config;
+                let searcher = self.expectimax.get_or_insert_with(|| {
+                    ParallelExpectimax::new(config.game.heuristic, config.search.threads, config.cache_slots)
+                });
                 let r = searcher.search(board, &limits);
                 for m in &mut moves {
                     m.value = r.values[m.dir.index()];
