@@ -31,7 +31,7 @@ pub struct G2048Args {
     #[arg(long, value_name = "D|end", value_parser = parse_rollout_depth)]
     pub rollout_depth: Option<RolloutDepth>,
     /// Score the board where a truncated rollout stops with an expectimax search of L more moves
-    /// (0: the evaluation alone). Default: 0 for mcts.
+    /// (0: the evaluation alone). Default: 1 for mcts, 0 for flat.
     #[arg(long, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=3))]
     pub leaf_depth: Option<u32>,
     /// Expectimax depth in moves (1..=24). Default: iterative deepening within --time; without --time,

@@ -137,8 +137,9 @@ impl RolloutPolicy {
     pub const RANDOM: RolloutPolicy = RolloutPolicy { epsilon: 1.0, depth: None, leaf_depth: 0 };
 
     /// The policy `canopy` uses for MCTS by default on 2048 (chosen by the experiments in
-    /// docs/2048.md): greedy moves with `epsilon = 0`, truncated after one move (`depth = 1`).
-    pub const TUNED: RolloutPolicy = RolloutPolicy { epsilon: 0.0, depth: Some(1), leaf_depth: 0 };
+    /// docs/2048.md): greedy moves (`epsilon = 0`), truncated after one move (`depth = 1`: a spawn,
+    /// then the move) whose afterstate is scored by a one-move expectimax (`leaf_depth = 1`).
+    pub const TUNED: RolloutPolicy = RolloutPolicy { epsilon: 0.0, depth: Some(1), leaf_depth: 1 };
 }
 
 impl Default for RolloutPolicy {
