@@ -4,12 +4,15 @@
 //! seeded random games), counted per move; `shift_all_dirs_65536`: the same with a 65536 tile on each
 //! board (the line-by-line path for big tiles). `legal_dirs`: the legal-move mask, counted per position.
 //! `rollout`: one uniform-random playout to the end from a fixed start position, counted per rollout.
+//! `evaluate`: the 2048 evaluation function, per board. `rollout_truncated_d1`, `rollout_truncated_d1_leaf1`,
+//! `rollout_egreedy_end`: rollouts of the MCTS policies from afterstates of the benchmark positions.
 //!
 //! Run: `cargo bench --bench movegen` (add `-- --warm-up-time 1 --measurement-time 3` for a quick look).
 
 use std::hint::black_box;
 
-use canopy_mcts::games::g2048::{Board, Dir, G2048State, G2048};
+use canopy_mcts::games::g2048::eval::Heuristic;
+use canopy_mcts::games::g2048::{Board, Dir, G2048State, RolloutPolicy, G2048};
 use canopy_mcts::rng::seeded;
 use canopy_mcts::Game;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -19,7 +22,7 @@ const POSITIONS: usize = 4096;
 
 /// Positions met in seeded uniform-random games (every position of as many games as needed).
 fn positions() -> Vec<Board> {
-    let g = G2048;
+    let g = G2048::default();
     let mut rng = seeded(2048, 0);
     let mut out = Vec::with_capacity(POSITIONS);
     while out.len() < POSITIONS {
@@ -91,7 +94,35 @@ fn movegen(c: &mut Criterion) {
     let mut rng = seeded(7, 0);
     let mut scratch = Vec::new();
     group.throughput(Throughput::Elements(1));
-    group.bench_function("rollout", |bench| bench.iter(|| G2048.rollout(black_box(&start), &mut rng, &mut scratch)));
+    group.bench_function("rollout", |bench| {
+        bench.iter(|| G2048::default().rollout(black_box(&start), &mut rng, &mut scratch))
+    });
+
+    // The evaluation (eight table lookups), counted per board.
+    let h = Heuristic::standard();
+    group.throughput(Throughput::Elements(boards.len() as u64));
+    group.bench_function("evaluate", |bench| {
+        bench.iter(|| boards.iter().map(|b| f64::from(h.evaluate(black_box(b)))).sum::<f64>())
+    });
+
+    // Rollouts of the MCTS policies from the afterstates of the benchmark positions, counted per rollout.
+    let afters: Vec<G2048State> = boards
+        .iter()
+        .filter_map(|b| b.legal_dirs().iter().next().map(|d| b.afterstate(d).0))
+        .map(|board| G2048State { board, spawn_pending: true })
+        .take(256)
+        .collect();
+    for (name, policy) in [
+        ("rollout_truncated_d1", RolloutPolicy { epsilon: 0.0, depth: Some(1), leaf_depth: 0 }),
+        ("rollout_truncated_d1_leaf1", RolloutPolicy { epsilon: 0.0, depth: Some(1), leaf_depth: 1 }),
+        ("rollout_egreedy_end", RolloutPolicy { epsilon: 0.2, depth: None, leaf_depth: 0 }),
+    ] {
+        let g = G2048::with_rollout(policy);
+        group.throughput(Throughput::Elements(afters.len() as u64));
+        group.bench_function(name, |bench| {
+            bench.iter(|| afters.iter().map(|s| g.rollout_value(black_box(s), &mut rng)).sum::<f64>())
+        });
+    }
     group.finish();
 }
 

@@ -157,3 +157,162 @@ fn play_three_games_beats_random_play() {
     // Uniform random play averages about 1,100 (tests/g2048_rules.rs measures it).
     assert!(mean > 5_000.0, "mean score {mean}");
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Agents, compare and sweep.
+
+const MID_BOARD: &str = "2,0,0,2,0,4,0,0,0,0,8,0,0,16,0,2";
+
+#[test]
+fn analyze_with_every_agent_explains_every_move() {
+    for agent in ["mcts", "expectimax", "flat", "greedy", "random"] {
+        let v = json(&[
+            "analyze",
+            "2048",
+            "--board",
+            MID_BOARD,
+            "--agent",
+            agent,
+            "--playouts",
+            "300",
+            "--threads",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(v["agent"], agent);
+        let actions = v["actions"].as_array().unwrap();
+        assert_eq!(actions.len(), 4, "{agent}: every direction is legal here");
+        let best = v["best_action"].as_str().unwrap();
+        assert!(actions.iter().any(|a| a["action"] == best), "{agent}");
+        for a in actions {
+            let e = &a["explain"];
+            assert!(e["empty_cells_change"].is_i64(), "{agent}: {a}");
+            assert!(e["eval_change"].is_f64(), "{agent}: {a}");
+            for f in ["empty", "merges", "monotonicity", "sum", "smoothness", "corner"] {
+                assert!(e["points_change"][f].is_number(), "{agent}: {f}");
+                assert!(e["features_change"][f].is_number(), "{agent}: {f}");
+            }
+        }
+    }
+    // The text form ends with the explanation of the choice.
+    let out = canopy(&["analyze", "2048", "--board", MID_BOARD, "--agent", "expectimax", "--depth", "2"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("why:") && text.contains(" rather than "), "{text}");
+}
+
+#[test]
+fn play_with_each_baseline_reports_milestones() {
+    for (agent, extra) in [
+        ("greedy", vec![]),
+        ("random", vec![]),
+        ("flat", vec!["--playouts", "40"]),
+        ("expectimax", vec!["--depth", "1"]),
+    ] {
+        let mut args = vec!["play", "2048", "--agent", agent, "--games", "2", "--threads", "1", "--json"];
+        args.extend(extra);
+        let v = json(&args);
+        assert_eq!(v["agent"], agent);
+        assert_eq!(v["games"].as_array().unwrap().len(), 2);
+        let reached: Vec<u64> =
+            v["summary"]["reached"].as_array().unwrap().iter().map(|r| r["tile"].as_u64().unwrap()).collect();
+        assert_eq!(reached, [2048, 4096, 8192, 16384, 32768]);
+        assert!(v["summary"]["mean_score"].as_f64().unwrap() > 0.0);
+    }
+    let out = canopy(&["play", "2048", "--agent", "greedy", "--games", "3", "--csv"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 4, "{text}");
+    assert!(text.starts_with("seed,score,max_tile"));
+}
+
+#[test]
+fn compare_prints_a_row_per_agent_as_table_csv_and_json() {
+    let base = ["compare", "2048", "--agents", "greedy,random", "--games", "3", "--quiet"];
+    let out = canopy(&base);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let header = text.lines().next().unwrap();
+    for col in ["agent", "mean", "median", "max", "2048", "4096", "8192", "16384", "32768"] {
+        assert!(header.contains(col), "{header}");
+    }
+    assert!(text.lines().any(|l| l.starts_with("greedy ")) && text.lines().any(|l| l.starts_with("random ")));
+
+    let csv = canopy(&[&base[..], &["--csv"]].concat());
+    let csv = String::from_utf8_lossy(&csv.stdout);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    assert!(lines[0].starts_with("agent,games,mean_score"));
+    assert!(lines[1].starts_with("greedy,3,") && lines[2].starts_with("random,3,"));
+
+    let v = json(&[&base[..], &["--json"]].concat());
+    let agents = v["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 2);
+    assert_eq!(agents[0]["games"].as_array().unwrap().len(), 3);
+    // Game i of every agent starts from the same seed.
+    assert_eq!(agents[0]["games"][1]["seed"], agents[1]["games"][1]["seed"]);
+}
+
+#[test]
+fn sweep_prints_a_row_per_value_and_draws_the_plot() {
+    let svg = std::env::temp_dir().join(format!("canopy-sweep-{}.svg", std::process::id()));
+    let svg_arg = svg.to_string_lossy().to_string();
+    let out = canopy(&[
+        "sweep",
+        "2048",
+        "--agent",
+        "flat",
+        "--param",
+        "playouts",
+        "--values",
+        "8,16",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--quiet",
+        "--csv",
+        "--svg",
+        &svg_arg,
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("playouts,games,mean_score") && lines[1].starts_with("8,2,"));
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    assert!(plot.starts_with("<svg") && plot.matches("<circle").count() == 2);
+}
+
+#[test]
+fn bad_agent_options_exit_2_with_one_line() {
+    let b = MID_BOARD;
+    let cases: &[&[&str]] = &[
+        &["analyze", "2048", "--board", b, "--agent", "bogus"],
+        &["analyze", "2048", "--board", b, "--epsilon", "2"],
+        &["analyze", "2048", "--board", b, "--rollout", "random", "--epsilon", "0.1"],
+        &["analyze", "2048", "--board", b, "--rollout-depth", "x"],
+        &["analyze", "2048", "--board", b, "--leaf-depth", "9"],
+        &["analyze", "2048", "--board", b, "--agent", "expectimax", "--depth", "0"],
+        &["analyze", "2048", "--board", b, "--prob-cutoff", "5"],
+        &["analyze", "tictactoe", "--board", "x.o/.o./..x", "--agent", "flat"],
+        &["play", "2048", "--agent", "greedy", "--json", "--csv"],
+        &["compare", "chess"],
+        &["compare", "2048", "--agents", "mcts,bogus"],
+        &["compare", "2048", "--games", "0"],
+        &["compare", "tictactoe", "--games", "1"],
+        &["sweep", "2048", "--param", "exploration"],
+        &["sweep", "2048", "--param", "exploration", "--values", "0.1,abc"],
+        &["sweep", "2048", "--param", "bogus", "--values", "1"],
+        &["sweep", "2048", "--param", "time", "--values", "0"],
+        &["sweep", "2048", "--param", "rollout-depth", "--values", "2,never"],
+    ];
+    for args in cases {
+        let out = canopy(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: stderr should be one line: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    }
+}

@@ -59,14 +59,14 @@ proptest! {
     fn g2048_best_action_is_legal(moves in 0usize..400, seed in any::<u64>(), threads in 1usize..3) {
         let mut rng = canopy_mcts::rng::seeded(seed, 1);
         let start = G2048State::new_game(&mut rng);
-        let state = random_position(&G2048, start, moves, seed);
-        check(&G2048, &state, seed, threads)?;
+        let state = random_position(&G2048::default(), start, moves, seed);
+        check(&G2048::default(), &state, seed, threads)?;
     }
 
     #[test]
     fn g2048_any_board_is_handled(exps in proptest::collection::vec(0u8..12, 16), seed in any::<u64>()) {
         let board = Board::from_exponents(exps.try_into().unwrap());
-        check(&G2048, &G2048State::from_board(board), seed, 2)?;
+        check(&G2048::default(), &G2048State::from_board(board), seed, 2)?;
     }
 
     #[test]

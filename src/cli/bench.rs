@@ -340,7 +340,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
                 RolloutArg::Game => "uniform random moves and spawns (2048's own allocation-free playout)",
                 RolloutArg::Uniform => UNIFORM,
             };
-            bench_game(&G2048, "2048", size, positions_2048(), policy, args.rollout, &cfg)
+            bench_game(&G2048::default(), "2048", size, positions_2048(), policy, args.rollout, &cfg)
         }
         BenchGame::Tictactoe => {
             let policy = match args.rollout {
@@ -556,7 +556,7 @@ fn positions_2048() -> Vec<Position<G2048State>> {
     .map(|(name, text)| {
         let board: Board = text.parse().expect("bench boards are valid");
         let state = G2048State::from_board(board);
-        assert!(matches!(G2048.to_move(&state), Turn::Player(_)), "bench board {name} has no legal move");
+        assert!(matches!(G2048::default().to_move(&state), Turn::Player(_)), "bench board {name} has no legal move");
         Position { name, text: text.to_string(), state }
     })
     .collect()

@@ -26,7 +26,8 @@ pub struct SearchArgs {
     /// Do not use the transposition table (search a tree instead of a DAG).
     #[arg(long)]
     pub no_tt: bool,
-    /// UCT exploration constant C (values normalised to [0, 1]). Default 1.0 (gomoku: 0.5).
+    /// UCT exploration constant C (values normalised to [0, 1]). Default 1.0 (gomoku: 0.5; 2048 with
+    /// --agent mcts: the tuned value in docs/2048.md).
     #[arg(long, value_parser = parse_non_negative)]
     pub exploration: Option<f64>,
     /// Selection formula: uct, or puct (uses the game's move priors).

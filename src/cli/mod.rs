@@ -5,6 +5,7 @@
 
 mod bench;
 mod common;
+mod compare;
 mod g2048;
 mod gomoku;
 mod matches;
@@ -70,6 +71,10 @@ enum Command {
     Match(matches::MatchArgs),
     /// Speak the Gomocup (Piskvork pbrain) protocol on stdin/stdout, as the pbrain-canopy binary does.
     Gomocup(gomoku::GomocupArgs),
+    /// Play the same games with several agents and print a table per agent.
+    Compare(compare::CompareArgs),
+    /// Play games for each value of one parameter; print the table and optionally plot it (SVG).
+    Sweep(compare::SweepArgs),
 }
 
 /// Arguments of `canopy analyze`.
@@ -85,8 +90,13 @@ pub struct AnalyzeArgs {
     pub board: Option<String>,
     #[command(flatten)]
     pub gomoku: gomoku::PositionArgs,
+    /// Who chooses the move (2048: every agent; other games: mcts).
+    #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
+    pub agent: AgentName,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub g2048: g2048::G2048Args,
     #[command(flatten)]
     pub snake: snake::SnakeSearchArgs,
     /// Print one JSON object instead of tables.
@@ -120,9 +130,14 @@ pub struct PlayArgs {
     pub search: SearchArgs,
     #[command(flatten)]
     pub snake: snake::SnakePlayArgs,
+    #[command(flatten)]
+    pub g2048: g2048::G2048Args,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Print CSV (one line per game) instead of tables.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
 }
 
 /// Move choosers for `canopy play`.
@@ -130,10 +145,14 @@ pub struct PlayArgs {
 pub enum AgentName {
     /// Monte Carlo Tree Search with the search options.
     Mcts,
+    /// 2048: depth-limited expectimax with a probability cut-off and a cache.
+    Expectimax,
+    /// 2048: flat Monte Carlo (rollouts from each move, best mean).
+    Flat,
+    /// 2048: best merge score plus evaluation of the afterstate. Snake: a shortest path to the food.
+    Greedy,
     /// A uniformly random legal move.
     Random,
-    /// Snake: a shortest path to the food.
-    Greedy,
     /// Snake: greedy while the tail stays reachable after eating, else follow the tail.
     Tailfollow,
     /// Snake: walk a Hamiltonian cycle.
@@ -185,6 +204,8 @@ pub fn main() -> i32 {
         Command::Bench(args) => bench::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Gomocup(args) => gomoku::gomocup(&args),
+        Command::Compare(args) => compare::compare(&args),
+        Command::Sweep(args) => compare::sweep(&args),
     };
     match result {
         Ok(()) => 0,

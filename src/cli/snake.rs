@@ -47,7 +47,7 @@ pub struct SnakePlayArgs {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SnakeSearchArgs {
     /// Rollout policy of the MCTS agent (snake; default safegreedy).
-    #[arg(long, value_enum)]
+    #[arg(long = "snake-rollout", value_enum)]
     pub rollout: Option<RolloutArg>,
     /// Rollout cap in moves (snake; default 2 x board area).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -78,7 +78,9 @@ impl SnakeSearchArgs {
         if self.is_default() {
             return Ok(());
         }
-        Err(input_error(format!("--rollout, --rollout-moves and --no-tail-filter are snake options, not {game} ones")))
+        Err(input_error(format!(
+            "--snake-rollout, --rollout-moves and --no-tail-filter are snake options, not {game} ones"
+        )))
     }
 
     /// The MCTS agent's search game for a `width` x `height` board with these options.
@@ -109,7 +111,7 @@ impl SnakePlayArgs {
             || !self.search.is_default();
         if given {
             return Err(input_error(format!(
-                "--size, --watch, --max-moves, --endgame, --rollout, --rollout-moves and --no-tail-filter are \
+                "--size, --watch, --max-moves, --endgame, --snake-rollout, --rollout-moves and --no-tail-filter are \
                  snake options, not {game} ones"
             )));
         }
@@ -325,6 +327,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         AgentName::Greedy => "greedy",
         AgentName::Tailfollow => "tailfollow",
         AgentName::Hamilton => "hamilton",
+        AgentName::Expectimax | AgentName::Flat => {
+            return Err(input_error("snake agents are mcts, greedy, tailfollow, hamilton and random"))
+        }
     };
     let bar = if args.snake.watch || args.json {
         indicatif::ProgressBar::hidden()
@@ -347,6 +352,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             AgentName::Greedy => Player::Baseline(Baseline::Greedy.agent(w, h)),
             AgentName::Tailfollow => Player::Baseline(Baseline::TailFollow.agent(w, h)),
             AgentName::Hamilton => Player::Baseline(Baseline::Hamilton.agent(w, h)),
+            AgentName::Expectimax | AgentName::Flat => unreachable!("refused above"),
         };
         let r = play_one(&rules, player, seed, args, (i + 1, args.games), &bar);
         bar.inc(1);

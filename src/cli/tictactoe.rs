@@ -2,12 +2,15 @@
 
 use serde_json::json;
 
-use super::{common, input_error, AnalyzeArgs};
+use super::{common, input_error, AgentName, AnalyzeArgs};
 use crate::games::tictactoe::{TicTacToe, TicTacToeState};
 use crate::search::Search;
 
 /// Analyses a tic-tac-toe position.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    if args.agent != AgentName::Mcts {
+        return Err(input_error("tic-tac-toe is analysed with --agent mcts only"));
+    }
     let state = TicTacToeState::parse(args.board()?).map_err(|e| input_error(format!("bad board: {e}")))?;
     let search = Search::new(&TicTacToe, args.search.params(crate::search::params::DEFAULT_PLAYOUTS));
     let report = common::search_with_progress(&search, &state, args.search.quiet);

@@ -386,6 +386,19 @@ impl Board {
         (board, score)
     }
 
+    /// The 64-bit nibble board (cell `i` in bits `4i..4i + 4`) when every tile is at most 32768, the
+    /// form the row tables read; `None` when a tile of 65536 or more is on the board.
+    #[inline(always)]
+    pub(crate) fn nibbles(&self) -> Option<u64> {
+        (self.hi == 0).then_some(self.lo)
+    }
+
+    /// The two words of the board, `(lo, hi)` (see the type's documentation): equal words, equal boards.
+    #[inline(always)]
+    pub(crate) fn raw(&self) -> (u64, u16) {
+        (self.lo, self.hi)
+    }
+
     /// Bit 0 of nibble `i` set when cell `i` holds a tile.
     #[inline(always)]
     fn occupied_nibbles(&self) -> u64 {
