@@ -44,7 +44,7 @@ pub struct SearchArgs {
     pub no_solver: bool,
     /// No progress lines on stderr during long searches.
     #[arg(long)]
-    pub quiet: bool,
+    pub no_progress: bool,
     /// Chance-node outcome selection: stratified (visit shares follow the probabilities) or sample.
     #[arg(long, value_enum, default_value_t = ChanceArg::Stratified)]
     pub chance: ChanceArg,

@@ -47,7 +47,7 @@ pub struct SnakePlayArgs {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SnakeSearchArgs {
     /// Rollout policy of the MCTS agent (snake; default safegreedy).
-    #[arg(long = "snake-rollout", value_enum)]
+    #[arg(id = "snake_rollout", long = "snake-rollout", value_enum)]
     pub rollout: Option<RolloutArg>,
     /// Rollout cap in moves (snake; default 2 x board area).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]

@@ -13,7 +13,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     }
     let state = TicTacToeState::parse(args.board()?).map_err(|e| input_error(format!("bad board: {e}")))?;
     let search = Search::new(&TicTacToe, args.search.params(crate::search::params::DEFAULT_PLAYOUTS));
-    let report = common::search_with_progress(&search, &state, args.search.quiet);
+    let report = common::search_with_progress(&search, &state, args.search.no_progress);
     if args.json {
         let v = json!({
             "game": "tictactoe",
