@@ -220,3 +220,15 @@ pub fn main() -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap checks argument ids and flags for clashes only in debug builds; run the check explicitly so
+    /// release-mode tests catch two flattened option groups claiming the same name.
+    #[test]
+    fn command_line_definition_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}
