@@ -297,6 +297,17 @@ fn flat_splits_the_rollouts_over_the_moves() {
 }
 
 #[test]
+fn flat_values_every_move_even_without_time() {
+    // A 1 ms budget on a busy machine may pass before the threads start: one round is still played.
+    let b = board(BOARDS[2]);
+    let params = SearchParams { playouts: None, time_ms: Some(1), threads: 2, ..SearchParams::default() };
+    let (_, counts) = flat(&G2048::default(), &b, &params, 3);
+    for d in b.legal_dirs().iter() {
+        assert!(counts[d.index()] >= 1, "{d}: {counts:?}");
+    }
+}
+
+#[test]
 fn a_game_ends_with_the_record_of_its_moves() {
     let mut agent = Agent::new(config(AgentKind::Greedy, 1));
     let r = canopy_mcts::games::g2048::agents::play_game(&mut agent, 4, |_, _, _| {});

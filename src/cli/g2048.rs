@@ -222,8 +222,8 @@ pub fn config_line(c: &AgentConfig) -> String {
                 (None, None) => "depth max(4, distinct tiles - 1)".to_string(),
             };
             format!(
-                "{depth}, probability cut-off {}, cache {} entries, 1 thread",
-                c.expectimax.prob_cutoff, c.cache_slots
+                "{depth}, probability cut-off {}, cache {} entries, {} threads",
+                c.expectimax.prob_cutoff, c.cache_slots, p.threads
             )
         }
         AgentKind::Flat => format!("{limit} (rollouts, all moves), {} threads, rollout {rollout}", p.threads),

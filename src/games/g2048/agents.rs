@@ -244,6 +244,10 @@ impl Agent {
                 decision.best = Some(legal.nth(rng::below(&mut r, legal.len())));
             }
         }
+        if decision.best.is_none() {
+            // Every agent above names a move when one is legal; this keeps a game going if one did not.
+            decision.best = legal.iter().next();
+        }
         decision.moves = moves;
         decision.elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
         decision
@@ -265,7 +269,8 @@ fn best_by_value(moves: &[MoveInfo]) -> Option<Dir> {
 
 /// Flat Monte Carlo: rollouts with `game`'s policy from every legal move's afterstate (a spawn first),
 /// taking the moves in turn, until the playout budget (all moves and threads together) or the time runs
-/// out. Returns each move's mean of `merge score + rollout value` and its rollout count, in
+/// out; the first thread always completes one round, so every move has a rollout when the budget
+/// allows. Returns each move's mean of `merge score + rollout value` and its rollout count, in
 /// [`Dir::ALL`] order.
 pub fn flat(game: &G2048, board: &Board, params: &SearchParams, seed: u64) -> ([f64; 4], [u64; 4]) {
     let legal: Vec<(Dir, Board, f64)> = board
@@ -292,7 +297,10 @@ pub fn flat(game: &G2048, board: &Board, params: &SearchParams, seed: u64) -> ([
         let mut done = 0u64;
         'outer: loop {
             for &(d, after, gain) in &legal {
-                if done >= share || deadline.is_some_and(|dl| Instant::now() >= dl) {
+                // Thread 0 finishes one round whatever the clock says, so that every move has a value
+                // even when the threads start late on a busy machine.
+                let first_round = t == 0 && done < legal.len() as u64;
+                if done >= share || (!first_round && deadline.is_some_and(|dl| Instant::now() >= dl)) {
                     break 'outer;
                 }
                 let s = G2048State { board: after, spawn_pending: true };
