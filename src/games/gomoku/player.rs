@@ -1,10 +1,12 @@
 //! Players that choose a move for the side to move, behind one type, and whole games between two of them:
 //! what `canopy match gomoku` and the Gomocup protocol use.
 //!
-//! [`Player::Mcts`] answers a forced move ([`forced_move`]: win now, or block a five) without searching,
-//! and otherwise runs the tree search. Whatever a player returns is checked: a cell that is off the
-//! board or occupied is never played; the [`threat`] player's choice, then the first empty cell, stand
-//! in for it.
+//! [`Player::Mcts`] answers a forced move ([`forced_move`]: win now, or block a five) and its own
+//! victory by continuous fours ([`super::vcf`]) without searching; otherwise it runs the tree search on
+//! the game shaped by its [`Tuning`] (threat pruning, rollout policy, radii), over the moves that defuse
+//! the opponent's sequence of fours when it has one. Whatever a player returns is checked: a cell that
+//! is off the board or occupied is never played; the [`threat`] player's choice, then the first empty
+//! cell, stand in for it. docs/gomoku.md measures each setting.
 
 use std::time::{Duration, Instant};
 
@@ -32,8 +34,7 @@ pub struct Tuning {
     /// Answer a forced move ([`forced_move`]: win now, block a five) or the only candidate without a
     /// search. Default true.
     pub forced_answer: bool,
-    /// Threat pruning in the tree ([`Gomoku::with_threat_pruning`]).
-    /// Default true.
+    /// Threat pruning in the tree ([`Gomoku::with_threat_pruning`]). Default true.
     pub threat_pruning: bool,
     /// The rollout policy. Default [`RolloutPolicy::Threats`].
     pub policy: RolloutPolicy,
@@ -45,8 +46,9 @@ pub struct Tuning {
     pub quiet_radius: Option<usize>,
     /// Rollout radius ([`Gomoku::with_rollout_radius`]). Default [`DEFAULT_ROLLOUT_RADIUS`].
     pub rollout_radius: usize,
-    /// Before searching, look for a victory by continuous fours ([`super::vcf`]) of the side to move (and play
-    /// it), and for one of the opponent's (and search only the moves that defuse it). Default true.
+    /// Before searching, look for a victory by continuous fours ([`super::vcf`]) of the side to move
+    /// (and play it), and for one of the opponent's (and search only the moves that defuse it). Default
+    /// true.
     pub threat_search: bool,
 }
 
