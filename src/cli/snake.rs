@@ -288,6 +288,8 @@ struct GameResult {
     ms_per_move: f64,
     /// Longest time to choose a move, in milliseconds.
     max_ms_per_move: f64,
+    /// Mean wall time of one search as the engine measured it, in milliseconds (`null` without searches).
+    mean_search_ms: Option<f64>,
     /// Moves chosen by a search (MCTS; forced moves are played without one).
     searches: u64,
     /// Moves along a closing cycle (MCTS endgame lock-in).
@@ -413,6 +415,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         "ends: won {}  body {}  wall {}  starved {}  unfinished {}",
         e.won, e.body, e.wall, e.starved, e.unfinished
     );
+    if let Some(ms) = summary.mean_search_ms {
+        println!("mean search {ms:.1} ms (forced and cycle moves are played without one)");
+    }
     Ok(())
 }
 
@@ -433,7 +438,7 @@ fn play_one(
     let (mut moves, mut score, mut searches, mut cycle_moves) = (0u64, 0.0, 0u64, 0u64);
     let mut locked_at_length = None;
     let (mut think, mut max_think) = (Duration::ZERO, Duration::ZERO);
-    let (mut max_memory, mut memory_limited) = (0usize, false);
+    let (mut max_memory, mut memory_limited, mut search_ms) = (0usize, false, 0.0);
     if args.snake.watch {
         draw(&s, index, games, moves);
     }
@@ -456,6 +461,7 @@ fn play_one(
                 let choice = agent.choose(&s);
                 if let Some(r) = &choice.report {
                     searches += 1;
+                    search_ms += r.elapsed_ms;
                     max_memory = max_memory.max(r.memory_bytes);
                     memory_limited |= r.memory_limited;
                 }
@@ -495,6 +501,7 @@ fn play_one(
         seconds: start.elapsed().as_secs_f64(),
         ms_per_move: if moves > 0 { think.as_secs_f64() * 1e3 / moves as f64 } else { 0.0 },
         max_ms_per_move: max_think.as_secs_f64() * 1e3,
+        mean_search_ms: (searches > 0).then(|| search_ms / searches as f64),
         searches,
         cycle_moves,
         locked_at_length,
@@ -539,6 +546,8 @@ struct Summary {
     ms_per_move: f64,
     /// Longest time to choose one move, in milliseconds.
     max_ms_per_move: f64,
+    /// Mean wall time of one search, in milliseconds (`null` without searches).
+    mean_search_ms: Option<f64>,
     max_search_memory_bytes: usize,
     ends: Ends,
 }
@@ -575,6 +584,11 @@ impl Summary {
             steps_per_food: (foods > 0).then(|| moves as f64 / foods as f64),
             ms_per_move: if moves > 0 { think / moves as f64 } else { 0.0 },
             max_ms_per_move: results.iter().map(|r| r.max_ms_per_move).fold(0.0, f64::max),
+            mean_search_ms: {
+                let n: u64 = results.iter().map(|r| r.searches).sum();
+                let ms: f64 = results.iter().filter_map(|r| r.mean_search_ms.map(|m| m * r.searches as f64)).sum();
+                (n > 0).then(|| ms / n as f64)
+            },
             max_search_memory_bytes: results.iter().map(|r| r.max_search_memory_bytes).max().unwrap_or(0),
             ends,
         }
