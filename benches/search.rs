@@ -38,12 +38,12 @@ fn search(c: &mut Criterion) {
     group.sample_size(10);
     for (name, text) in BOARDS_2048 {
         let root = G2048State::from_board(text.parse::<Board>().unwrap());
-        let nodes = Search::new(&G2048, params(PLAYOUTS_2048, 1)).run(&root).nodes;
+        let nodes = Search::new(&G2048::default(), params(PLAYOUTS_2048, 1)).run(&root).nodes;
         println!("2048 {name}: {PLAYOUTS_2048} playouts, 1 thread, seed 1: {nodes} nodes");
         group.throughput(Throughput::Elements(PLAYOUTS_2048));
         for threads in [1, 2] {
             group.bench_function(format!("g2048_{name}_{threads}t"), |b| {
-                b.iter(|| Search::new(&G2048, params(PLAYOUTS_2048, threads)).run(black_box(&root)).playouts)
+                b.iter(|| Search::new(&G2048::default(), params(PLAYOUTS_2048, threads)).run(black_box(&root)).playouts)
             });
         }
     }

@@ -469,7 +469,7 @@ impl ParallelExpectimax {
         let next = crate::sync::AtomicUsize::new(0);
         let items = &items;
         let next = &next;
-        let results: Vec<(Vec<(usize, f32)>, bool, bool)> = std::thread::scope(|scope| {
+        let results: Vec<ThreadResult> = std::thread::scope(|scope| {
             let handles: Vec<_> = self
                 .searchers
                 .iter_mut()
@@ -579,3 +579,7 @@ fn best_of(values: &[Option<f64>; 4]) -> Option<Dir> {
     }
     best.map(|(d, _)| d)
 }
+
+/// What one expectimax thread returns from a root split: `(item index, value)` for the spawns it searched,
+/// and two flags the caller combines (see the function that spawns the threads).
+type ThreadResult = (Vec<(usize, f32)>, bool, bool);
