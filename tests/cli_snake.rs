@@ -179,7 +179,7 @@ fn bad_input_exits_2_with_one_line() {
         &["play", "2048", "--size", "8x8"],
         &["play", "2048", "--endgame", "3"],
         &["play", "snake", "--endgame", "lots"],
-        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--rollout", "random"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--snake-rollout", "random"],
         &["analyze", "snake", "--state", "8x8 body=9,9 food=1,1"],
         &["analyze", "snake", "--state", "8x8 body=1,1 3,3 food=5,5"],
         &["analyze", "snake", "--state", "8x8 body=1,1 1,2 food=1,2"],
@@ -189,7 +189,7 @@ fn bad_input_exits_2_with_one_line() {
         &["analyze", "snake", "--state", "{\"size\": \"8x8\", \"body\": [[1,1]], \"colour\": 1}"],
         &["analyze", "snake", "--state", "{\"size\": \"8x8\", \"body\": ["],
         &["analyze", "snake", "--state", "{\"body\": [[1,1]]}"],
-        &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--rollout", "perfect"],
+        &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--snake-rollout", "perfect"],
         &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--playouts", "0"],
     ];
     for args in cases {
