@@ -191,3 +191,15 @@ fn match_threat_against_random_with_swap_and_out() {
     assert!(out.contains("as black") && out.contains("as white") && out.contains("total"), "{out}");
     assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 2, "{out}");
 }
+
+/// The board `analyze` prints (with its '*') reads back as the same position.
+#[test]
+fn analyze_board_reads_back() {
+    let out = text(&["analyze", "gomoku", "--moves", "7,7 8,8 7,8", "--playouts", "300", "--threads", "1"]);
+    let diagram: String = out.lines().take(16).collect::<Vec<_>>().join("\n");
+    assert!(diagram.contains('*'));
+    let a = json(&["analyze", "gomoku", "--board", &diagram, "--playouts", "1", "--json"]);
+    let b = json(&["analyze", "gomoku", "--moves", "7,7 8,8 7,8", "--playouts", "1", "--json"]);
+    assert_eq!(a["board"], b["board"]);
+    assert_eq!(a["to_move"], "white");
+}

@@ -362,7 +362,7 @@ impl Game for Gomoku {
             out.push(Cell::new(self.size / 2, self.size / 2));
             return;
         }
-        if self.threat_pruning && state.stone_count() >= 5 {
+        if self.threat_pruning {
             return tactics::threat_candidates(state, self.rule, self.radius, self.quiet_radius, out);
         }
         near_stones(state, self.radius, out);

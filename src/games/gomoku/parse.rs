@@ -143,8 +143,9 @@ pub fn parse_moves(text: &str, size: usize) -> Result<Vec<Cell>, PositionError> 
 
 /// Reads the stones of a diagram of `size` rows: either [`super::GomokuState`]'s `Display` (a header of
 /// column numbers, rows starting with their number) or plain rows of `x`, `o` and `.` (any case, spaces
-/// optional; `-`, `_` and `+` also mean empty). Blank lines and lines of numbers only are skipped, and a
-/// leading number on a row is its label. Returns the black and the white stones, row-major.
+/// optional; `-`, `_`, `+` and `*`, the best move `canopy analyze` marks, also mean empty). Blank lines
+/// and lines of numbers only are skipped, and a leading number on a row is its label. Returns the black
+/// and the white stones, row-major.
 ///
 /// # Errors
 /// [`PositionError::BadCell`], [`PositionError::RowLength`] or [`PositionError::Rows`].
@@ -163,7 +164,7 @@ pub(crate) fn parse_diagram(text: &str, size: usize) -> Result<(Vec<Cell>, Vec<C
             let stone = match ch.to_ascii_lowercase() {
                 'x' => Some(&mut black),
                 'o' => Some(&mut white),
-                '.' | '-' | '_' | '+' => None,
+                '.' | '-' | '_' | '+' | '*' => None,
                 _ => return Err(PositionError::BadCell { row, ch }),
             };
             if x < size && row < size {

@@ -31,7 +31,8 @@ use super::rules::{cell_on_line, five_cells, line_of, near_rows, near_stones, op
 use super::Gomoku;
 
 /// Clears `out` and fills it with the search candidates of the non-terminal, non-empty `state` under
-/// threat pruning (see the module documentation): row-major, except rule 6's order by threat.
+/// threat pruning (see the module documentation): row-major, except rule 6's order by threat. From the
+/// first stone on: in the opening only rule 6 applies, and its quiet radius keeps the first moves close.
 pub(crate) fn threat_candidates(
     state: &GomokuState,
     rule: Rule,
