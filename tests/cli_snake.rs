@@ -74,7 +74,7 @@ fn hamilton_fills_the_board_and_mcts_plays_within_a_move_cap() {
     assert_ne!(g["end"], "body");
     assert_ne!(g["end"], "wall");
     assert_eq!(v["params"]["playouts"], 100);
-    assert_eq!(v["mcts"]["tail_filter"], true);
+    assert_eq!(v["mcts"]["tail_filter"], "now");
     assert_eq!(v["mcts"]["endgame_free_cells"], 9, "a quarter of 36 cells");
     assert!(g["cycle_moves"].is_u64());
     assert!(g.get("locked_at_length").is_some());
@@ -103,7 +103,8 @@ fn analyze_shows_every_move_and_leaves_the_trap_out_of_the_search() {
         "2000",
         "--threads",
         "1",
-        "--no-tail-filter",
+        "--tail-filter",
+        "off",
         "--json",
     ]);
     let a = v["actions"].as_array().unwrap();

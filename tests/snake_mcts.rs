@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 
 use canopy_mcts::games::snake::{
     play, random_safe, safe_greedy, Cell, ClosingCycle, Dir, End, Hamilton, How, MctsAgent, RolloutPolicy, Snake,
-    SnakeState,
+    SnakeState, TailFilter,
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::SearchParams;
@@ -112,7 +112,7 @@ fn a_snake_playing_tail_safe_moves_never_runs_into_itself() {
 
 #[test]
 fn the_filter_only_narrows_the_legal_moves() {
-    let game = Snake { keep_tail_reachable: true, ..Snake::new(4, 4) };
+    let game = Snake { tail_filter: TailFilter::Now, ..Snake::new(4, 4) };
     let rules = Snake::new(4, 4);
     // Up eats the food in the corner and walls the head in; down keeps the tail in reach.
     let s: SnakeState = "4x4 body=0,1 1,1 1,0 2,0 3,0 3,1 3,2 3,3 food=0,0".parse().unwrap();
@@ -268,7 +268,7 @@ fn a_game_of_40000_moves_stays_within_the_memory_budget() {
     const BUDGET: usize = 256 << 10;
     let rules = Snake { starvation_limit: u32::MAX, ..Snake::new(24, 24) };
     let search =
-        Snake { rollout: RolloutPolicy::RandomSafe, rollout_max_moves: 60, keep_tail_reachable: true, ..rules };
+        Snake { rollout: RolloutPolicy::RandomSafe, rollout_max_moves: 60, tail_filter: TailFilter::Now, ..rules };
     let small = SearchParams {
         playouts: Some(16),
         threads: 1,

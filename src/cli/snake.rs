@@ -8,7 +8,9 @@ use serde_json::json;
 
 use super::{common, input_error, AgentName, AnalyzeArgs, PlayArgs};
 use crate::game::{Game, Turn};
-use crate::games::snake::{Baseline, BoxedAgent, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakeState};
+use crate::games::snake::{
+    Baseline, BoxedAgent, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakeState, TailFilter,
+};
 use crate::rng::{self, Rng};
 use crate::search::{Search, SearchParams};
 
@@ -52,12 +54,23 @@ pub struct SnakeSearchArgs {
     /// Rollout cap in moves (snake; default 2 x board area).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub rollout_moves: Option<u32>,
-    /// Search every safe move, not only those that keep the tail reachable (snake).
-    #[arg(long)]
-    pub no_tail_filter: bool,
+    /// Which safe moves the MCTS agent searches (snake; default now).
+    #[arg(long, value_enum)]
+    pub tail_filter: Option<TailFilterArg>,
 }
 
-/// `--rollout` values.
+/// `--tail-filter` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TailFilterArg {
+    /// Every safe move.
+    Off,
+    /// Moves after which a path of free cells leads from the head to the tail (never collides).
+    Now,
+    /// Moves after which the head can reach the tail through cells the body will have left.
+    Timed,
+}
+
+/// `--snake-rollout` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum RolloutArg {
     /// Greedy by path distance to the food among the moves that keep the tail reachable.
@@ -70,7 +83,7 @@ pub enum RolloutArg {
 
 impl SnakeSearchArgs {
     fn is_default(&self) -> bool {
-        self.rollout.is_none() && self.rollout_moves.is_none() && !self.no_tail_filter
+        self.rollout.is_none() && self.rollout_moves.is_none() && self.tail_filter.is_none()
     }
 
     /// Refuses snake options given to another game's `analyze`.
@@ -79,7 +92,7 @@ impl SnakeSearchArgs {
             return Ok(());
         }
         Err(input_error(format!(
-            "--snake-rollout, --rollout-moves and --no-tail-filter are snake options, not {game} ones"
+            "--snake-rollout, --rollout-moves and --tail-filter are snake options, not {game} ones"
         )))
     }
 
@@ -96,7 +109,13 @@ impl SnakeSearchArgs {
         if let Some(m) = self.rollout_moves {
             g.rollout_max_moves = m;
         }
-        g.keep_tail_reachable = !self.no_tail_filter;
+        if let Some(f) = self.tail_filter {
+            g.tail_filter = match f {
+                TailFilterArg::Off => TailFilter::Off,
+                TailFilterArg::Now => TailFilter::Now,
+                TailFilterArg::Timed => TailFilter::Timed,
+            };
+        }
         g
     }
 }
@@ -111,7 +130,7 @@ impl SnakePlayArgs {
             || !self.search.is_default();
         if given {
             return Err(input_error(format!(
-                "--size, --watch, --max-moves, --endgame, --snake-rollout, --rollout-moves and --no-tail-filter are \
+                "--size, --watch, --max-moves, --endgame, --snake-rollout, --rollout-moves and --tail-filter are \
                  snake options, not {game} ones"
             )));
         }
@@ -228,7 +247,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "threads": report.threads,
             "normalisation": report.normalisation,
             "rollout": format!("{:?}", game.rollout),
-            "tail_filter": game.keep_tail_reachable,
+            "tail_filter": format!("{:?}", game.tail_filter).to_lowercase(),
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
@@ -386,7 +405,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
                 "rollout": format!("{:?}", search_game.rollout),
                 "rollout_max_moves": search_game.rollout_max_moves,
                 "rollout_patience": search_game.rollout_patience,
-                "tail_filter": search_game.keep_tail_reachable,
+                "tail_filter": format!("{:?}", search_game.tail_filter).to_lowercase(),
                 "endgame_free_cells": endgame,
             })),
             "summary": summary,

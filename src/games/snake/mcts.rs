@@ -2,7 +2,7 @@
 //!
 //! The configuration ([`MctsAgent::search_game`]) is what makes plain MCTS strong on long snakes:
 //!
-//! - **Tail-safe candidate moves** ([`Snake::keep_tail_reachable`]): in every searched position only the
+//! - **Tail-safe candidate moves** ([`TailFilter::Now`]): in every searched position only the
 //!   moves after which the head can still reach its tail are legal, when any is. A snake that keeps that
 //!   property never runs into itself, so the search spends no playouts on slow suicides and the agent
 //!   can only die by starvation.
@@ -30,7 +30,7 @@ use crate::search::{Search, SearchParams, SearchReport};
 
 use super::cycle::ClosingCycle;
 use super::state::{Dir, SnakeState};
-use super::{RolloutPolicy, Snake};
+use super::{RolloutPolicy, Snake, TailFilter};
 
 /// Default rollout cap of the MCTS agent, in board areas (`width * height` moves).
 pub const ROLLOUT_AREAS: u32 = 2;
@@ -79,7 +79,7 @@ impl MctsAgent {
             rollout: RolloutPolicy::SafeGreedy,
             rollout_max_moves: ROLLOUT_AREAS * area,
             rollout_patience: area,
-            keep_tail_reachable: true,
+            tail_filter: TailFilter::Now,
             rollout_cycle_free: MctsAgent::default_endgame(width, height),
             ..Snake::new(width, height)
         }

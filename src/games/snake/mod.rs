@@ -33,7 +33,7 @@
 //! The non-reversing moves that do not die at once ("safe" moves); when none is safe, every
 //! non-reversing move (all of which lose), so the list is never empty before the end. [`Game::apply`]
 //! still plays any non-reversing move by the rules (a fatal one ends the game). A search may narrow the
-//! list further with [`Snake::keep_tail_reachable`] (a search setting, not a rule).
+//! list further with [`Snake::tail_filter`] (a search setting, not a rule).
 //!
 //! # Search
 //!
@@ -95,11 +95,27 @@ pub enum RolloutPolicy {
     /// [`RolloutPolicy::RandomSafe`], and far longer games.
     TailFollow,
     /// Safe greedy: among the moves after which the head can still reach the tail through free cells
-    /// (the test of [`Snake::keep_tail_reachable`]), the one with the shortest path to the food through
+    /// (the test of [`TailFilter::Now`]), the one with the shortest path to the food through
     /// free cells, ties broken at random; with no such move, the move with the most reachable free cells.
     /// Two bit-parallel flood fills per move (see `paths::flood`). The policy the MCTS agent uses by
     /// default.
     SafeGreedy,
+}
+
+/// Which safe moves a search considers ([`Snake::tail_filter`]): a search setting, not a rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TailFilter {
+    /// Every safe move.
+    #[default]
+    Off,
+    /// The tail-safe moves ([`Snake::tail_safe_moves`]): after the move a path of free cells leads from
+    /// the head to the tail. A snake that plays only such moves never runs into itself, but the test is
+    /// strict: it also refuses moves that lose the tail for a few moves and find it again.
+    Now,
+    /// The moves after which the head can reach the tail along a timed path, through body cells that will
+    /// have moved away by the time the head gets there ([`Snake::timed_tail_moves`]). Looser than
+    /// [`TailFilter::Now`], and no longer a guarantee (food eaten on the way delays the tail).
+    Timed,
 }
 
 /// A move that [`Snake::try_apply`] refuses.
@@ -140,12 +156,9 @@ pub struct Snake {
     /// [`Game::chance_outcomes`] lists the free cells only when there are at most this many; beyond it
     /// the list is left empty and the engine samples food spawns (open loop). Default: no limit.
     pub max_listed_outcomes: usize,
-    /// A search setting, not a rule: when true, [`Game::legal_actions`] keeps only the safe moves after
-    /// which the head can still reach the tail through free cells (a snake that can reach its tail can
-    /// always survive by following it), when at least one such move exists; a move that eats the last
-    /// free cell (a win) always stays. Default false (the rules' legal moves). See
-    /// [`Snake::tail_safe_moves`].
-    pub keep_tail_reachable: bool,
+    /// A search setting, not a rule: which of the safe moves [`Game::legal_actions`] keeps (when at least
+    /// one passes the test; otherwise all safe moves). Default [`TailFilter::Off`].
+    pub tail_filter: TailFilter,
     /// A search setting: a rollout that reaches a position with at most this many free cells from which a
     /// closing cycle exists ([`ClosingCycle`]) stops there and counts every free cell as eaten (walking
     /// the cycle fills the board), plus the survival bonus for about `k (k + 3) / 4` moves with `k` free
@@ -179,7 +192,7 @@ impl Snake {
             rollout_patience: area,
             rollout_max_moves: u32::MAX,
             max_listed_outcomes: usize::MAX,
-            keep_tail_reachable: false,
+            tail_filter: TailFilter::Off,
             rollout_cycle_free: 0,
         }
     }
@@ -248,6 +261,26 @@ impl Snake {
             };
             if keeps {
                 out[n] = moves[i];
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The safe moves of `s` after which the head can reach the tail along a timed path (a body cell can be
+    /// entered once the tail has left it, assuming no food is eaten on the way), or that win; written to
+    /// the front of `out`, in the order up, down, left, right. Returns how many.
+    pub fn timed_tail_moves(s: &SnakeState, out: &mut [Dir; 4]) -> usize {
+        let mut paths = Paths::new();
+        let mut n = 0;
+        for d in Dir::ALL {
+            if !s.is_safe(d) {
+                continue;
+            }
+            let mut v = s.clone();
+            v.step(d, u32::MAX);
+            if v.end() == Some(End::Won) || paths.tail_distance(&v).dist.is_some() {
+                out[n] = d;
                 n += 1;
             }
         }
@@ -353,13 +386,15 @@ impl Game for Snake {
         if self.to_move(s) != Turn::Player(0) {
             return;
         }
-        if self.keep_tail_reachable {
-            let mut moves = [Dir::Up; 4];
-            let n = Snake::tail_safe_moves(s, &mut moves);
-            if n > 0 {
-                out.extend_from_slice(&moves[..n]);
-                return;
-            }
+        let mut moves = [Dir::Up; 4];
+        let n = match self.tail_filter {
+            TailFilter::Off => 0,
+            TailFilter::Now => Snake::tail_safe_moves(s, &mut moves),
+            TailFilter::Timed => Snake::timed_tail_moves(s, &mut moves),
+        };
+        if n > 0 {
+            out.extend_from_slice(&moves[..n]);
+            return;
         }
         out.extend(Dir::ALL.into_iter().filter(|&d| s.is_safe(d)));
         if out.is_empty() {
