@@ -320,6 +320,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         },
         audit: false,
         selection: Selection::Uct,
+        backup: crate::search::Backup::Mean,
         // Throughput is measured on a fixed amount of work: the solver could end a search early.
         solver: false,
     };

@@ -1,6 +1,6 @@
 //! Options shared by every searching command, and output helpers.
 
-use crate::search::{parse_bytes, ChanceSelection, SearchParams, SearchReport, Selection};
+use crate::search::{parse_bytes, Backup, ChanceSelection, SearchParams, SearchReport, Selection};
 
 /// Search options common to all commands.
 #[derive(clap::Args, Debug, Clone)]
@@ -48,6 +48,28 @@ pub struct SearchArgs {
     /// Chance-node outcome selection: stratified (visit shares follow the probabilities) or sample.
     #[arg(long, value_enum, default_value_t = ChanceArg::Stratified)]
     pub chance: ChanceArg,
+    /// Backup at decision nodes of single-player games: mean (the playout's return) or max (the best
+    /// child's mean). Default mean (2048 with --agent mcts: the tuned value in docs/2048.md).
+    #[arg(long, value_enum)]
+    pub backup: Option<BackupArg>,
+}
+
+/// `--backup` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackupArg {
+    /// The playout's return (classic MCTS).
+    Mean,
+    /// The best child's mean (expectimax-like; single-player games).
+    Max,
+}
+
+impl From<BackupArg> for Backup {
+    fn from(b: BackupArg) -> Backup {
+        match b {
+            BackupArg::Mean => Backup::Mean,
+            BackupArg::Max => Backup::Max,
+        }
+    }
 }
 
 /// `--selection` values.
@@ -84,6 +106,19 @@ pub(super) fn parse_non_negative(text: &str) -> Result<f64, String> {
 }
 
 impl SearchArgs {
+    /// Refuses the options that only single-player games take (`--backup max`) for two-player `game`.
+    ///
+    /// # Errors
+    /// An input error naming the option.
+    pub fn two_player(&self, game: &str) -> anyhow::Result<()> {
+        if self.backup == Some(BackupArg::Max) {
+            return Err(super::input_error(format!(
+                "--backup max is for single-player games; {game} is a two-player game"
+            )));
+        }
+        Ok(())
+    }
+
     /// The search parameters these options ask for; `default_playouts` applies when neither --playouts
     /// nor --time is given.
     pub fn params(&self, default_playouts: u64) -> SearchParams {
@@ -111,6 +146,7 @@ impl SearchArgs {
                 ChanceArg::Stratified => ChanceSelection::Stratified,
                 ChanceArg::Sample => ChanceSelection::Sample,
             },
+            backup: self.backup.map_or(Backup::Mean, Backup::from),
             ..SearchParams::default()
         };
         if let Some(t) = self.threads {

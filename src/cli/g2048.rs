@@ -114,6 +114,9 @@ pub fn agent_config(
     if search.exploration.is_none() {
         params.exploration = defaults.search.exploration;
     }
+    if search.backup.is_none() {
+        params.backup = defaults.search.backup;
+    }
     let base = defaults.game.rollout;
     let mut policy = base;
     match (g.rollout, g.epsilon) {

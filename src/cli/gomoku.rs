@@ -161,6 +161,7 @@ fn ranked(actions: &[ActionStats<Cell>], best: Option<Cell>) -> Vec<&ActionStats
 
 /// Analyses a Gomoku position.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    args.search.two_player("gomoku")?;
     let game = args.gomoku.game()?;
     let state = args.gomoku.position(&game, args.board.as_deref(), false)?;
     let searched = Tuning::default().game(&game);
@@ -265,6 +266,7 @@ pub struct GomocupArgs {
 
 /// Runs the Gomocup protocol on stdin and stdout.
 pub fn gomocup(args: &GomocupArgs) -> anyhow::Result<()> {
+    args.search.two_player("gomoku")?;
     let mut params = args.search.params_with(1, DEFAULT_EXPLORATION);
     params.playouts = args.search.playouts;
     params.time_ms = args.search.time;

@@ -180,6 +180,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if start.is_terminal() {
         return Err(input_error("the opening position is already over"));
     }
+    args.search.two_player("gomoku")?;
     let base = args.search.params_with(MATCH_DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
     let agents = [
         parse_agent(&args.black, &base).map_err(|e| input_error(format!("--black: {e}")))?,

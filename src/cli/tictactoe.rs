@@ -11,6 +11,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     if args.agent != AgentName::Mcts {
         return Err(input_error("tic-tac-toe is analysed with --agent mcts only"));
     }
+    args.search.two_player("tic-tac-toe")?;
     let state = TicTacToeState::parse(args.board()?).map_err(|e| input_error(format!("bad board: {e}")))?;
     let search = Search::new(&TicTacToe, args.search.params(crate::search::params::DEFAULT_PLAYOUTS));
     let report = common::search_with_progress(&search, &state, args.search.no_progress);

@@ -24,7 +24,7 @@ use bumpalo::Bump;
 pub use node::{Edge, Node, NodeKind, Step};
 
 pub use node::Proof;
-pub use params::{parse_bytes, ChanceSelection, SearchParams, Selection};
+pub use params::{parse_bytes, Backup, ChanceSelection, SearchParams, Selection};
 pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
 pub use tt::TranspositionTable;
 
@@ -120,6 +120,7 @@ impl<'g, G: Game> Search<'g, G> {
             deadline: params.time_ms.map(|ms| start + Duration::from_millis(ms)),
             bounds: game.value_bounds(),
             solver: params.solver && game.players() == 2 && game.value_bounds() == Some((0.0, 1.0)),
+            max_backup: params.backup == Backup::Max && game.players() == 1,
         };
 
         let mut stats = Vec::with_capacity(params.threads);

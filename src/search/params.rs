@@ -28,6 +28,21 @@ pub enum Selection {
     Puct,
 }
 
+/// What a playout backs up through a decision node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Backup {
+    /// The playout's return: a node's value is the mean of the playouts through it (classic MCTS).
+    #[default]
+    Mean,
+    /// Single-player games only: above a decision node, the playout carries the best child's mean
+    /// (`max_a reward(a) + mean(child a)` over visited children) instead of its own return, so a chance
+    /// node averages its outcomes' best values as expectimax does, rather than the mix of good and
+    /// exploratory moves below it (the max backup operator of Coulom, "Efficient selectivity and backup
+    /// operators in Monte-Carlo tree search", CG 2006).
+    Max,
+}
+
 /// Parameters of one search. `Default` gives the documented defaults.
 #[derive(Clone, Debug, Serialize)]
 pub struct SearchParams {
@@ -60,6 +75,10 @@ pub struct SearchParams {
     pub expand_threshold: u32,
     /// Chance-node outcome selection. Default [`ChanceSelection::Stratified`].
     pub chance: ChanceSelection,
+    /// Backup operator at decision nodes. Default [`Backup::Mean`]. [`Backup::Max`] applies to
+    /// single-player games only; with more players the search backs up means (as the solver, which needs
+    /// two players, is off in other games).
+    pub backup: Backup,
     /// MCTS-Solver for two-player games whose values lie on `[0, 1]`: proven wins and losses propagate,
     /// are never searched again, and end the search once the root is proven. Default true.
     pub solver: bool,
@@ -88,6 +107,7 @@ impl Default for SearchParams {
             virtual_loss: 1,
             expand_threshold: 1,
             chance: ChanceSelection::Stratified,
+            backup: Backup::Mean,
             audit: false,
             solver: true,
         }

@@ -33,6 +33,8 @@ pub(crate) struct Shared<'a, G: Game> {
     pub bounds: Option<(f64, f64)>,
     /// MCTS-Solver is on (two-player games with values on `[0, 1]`).
     pub solver: bool,
+    /// The max backup is on (single-player games, [`crate::search::Backup::Max`]).
+    pub max_backup: bool,
 }
 
 /// Per-worker counters, batched locally and summed when the search ends.
@@ -491,6 +493,12 @@ impl<'a, G: Game> Worker<'a, G> {
             let (node, edge) = unsafe { (&*step.node, &*step.edge) };
             edge.backup_relaxed();
             g[step.mover as usize % MAX_PLAYERS] += edge.reward as f64;
+            if self.shared.max_backup && node.kind() == NodeKind::Decision {
+                // Max backup: carry the best child's mean upward instead of this playout's return.
+                if let Some(best) = node.children_acquire().and_then(best_child_value) {
+                    g[node.player()] = best;
+                }
+            }
             node.backup_relaxed(g[node.player()]);
             if proven_below {
                 // MCTS-Solver: a proof only needs checking above a node that was just proven.
@@ -513,6 +521,11 @@ impl<'a, G: Game> Worker<'a, G> {
 pub(crate) fn q_value<M>(e: &Edge<M>) -> Option<f64> {
     let child = e.child_acquire()?;
     child.mean_relaxed().map(|m| m + e.reward as f64)
+}
+
+/// The best `reward + child mean` over the visited children (None when none has a value yet).
+fn best_child_value<M>(children: &[Edge<M>]) -> Option<f64> {
+    children.iter().filter_map(q_value).fold(None, |best, q| Some(best.map_or(q, |b: f64| b.max(q))))
 }
 
 /// The node kind for a position whose turn is `turn`.
