@@ -213,8 +213,9 @@ pub fn config_line(c: &AgentConfig) -> String {
     let rollout = rollout_text(&c.game.rollout);
     match c.kind {
         AgentKind::Mcts => format!(
-            "{limit}, {} threads, C {}, virtual loss {}, expand threshold {}, chance {:?}, rollout {rollout}, seed {}",
-            p.threads, p.exploration, p.virtual_loss, p.expand_threshold, p.chance, p.seed
+            "{limit}, {} threads, C {}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, rollout {rollout}, \
+             seed {}",
+            p.threads, p.exploration, p.backup, p.virtual_loss, p.expand_threshold, p.chance, p.seed
         )
         .to_lowercase(),
         AgentKind::Expectimax => {

@@ -25,7 +25,7 @@ use serde::Serialize;
 use super::expectimax::{self, ParallelExpectimax};
 use super::{greedy_afterstate, tables, Board, Dir, G2048State, RolloutPolicy, G2048};
 use crate::rng::{self, Rng};
-use crate::search::{Search, SearchParams, SearchReport};
+use crate::search::{Backup, Search, SearchParams, SearchReport};
 
 /// The agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -98,7 +98,7 @@ pub struct AgentConfig {
 
 impl AgentConfig {
     /// The defaults of agent `kind`: the engine's [`SearchParams`] defaults with, for MCTS,
-    /// [`MCTS_EXPLORATION`] and [`RolloutPolicy::TUNED`] rollouts; flat Monte Carlo with uniform-random
+    /// [`MCTS_EXPLORATION`], the max backup ([`Backup::Max`]) and [`RolloutPolicy::TUNED`] rollouts; flat Monte Carlo with uniform-random
     /// rollouts to the end; expectimax at the depth [`expectimax::depth_for`] gives each board (or by
     /// iterative deepening once `search.time_ms` is set), cut-off 1e-4, [`DEFAULT_CACHE_SLOTS`].
     pub fn new(kind: AgentKind) -> AgentConfig {
@@ -106,6 +106,7 @@ impl AgentConfig {
         let mut rollout = RolloutPolicy::RANDOM;
         if kind == AgentKind::Mcts {
             search.exploration = MCTS_EXPLORATION;
+            search.backup = Backup::Max;
             rollout = RolloutPolicy::TUNED;
         }
         AgentConfig {
