@@ -23,7 +23,9 @@ use super::common::{parse_memory, parse_non_negative, ChanceArg};
 use super::input_error;
 use crate::game::{Game, Returns, Turn};
 use crate::games::g2048::{Board, G2048State, G2048};
-use crate::games::gomoku::{Gomoku, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOMOKU_MIN};
+use crate::games::gomoku::{
+    Gomoku, RolloutPolicy as GomokuRollout, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOMOKU_MIN,
+};
 use crate::games::snake::{Snake, SnakeState, MAX_SIDE as SNAKE_MAX};
 use crate::games::tictactoe::{TicTacToe, TicTacToeState};
 use crate::rng::{self, Rng};
@@ -52,10 +54,11 @@ pub struct BenchArgs {
     /// Runs per position and thread count; the fastest one counts.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub repeat: u32,
-    /// Rollout policy: the game's own (`game`) or uniform random over the legal actions with sampled chance
-    /// outcomes (`uniform`, the Game trait's default playout).
-    #[arg(long, value_enum, default_value_t = RolloutArg::Game)]
-    pub rollout: RolloutArg,
+    /// Rollout policy: the game's own (`game`) or uniform random (`uniform`: the Game trait's default
+    /// playout over the legal actions; gomoku: uniformly random empty cells until a five). Default: game,
+    /// except gomoku: uniform (plain UCT, the setting other engines' figures use).
+    #[arg(long, value_enum)]
+    pub rollout: Option<RolloutArg>,
     /// Random seed of the searches and of the bare rollouts (the positions are fixed).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -108,7 +111,8 @@ pub enum BenchGame {
 pub enum RolloutArg {
     /// The game's own rollout policy (`Game::rollout` of the game).
     Game,
-    /// Uniform random legal actions and sampled chance outcomes (the `Game` trait's default rollout).
+    /// Uniform random legal actions and sampled chance outcomes (the `Game` trait's default rollout);
+    /// gomoku: uniformly random empty cells anywhere on the board until a five.
     Uniform,
 }
 
@@ -335,41 +339,50 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         None => None,
     };
 
+    let rollout = args.rollout.unwrap_or(RolloutArg::Game);
     let report = match args.game {
         BenchGame::G2048 => {
-            let policy = match args.rollout {
+            let policy = match rollout {
                 RolloutArg::Game => "uniform random moves and spawns (2048's own allocation-free playout)",
                 RolloutArg::Uniform => UNIFORM,
             };
-            bench_game(&G2048::default(), "2048", size, positions_2048(), policy, args.rollout, &cfg)
+            bench_game(&G2048::default(), "2048", size, positions_2048(), policy, rollout, &cfg)
         }
         BenchGame::Tictactoe => {
-            let policy = match args.rollout {
+            let policy = match rollout {
                 RolloutArg::Game => "uniform random (tic-tac-toe uses the Game trait's default playout)",
                 RolloutArg::Uniform => UNIFORM,
             };
-            bench_game(&TicTacToe, "tictactoe", size, positions_tictactoe(), policy, args.rollout, &cfg)
+            bench_game(&TicTacToe, "tictactoe", size, positions_tictactoe(), policy, rollout, &cfg)
         }
         BenchGame::Gomoku => {
             let n = size.unwrap_or(15);
             let game = Gomoku::new(n, Rule::Freestyle);
-            let policy = match args.rollout {
+            let positions = positions_gomoku(&game);
+            match args.rollout.unwrap_or(RolloutArg::Uniform) {
                 RolloutArg::Game => {
-                    "Gomoku::rollout: a winning cell, else a block of the opponent's win, else a uniform random \
-                     cell within distance 1 of a stone"
+                    let policy = "Gomoku::rollout: a winning cell, else a block of the opponent's win, else a uniform \
+                                  random cell within distance 1 of a stone";
+                    bench_game(&game, "gomoku", size, positions, policy, RolloutArg::Game, &cfg)
                 }
-                RolloutArg::Uniform => UNIFORM,
-            };
-            bench_game(&game, "gomoku", size, positions_gomoku(&game), policy, args.rollout, &cfg)
+                RolloutArg::Uniform => {
+                    let uniform = game.with_rollout_policy(GomokuRollout::Uniform);
+                    let policy = "uniformly random empty cells until a five or a full board (gomoku's own \
+                                  allocation-free playout)";
+                    let mut report = bench_game(&uniform, "gomoku", size, positions, policy, RolloutArg::Game, &cfg);
+                    report.rollout = RolloutArg::Uniform;
+                    report
+                }
+            }
         }
         BenchGame::Snake => {
             let n = size.unwrap_or(10);
             let game = Snake::new(n, n);
-            let policy = match args.rollout {
+            let policy = match rollout {
                 RolloutArg::Game => "Snake::rollout (random safe moves, stops after width*height moves without food)",
                 RolloutArg::Uniform => UNIFORM,
             };
-            bench_game(&game, "snake", size, positions_snake(n), policy, args.rollout, &cfg)
+            bench_game(&game, "snake", size, positions_snake(n), policy, rollout, &cfg)
         }
     };
 

@@ -23,7 +23,7 @@ pub struct MatchArgs {
     pub game: GameName,
     /// Agent A, Black in the first game: mcts, flat, threat or random, with options after a colon, e.g.
     /// mcts:playouts=20000,threads=1 or flat:rollouts=50 (mcts keys: playouts, time, threads,
-    /// exploration, virtual_loss, expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats,
+    /// exploration, virtual_loss, expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|uniform,
     /// radius, quiet_radius, rollout_radius; 0 lifts a playout or time limit).
     #[arg(long, value_name = "AGENT", default_value = "mcts")]
     pub black: String,
@@ -99,7 +99,8 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
                         tuning.policy = match v {
                             "basic" => RolloutPolicy::Basic,
                             "threats" => RolloutPolicy::Threats,
-                            _ => return Err(format!("agent option policy={v}: use basic or threats")),
+                            "uniform" => RolloutPolicy::Uniform,
+                            _ => return Err(format!("agent option policy={v}: use basic, threats or uniform")),
                         }
                     }
                     "quiet_radius" => tuning.quiet_radius = Some(num(k, v)?.clamp(1, MAX_SIZE as u64) as usize),

@@ -14,7 +14,8 @@
 //! - The rollout ([`crate::Game::rollout`]) plays a winning cell when there is one, else blocks the
 //!   opponent's winning cell, else (with [`RolloutPolicy::Threats`], the default) makes a straight four
 //!   or takes the opponent's straight-four cell, else a uniform random cell within
-//!   [`Gomoku::rollout_radius`] (default 1) of a stone (module `playout`).
+//!   [`Gomoku::rollout_radius`] (default 1) of a stone (module `playout`). [`RolloutPolicy::Uniform`]
+//!   plays uniformly random empty cells instead (plain MCTS, for throughput comparisons).
 //! - Players ([`Player`]: MCTS, [`flat`] Monte Carlo, [`threat`], [`random`]) choose moves and play
 //!   whole games ([`play_game`]); [`vcf`] searches victories by continuous fours; [`protocol`] is the
 //!   Gomocup brain. docs/gomoku.md describes how they fit together.
@@ -324,6 +325,9 @@ impl Gomoku {
         if state.is_terminal() {
             return None;
         }
+        if self.policy == RolloutPolicy::Uniform {
+            return playout::uniform_cell(state, rng);
+        }
         match Playout::new(state, self.rule, self.rollout_radius, self.policy).choose(rng) {
             Choice::Win(c) | Choice::Block(c) | Choice::OpenFour(c) | Choice::BlockFour(c) | Choice::Random(c) => {
                 Some(c)
@@ -416,7 +420,11 @@ impl Game for Gomoku {
         if state.is_terminal() {
             return self.returns(state);
         }
-        match Playout::new(state, self.rule, self.rollout_radius, self.policy).run(rng) {
+        let winner = match self.policy {
+            RolloutPolicy::Uniform => playout::uniform_run(state, self.rule, rng, |_| ()),
+            _ => Playout::new(state, self.rule, self.rollout_radius, self.policy).run(rng),
+        };
+        match winner {
             Some(BLACK) => [1.0, 0.0],
             Some(_) => [0.0, 1.0],
             None => [0.5, 0.5],

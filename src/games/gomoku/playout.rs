@@ -15,7 +15,7 @@
 //!   with a position index, so that a uniform draw, an insertion and a removal each take constant time.
 
 use super::board::{Cell, GomokuState, MAX_SIZE};
-use super::rules::{cell_on_line, line_of, Lines, Rule, LINES};
+use super::rules::{cell_on_line, line_of, Lines, Rule, DIRECTIONS, LINES};
 use crate::rng::{below, Rng};
 
 /// Which rollout policy a [`super::Gomoku`] plays.
@@ -27,6 +27,9 @@ pub enum RolloutPolicy {
     /// cell where the opponent would make one (answering an open three).
     #[default]
     Threats,
+    /// A uniformly random empty cell anywhere on the board until a five or a full board: the classic
+    /// plain-MCTS playout, with no tactics (see [`uniform_run`]). For throughput comparisons.
+    Uniform,
 }
 
 // The per-direction line masks hold one bit per line.
@@ -289,11 +292,120 @@ impl Playout {
     }
 }
 
+/// Length of the run of `player`'s stones through `(x, y)` along `(dx, dy)`, the cell itself included.
+#[inline]
+fn run_length(rows: &[u32; MAX_SIZE], size: i32, x: i32, y: i32, (dx, dy): (i32, i32)) -> usize {
+    let mut n = 1;
+    for sign in [1, -1] {
+        let (mut cx, mut cy) = (x + sign * dx, y + sign * dy);
+        while cx >= 0 && cx < size && cy >= 0 && cy < size && (rows[cy as usize] >> cx) & 1 == 1 {
+            n += 1;
+            cx += sign * dx;
+            cy += sign * dy;
+        }
+    }
+    n
+}
+
+/// Plays uniformly random empty cells from `state` (not terminal) until a stone makes a winning line
+/// under `rule` or the board is full; returns the winner (`None`: a draw). `played` sees each stone's
+/// cell in order (the tests replay them through the full rules).
+///
+/// The empty cells are drawn without replacement from a shuffled-on-the-fly array (a partial
+/// Fisher-Yates shuffle), and only the four lines through each new stone are checked: about 40 bit tests
+/// per move, no allocation.
+pub(crate) fn uniform_run(
+    state: &GomokuState,
+    rule: Rule,
+    rng: &mut Rng,
+    mut played: impl FnMut(Cell),
+) -> Option<usize> {
+    let size = state.size();
+    let mut rows = state.rows;
+    let mut cells = [0u16; MAX_SIZE * MAX_SIZE];
+    let mut n = 0;
+    for (y, (black, white)) in rows[0].iter().zip(&rows[1]).take(size).enumerate() {
+        let occupied = black | white;
+        for x in 0..size {
+            if (occupied >> x) & 1 == 0 {
+                cells[n] = (y * MAX_SIZE + x) as u16;
+                n += 1;
+            }
+        }
+    }
+    let mut mover = state.mover();
+    while n > 0 {
+        let i = below(rng, n);
+        let c = cells[i] as usize;
+        cells[i] = cells[n - 1];
+        n -= 1;
+        let (x, y) = (c % MAX_SIZE, c / MAX_SIZE);
+        rows[mover][y] |= 1 << x;
+        played(Cell::new(x, y));
+        let wins = DIRECTIONS.iter().any(|&d| rule.wins(run_length(&rows[mover], size as i32, x as i32, y as i32, d)));
+        if wins {
+            return Some(mover);
+        }
+        mover ^= 1;
+    }
+    None
+}
+
+/// A uniformly random empty cell of `state`, or `None` when the board is full.
+pub(crate) fn uniform_cell(state: &GomokuState, rng: &mut Rng) -> Option<Cell> {
+    let size = state.size();
+    let empty = size * size - state.stone_count();
+    if empty == 0 {
+        return None;
+    }
+    let mut k = below(rng, empty);
+    for (y, (black, white)) in state.rows[0].iter().zip(&state.rows[1]).take(size).enumerate() {
+        let occupied = black | white;
+        for x in 0..size {
+            if (occupied >> x) & 1 == 0 {
+                if k == 0 {
+                    return Some(Cell::new(x, y));
+                }
+                k -= 1;
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::gomoku::{Gomoku, Rule};
     use crate::rng::seeded;
+
+    /// A uniform playout ends exactly where the full rules say the game ends, with the same winner.
+    #[test]
+    fn uniform_run_agrees_with_the_rules() {
+        use crate::game::Game;
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            for size in [5, 9, 15] {
+                let game = Gomoku::new(size, rule);
+                for seed in 0..200 {
+                    let mut rng = seeded(seed, 1);
+                    let start = if seed % 2 == 0 { game.new_game() } else { game.from_moves("2,2 3,3 2,3").unwrap() };
+                    let mut moves = Vec::new();
+                    let winner = uniform_run(&start, rule, &mut rng, |c| moves.push(c));
+                    let mut state = start.clone();
+                    for (i, &c) in moves.iter().enumerate() {
+                        assert!(!state.is_terminal(), "{rule:?} {size} seed {seed}: moves after the end");
+                        assert!(state.is_empty_cell(c), "{rule:?} {size} seed {seed}: {c} is occupied");
+                        game.apply(&mut state, c);
+                        if i + 1 < moves.len() {
+                            assert_eq!(state.winner(), None, "{rule:?} {size} seed {seed}: the run missed a win");
+                        }
+                    }
+                    assert!(state.is_terminal(), "{rule:?} {size} seed {seed}: the run stopped early");
+                    assert_eq!(state.winner(), winner, "{rule:?} {size} seed {seed}");
+                }
+            }
+        }
+    }
 
     /// The incrementally kept winning cells equal those computed from scratch after every move.
     #[test]
