@@ -192,6 +192,10 @@ fn bad_input_exits_2_with_one_line() {
         &["analyze", "snake", "--state", "{\"body\": [[1,1]]}"],
         &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--snake-rollout", "perfect"],
         &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--playouts", "0"],
+        &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--rollout", "random"],
+        &["play", "snake", "--agent", "greedy", "--depth", "3"],
+        &["analyze", "gomoku", "--moves", "7,7", "--epsilon", "0.1"],
+        &["analyze", "gomoku", "--moves", "7,7", "--backup", "max"],
     ];
     for args in cases {
         let out = canopy(args);

@@ -44,6 +44,28 @@ pub struct G2048Args {
     pub prob_cutoff: f64,
 }
 
+impl G2048Args {
+    /// Refuses the 2048 options for another game.
+    ///
+    /// # Errors
+    /// An input error naming the options when any of them was given.
+    pub fn refuse_for(&self, name: &str) -> anyhow::Result<()> {
+        let given = self.rollout.is_some()
+            || self.epsilon.is_some()
+            || self.rollout_depth.is_some()
+            || self.leaf_depth.is_some()
+            || self.depth.is_some()
+            || self.prob_cutoff != DEFAULT_PROB_CUTOFF;
+        if given {
+            return Err(input_error(format!(
+                "--rollout, --epsilon, --rollout-depth, --leaf-depth, --depth and --prob-cutoff are 2048 options, \
+                 not {name} ones"
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// `--rollout` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum RolloutArg {

@@ -191,14 +191,23 @@ pub fn main() -> i32 {
                 .snake
                 .refuse_for("tictactoe")
                 .and_then(|()| args.gomoku.refuse_for("tictactoe"))
+                .and_then(|()| args.g2048.refuse_for("tictactoe"))
                 .and_then(|()| tictactoe::analyze(&args)),
-            GameName::Snake => args.gomoku.refuse_for("snake").and_then(|()| snake::analyze(&args)),
-            GameName::Gomoku => args.snake.refuse_for("gomoku").and_then(|()| gomoku::analyze(&args)),
+            GameName::Snake => args
+                .gomoku
+                .refuse_for("snake")
+                .and_then(|()| args.g2048.refuse_for("snake"))
+                .and_then(|()| snake::analyze(&args)),
+            GameName::Gomoku => args
+                .snake
+                .refuse_for("gomoku")
+                .and_then(|()| args.g2048.refuse_for("gomoku"))
+                .and_then(|()| gomoku::analyze(&args)),
         },
         Command::Play(args) => match args.game {
             GameName::G2048 => args.snake.refuse_for("2048").and_then(|()| g2048::play(&args)),
             GameName::Tictactoe => Err(input_error("play supports 2048 and snake (tic-tac-toe is for analysis)")),
-            GameName::Snake => snake::play(&args),
+            GameName::Snake => args.g2048.refuse_for("snake").and_then(|()| snake::play(&args)),
             GameName::Gomoku => Err(input_error("for gomoku use: canopy match gomoku --black AGENT --white AGENT")),
         },
         Command::Bench(args) => bench::run(&args),
