@@ -57,8 +57,8 @@ section "canopy bench, 2048" "$CANOPY" bench --game 2048 --threads "$THREADS" --
 section "canopy bench, tic-tac-toe" "$CANOPY" bench --game tictactoe --threads "$THREADS" --repeat "$REPEAT"
 section "canopy bench, gomoku 9x9" "$CANOPY" bench --game gomoku --size 9 --threads "$THREADS" --repeat "$REPEAT"
 section "canopy bench, gomoku 15x15" "$CANOPY" bench --game gomoku --size 15 --threads "$THREADS" --repeat "$REPEAT"
-section "canopy bench, gomoku 9x9, uniform random rollouts" \
-  "$CANOPY" bench --game gomoku --size 9 --rollout uniform --threads "$THREADS" --repeat "$REPEAT"
+section "canopy bench, gomoku 9x9, tactical playout" \
+  "$CANOPY" bench --game gomoku --size 9 --rollout game --threads "$THREADS" --repeat "$REPEAT"
 section "canopy bench, snake 10x10" "$CANOPY" bench --game snake --threads "$THREADS" --repeat "$REPEAT"
 echo "### criterion: 2048 move generation and rollout"
 echo
