@@ -23,7 +23,7 @@ pub struct CompareArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_value = "mcts,expectimax,flat")]
     pub agents: Vec<AgentName>,
     /// Games per agent (game i of every agent starts from the same board).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -104,7 +104,7 @@ pub struct SweepArgs {
     #[arg(long, value_delimiter = ',', required = true, num_args = 1..)]
     pub values: Vec<String>,
     /// Games per value (game i of every value starts from the same board).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
     #[command(flatten)]
     pub search: SearchArgs,

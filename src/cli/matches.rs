@@ -31,7 +31,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "AGENT", default_value = "threat")]
     pub white: String,
     /// Number of games.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
     /// Alternate colours: agent A plays Black in odd games and White in even games.
     #[arg(long)]

@@ -111,7 +111,8 @@ impl AnalyzeArgs {
     /// An [`InputError`] when `--board` is missing.
     pub fn board(&self) -> anyhow::Result<&str> {
         let name = self.game.to_possible_value().map_or(String::new(), |v| v.get_name().to_string());
-        self.board.as_deref().ok_or_else(|| input_error(format!("--board is required for {name}")))
+        let option = if self.game == GameName::Snake { "--state (or --board)" } else { "--board" };
+        self.board.as_deref().ok_or_else(|| input_error(format!("{option} is required for {name}")))
     }
 }
 
@@ -121,7 +122,7 @@ pub struct PlayArgs {
     /// The game.
     pub game: GameName,
     /// Number of games.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
     /// Who chooses the moves.
     #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
@@ -176,7 +177,12 @@ pub fn main() -> i32 {
             }
             let text = e.to_string();
             let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: bad arguments");
-            eprintln!("{} (see canopy --help)", line.trim_end());
+            // Keep the error on one line, with the accepted values when clap lists them.
+            let values = text.lines().map(str::trim).find(|l| l.starts_with("[possible values:"));
+            match values {
+                Some(v) => eprintln!("{} {v} (see canopy --help)", line.trim_end()),
+                None => eprintln!("{} (see canopy --help)", line.trim_end()),
+            }
             return 2;
         }
     };
