@@ -214,3 +214,24 @@ pub fn print_totals<A>(r: &SearchReport<A>) {
         r.normalisation
     );
 }
+
+/// The search statistics every `--json` analysis carries, in this key order: `playouts`, `root_visits`, `nodes`,
+/// `max_depth`, `mean_depth`, `elapsed_ms` (milliseconds), `playouts_per_sec`, `memory_bytes`, `memory_limited`,
+/// `table` (null when the transposition table is off), `threads` and `normalisation`.
+pub fn search_stats_json<A>(r: &SearchReport<A>) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::json;
+    let mut map = serde_json::Map::new();
+    map.insert("playouts".into(), json!(r.playouts));
+    map.insert("root_visits".into(), json!(r.root_visits));
+    map.insert("nodes".into(), json!(r.nodes));
+    map.insert("max_depth".into(), json!(r.max_depth));
+    map.insert("mean_depth".into(), json!(r.mean_depth));
+    map.insert("elapsed_ms".into(), json!(r.elapsed_ms));
+    map.insert("playouts_per_sec".into(), json!(r.playouts_per_sec));
+    map.insert("memory_bytes".into(), json!(r.memory_bytes));
+    map.insert("memory_limited".into(), json!(r.memory_limited));
+    map.insert("table".into(), json!(r.table));
+    map.insert("threads".into(), json!(r.threads));
+    map.insert("normalisation".into(), json!(r.normalisation));
+    map
+}

@@ -564,24 +564,10 @@ fn print_json(args: &AnalyzeArgs, config: &AgentConfig, board: &Board, d: &Decis
         "config": config_json(config),
     });
     if let Some(report) = &d.report {
-        let extra = json!({
-            "pv": report.pv,
-            "root_value": report.root_value,
-            "playouts": report.playouts,
-            "root_visits": report.root_visits,
-            "nodes": report.nodes,
-            "max_depth": report.max_depth,
-            "mean_depth": report.mean_depth,
-            "elapsed_ms": report.elapsed_ms,
-            "playouts_per_sec": report.playouts_per_sec,
-            "memory_bytes": report.memory_bytes,
-            "memory_limited": report.memory_limited,
-            "table": report.table,
-            "threads": report.threads,
-            "normalisation": report.normalisation,
-        });
-        if let (Some(obj), Value::Object(more)) = (v.as_object_mut(), extra) {
-            obj.extend(more);
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("pv".into(), json!(report.pv));
+            obj.insert("root_value".into(), json!(report.root_value));
+            obj.extend(common::search_stats_json(report));
         }
     }
     let _ = args;

@@ -172,7 +172,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let ranked = ranked(&report.actions, report.best);
     let best_stats = report.best.and_then(|b| report.action(&b));
     if args.json {
-        let v = json!({
+        let mut v = json!({
             "game": "gomoku",
             "size": game.size(),
             "rule": game.rule().name(),
@@ -197,19 +197,10 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
                 "proof": a.proof,
                 "pv": a.pv,
             })).collect::<Vec<_>>(),
-            "playouts": report.playouts,
-            "root_visits": report.root_visits,
-            "nodes": report.nodes,
-            "max_depth": report.max_depth,
-            "mean_depth": report.mean_depth,
-            "elapsed_ms": report.elapsed_ms,
-            "playouts_per_sec": report.playouts_per_sec,
-            "memory_bytes": report.memory_bytes,
-            "memory_limited": report.memory_limited,
-            "table": report.table,
-            "threads": report.threads,
-            "normalisation": report.normalisation,
         });
+        if let Some(obj) = v.as_object_mut() {
+            obj.extend(common::search_stats_json(&report));
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }

@@ -213,7 +213,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
         game.rollout_max_moves
     );
     if args.json {
-        let v = json!({
+        let mut v = json!({
             "game": "snake",
             "state": state.notation().to_string(),
             "board": state.to_string().lines().skip(1).collect::<Vec<_>>(),
@@ -234,21 +234,12 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "pv": report.pv,
             "root_value": report.root_value,
             "value_units": units,
-            "playouts": report.playouts,
-            "root_visits": report.root_visits,
-            "nodes": report.nodes,
-            "max_depth": report.max_depth,
-            "mean_depth": report.mean_depth,
-            "elapsed_ms": report.elapsed_ms,
-            "playouts_per_sec": report.playouts_per_sec,
-            "memory_bytes": report.memory_bytes,
-            "memory_limited": report.memory_limited,
-            "table": report.table,
-            "threads": report.threads,
-            "normalisation": report.normalisation,
-            "rollout": format!("{:?}", game.rollout),
-            "tail_filter": format!("{:?}", game.tail_filter).to_lowercase(),
         });
+        if let Some(obj) = v.as_object_mut() {
+            obj.extend(common::search_stats_json(&report));
+            obj.insert("rollout".into(), json!(format!("{:?}", game.rollout)));
+            obj.insert("tail_filter".into(), json!(format!("{:?}", game.tail_filter).to_lowercase()));
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }

@@ -16,7 +16,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let search = Search::new(&TicTacToe, args.search.params(crate::search::params::DEFAULT_PLAYOUTS));
     let report = common::search_with_progress(&search, &state, args.search.no_progress);
     if args.json {
-        let v = json!({
+        let mut v = json!({
             "game": "tictactoe",
             "best_action": report.best,
             "game_over": report.best.is_none(),
@@ -27,13 +27,10 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "pv": report.pv,
             "root_value": report.root_value,
             "root_proof": report.root_proof,
-            "root_visits": report.root_visits,
-            "playouts": report.playouts,
-            "nodes": report.nodes,
-            "elapsed_ms": report.elapsed_ms,
-            "playouts_per_sec": report.playouts_per_sec,
-            "memory_bytes": report.memory_bytes,
         });
+        if let Some(obj) = v.as_object_mut() {
+            obj.extend(common::search_stats_json(&report));
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
