@@ -316,3 +316,21 @@ fn bad_agent_options_exit_2_with_one_line() {
         assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
     }
 }
+
+#[test]
+fn a_closed_standard_output_ends_the_tool_quietly() {
+    use std::process::Stdio;
+    // The reading end of the pipe is closed before the search finishes, so the first line printed fails.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_canopy"))
+        .args(["analyze", "2048", "--board", "0,2,16,4,32,8,2,8,4,16,4,16,2,4,8,4", "--playouts", "20000"])
+        .args(["--threads", "1", "--no-progress"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run canopy");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for canopy");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(canopy_mcts::cli::BROKEN_PIPE_EXIT), "stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+}

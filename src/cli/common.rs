@@ -5,7 +5,8 @@ use crate::search::{parse_bytes, Backup, ChanceSelection, SearchParams, SearchRe
 /// Search options common to all commands.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Playouts per search (all threads together). Default: 10000 when no --time is given.
+    /// Playouts per search (all threads together). Default when no --time is given: 10000 (2048's play,
+    /// compare and sweep: 1000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub playouts: Option<u64>,
     /// Time per search in milliseconds (whichever of --playouts/--time comes first).

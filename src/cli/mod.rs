@@ -160,8 +160,29 @@ pub enum AgentName {
     Hamilton,
 }
 
+/// Exit status when standard output is closed early (as when piped into `head`): 128 + SIGPIPE, what a
+/// shell reports for a program that a broken pipe stops.
+pub const BROKEN_PIPE_EXIT: i32 = 141;
+
+/// Makes a failed write to a closed standard output end the process with [`BROKEN_PIPE_EXIT`] and no
+/// message, instead of the panic that `println!` raises (Rust ignores SIGPIPE, so the write fails with
+/// `BrokenPipe`). Every other panic keeps the default report.
+fn exit_quietly_on_broken_pipe() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let text =
+            payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied());
+        if text.is_some_and(|t| t.starts_with("failed printing to stdout") && t.contains("Broken pipe")) {
+            std::process::exit(BROKEN_PIPE_EXIT);
+        }
+        default_hook(info);
+    }));
+}
+
 /// Runs the tool with the process arguments; returns the exit status.
 pub fn main() -> i32 {
+    exit_quietly_on_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
