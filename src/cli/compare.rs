@@ -25,10 +25,6 @@ pub struct CompareArgs {
     /// Games per agent (game i of every agent starts from the same board).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
-    pub g2048: G2048Args,
     /// Print one JSON object (summaries and every game) instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -38,6 +34,10 @@ pub struct CompareArgs {
     /// Do not print a line per finished game on stderr.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub g2048: G2048Args,
 }
 
 /// Parameters `canopy sweep` can vary.
@@ -106,10 +106,6 @@ pub struct SweepArgs {
     /// Games per value (game i of every value starts from the same board).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
-    pub g2048: G2048Args,
     /// Write a plot of the mean score (with its standard error) against the values to this SVG file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
@@ -122,6 +118,10 @@ pub struct SweepArgs {
     /// Do not print a line per finished game on stderr.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub g2048: G2048Args,
 }
 
 /// Share of games whose largest tile reached `tile`.

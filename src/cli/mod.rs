@@ -88,6 +88,9 @@ pub struct AnalyzeArgs {
     /// Gomoku: rows of x, o and . (or the diagram canopy prints); or use --moves.
     #[arg(long, visible_alias = "state")]
     pub board: Option<String>,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub gomoku: gomoku::PositionArgs,
     /// Who chooses the move (2048: every agent; other games: mcts).
@@ -99,9 +102,6 @@ pub struct AnalyzeArgs {
     pub g2048: g2048::G2048Args,
     #[command(flatten)]
     pub snake: snake::SnakeSearchArgs,
-    /// Print one JSON object instead of tables.
-    #[arg(long)]
-    pub json: bool,
 }
 
 impl AnalyzeArgs {
@@ -127,18 +127,18 @@ pub struct PlayArgs {
     /// Who chooses the moves.
     #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
     pub agent: AgentName,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
-    pub snake: snake::SnakePlayArgs,
-    #[command(flatten)]
-    pub g2048: g2048::G2048Args,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
     /// Print CSV (one line per game) instead of tables.
     #[arg(long, conflicts_with = "json")]
     pub csv: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub snake: snake::SnakePlayArgs,
+    #[command(flatten)]
+    pub g2048: g2048::G2048Args,
 }
 
 /// Move choosers for `canopy play`.
