@@ -334,3 +334,26 @@ fn a_closed_standard_output_ends_the_tool_quietly() {
     assert_eq!(out.status.code(), Some(canopy_mcts::cli::BROKEN_PIPE_EXIT), "stderr: {stderr}");
     assert!(!stderr.contains("panicked"), "stderr: {stderr}");
 }
+
+#[test]
+fn options_no_agent_uses_are_named_on_stderr() {
+    let warning = |args: &[&str]| {
+        let out = canopy(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).lines().find(|l| l.starts_with("warning:")).map(str::to_string)
+    };
+    let b = "0,0,2,4,0,2,8,16,2,4,32,64,8,16,128,512";
+    assert_eq!(
+        warning(&["analyze", "2048", "--board", b, "--agent", "expectimax", "--depth", "2", "--playouts", "500"])
+            .as_deref(),
+        Some("warning: expectimax does not use --playouts; ignored")
+    );
+    assert_eq!(
+        warning(&["compare", "2048", "--agents", "greedy,random", "--games", "1", "--quiet", "--depth", "3"])
+            .as_deref(),
+        Some("warning: none of greedy, random uses --depth; ignored")
+    );
+    // An option that one of the compared agents uses is not reported.
+    let both = ["compare", "2048", "--agents", "greedy,expectimax", "--games", "1", "--quiet", "--depth", "1"];
+    assert_eq!(warning(&both), None);
+}

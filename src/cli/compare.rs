@@ -250,6 +250,7 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
             agents.push(name);
         }
     }
+    g2048::warn_unused_options(&agents, &args.search, &args.g2048)?;
     let configs = agents
         .iter()
         .map(|&a| g2048::agent_config(a, &args.search, &args.g2048, g2048::PLAY_DEFAULT_PLAYOUTS))
@@ -298,11 +299,21 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     if args.game != GameName::G2048 {
         return Err(input_error("sweep supports 2048"));
     }
+    g2048::warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
     // Build every configuration first, so that a bad value stops the sweep before any game.
     let mut configs = Vec::new();
     for value in &args.values {
         let (search, g) = g2048::with_param(&args.search, &args.g2048, args.param, value)
             .map_err(|e| input_error(format!("--values: {e}")))?;
+        let flag = format!("--{}", args.param.flag());
+        if configs.is_empty()
+            && g2048::unused_options(&[g2048::agent_kind(args.agent)?], &search, &g).contains(&flag.as_str())
+        {
+            eprintln!(
+                "warning: {} does not use {flag}; every value plays the same games",
+                g2048::agent_label(args.agent)
+            );
+        }
         configs.push((
             value.trim().to_string(),
             g2048::agent_config(args.agent, &search, &g, g2048::PLAY_DEFAULT_PLAYOUTS)?,

@@ -119,6 +119,48 @@ pub fn agent_label(name: AgentName) -> String {
     agent_kind(name).map_or_else(|_| format!("{name:?}").to_lowercase(), |k| k.name().to_string())
 }
 
+/// The 2048 and search options given on the command line that none of `agents` uses, as their flags
+/// (`--playouts` is used by mcts and flat, `--exploration` and `--backup` by mcts, the rollout options by
+/// mcts and flat, `--depth` and `--prob-cutoff` by expectimax, `--time` and `--threads` by every agent
+/// but greedy and random). `--prob-cutoff` counts as given when it differs from its default.
+pub fn unused_options(agents: &[AgentKind], search: &SearchArgs, g: &G2048Args) -> Vec<&'static str> {
+    use AgentKind::{Expectimax, Flat, Mcts};
+    let any = |kinds: &[AgentKind]| agents.iter().any(|a| kinds.contains(a));
+    let options: [(&str, bool, &[AgentKind]); 12] = [
+        ("--playouts", search.playouts.is_some(), &[Mcts, Flat]),
+        ("--time", search.time.is_some(), &[Mcts, Flat, Expectimax]),
+        ("--threads", search.threads.is_some(), &[Mcts, Flat, Expectimax]),
+        ("--exploration", search.exploration.is_some(), &[Mcts]),
+        ("--backup", search.backup.is_some(), &[Mcts]),
+        ("--rollout", g.rollout.is_some(), &[Mcts, Flat]),
+        ("--epsilon", g.epsilon.is_some(), &[Mcts, Flat]),
+        ("--rollout-depth", g.rollout_depth.is_some(), &[Mcts, Flat]),
+        ("--leaf-depth", g.leaf_depth.is_some(), &[Mcts, Flat]),
+        ("--depth", g.depth.is_some(), &[Expectimax]),
+        ("--prob-cutoff", g.prob_cutoff != DEFAULT_PROB_CUTOFF, &[Expectimax]),
+        ("--no-tt", search.no_tt, &[Mcts]),
+    ];
+    options.iter().filter(|(_, given, users)| *given && !any(users)).map(|(flag, _, _)| *flag).collect()
+}
+
+/// Prints one warning line on stderr when options were given that none of `agents` uses (see
+/// [`unused_options`]), so that an ignored option is never silent.
+///
+/// # Errors
+/// An input error for a snake agent name.
+pub fn warn_unused_options(agents: &[AgentName], search: &SearchArgs, g: &G2048Args) -> anyhow::Result<()> {
+    let kinds = agents.iter().map(|&a| agent_kind(a)).collect::<anyhow::Result<Vec<_>>>()?;
+    let unused = unused_options(&kinds, search, g);
+    if !unused.is_empty() {
+        let names: Vec<String> = agents.iter().map(|&a| agent_label(a)).collect();
+        match names.as_slice() {
+            [one] => eprintln!("warning: {one} does not use {}; ignored", unused.join(", ")),
+            many => eprintln!("warning: none of {} uses {}; ignored", many.join(", "), unused.join(", ")),
+        }
+    }
+    Ok(())
+}
+
 /// The configuration of agent `name` from the options: the search options, and the 2048 options on top
 /// of the agent's defaults ([`AgentConfig::new`]).
 ///
@@ -362,6 +404,7 @@ fn explain(h: &Heuristic, board: &Board, dir: Dir) -> Option<Explanation> {
 /// Analyses a 2048 position with the agent of `--agent`.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let board: Board = args.board()?.parse().map_err(|e| input_error(format!("bad board: {e}")))?;
+    warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
     let config = agent_config(args.agent, &args.search, &args.g2048, crate::search::params::DEFAULT_PLAYOUTS)?;
     let h = config.game.heuristic;
     let mut agent = Agent::new(config.clone());
@@ -577,6 +620,7 @@ fn print_json(args: &AnalyzeArgs, config: &AgentConfig, board: &Board, d: &Decis
 
 /// Plays games of 2048 and prints score statistics.
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
     let config = agent_config(args.agent, &args.search, &args.g2048, PLAY_DEFAULT_PLAYOUTS)?;
     let bar = progress_bar(args.games);
     let label = agent_label(args.agent);
