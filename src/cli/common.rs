@@ -221,18 +221,21 @@ pub fn print_totals<A>(r: &SearchReport<A>) {
 /// `table` (null when the transposition table is off), `threads` and `normalisation`.
 pub fn search_stats_json<A>(r: &SearchReport<A>) -> serde_json::Map<String, serde_json::Value> {
     use serde_json::json;
-    let mut map = serde_json::Map::new();
-    map.insert("playouts".into(), json!(r.playouts));
-    map.insert("root_visits".into(), json!(r.root_visits));
-    map.insert("nodes".into(), json!(r.nodes));
-    map.insert("max_depth".into(), json!(r.max_depth));
-    map.insert("mean_depth".into(), json!(r.mean_depth));
-    map.insert("elapsed_ms".into(), json!(r.elapsed_ms));
-    map.insert("playouts_per_sec".into(), json!(r.playouts_per_sec));
-    map.insert("memory_bytes".into(), json!(r.memory_bytes));
-    map.insert("memory_limited".into(), json!(r.memory_limited));
-    map.insert("table".into(), json!(r.table));
-    map.insert("threads".into(), json!(r.threads));
-    map.insert("normalisation".into(), json!(r.normalisation));
-    map
+    [
+        ("playouts", json!(r.playouts)),
+        ("root_visits", json!(r.root_visits)),
+        ("nodes", json!(r.nodes)),
+        ("max_depth", json!(r.max_depth)),
+        ("mean_depth", json!(r.mean_depth)),
+        ("elapsed_ms", json!(r.elapsed_ms)),
+        ("playouts_per_sec", json!(r.playouts_per_sec)),
+        ("memory_bytes", json!(r.memory_bytes)),
+        ("memory_limited", json!(r.memory_limited)),
+        ("table", json!(r.table)),
+        ("threads", json!(r.threads)),
+        ("normalisation", json!(r.normalisation)),
+    ]
+    .into_iter()
+    .map(|(key, value)| (key.to_string(), value))
+    .collect()
 }

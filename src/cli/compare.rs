@@ -302,15 +302,15 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     g2048::warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
     // Build every configuration first, so that a bad value stops the sweep before any game.
     let mut configs = Vec::new();
+    let swept_flag = format!("--{}", args.param.flag());
     for value in &args.values {
         let (search, g) = g2048::with_param(&args.search, &args.g2048, args.param, value)
             .map_err(|e| input_error(format!("--values: {e}")))?;
-        let flag = format!("--{}", args.param.flag());
         if configs.is_empty()
-            && g2048::unused_options(&[g2048::agent_kind(args.agent)?], &search, &g).contains(&flag.as_str())
+            && g2048::unused_options(&[g2048::agent_kind(args.agent)?], &search, &g).contains(&swept_flag.as_str())
         {
             eprintln!(
-                "warning: {} does not use {flag}; every value plays the same games",
+                "warning: {} does not use {swept_flag}; every value plays the same games",
                 g2048::agent_label(args.agent)
             );
         }

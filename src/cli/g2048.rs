@@ -411,7 +411,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let d = agent.decide(&board, args.search.seed);
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     if args.json {
-        print_json(args, &config, &board, &d)?;
+        print_json(&config, &board, &d)?;
         return Ok(());
     }
     println!("{board}");
@@ -574,7 +574,7 @@ fn print_explanations(h: &Heuristic, board: &Board, d: &Decision) {
     }
 }
 
-fn print_json(args: &AnalyzeArgs, config: &AgentConfig, board: &Board, d: &Decision) -> anyhow::Result<()> {
+fn print_json(config: &AgentConfig, board: &Board, d: &Decision) -> anyhow::Result<()> {
     let h = config.game.heuristic;
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     let mut v = json!({
@@ -613,7 +613,6 @@ fn print_json(args: &AnalyzeArgs, config: &AgentConfig, board: &Board, d: &Decis
             obj.extend(common::search_stats_json(report));
         }
     }
-    let _ = args;
     println!("{}", serde_json::to_string_pretty(&v)?);
     Ok(())
 }
