@@ -35,9 +35,9 @@ section() { # title, command...
 }
 
 criterion() { # bench name: keep the names, the time and throughput estimates, and the printed counts
-  echo "\$ cargo bench --bench $1 -- ${CRITERION[*]}"
+  echo "\$ cargo bench -p canopy-mcts --features internals --bench $1 -- ${CRITERION[*]}"
   # Lines with a % are outliers or the change against the previous run on this machine: left out.
-  cargo bench --quiet --bench "$1" -- "${CRITERION[@]}" 2>/dev/null |
+  cargo bench --quiet -p canopy-mcts --features internals --bench "$1" -- "${CRITERION[@]}" 2>/dev/null |
     awk '/^(Benchmarking|Warning|Found|Gnuplot|Running|Finished)/ || /%/ { next }
          /time:|thrpt:|^[A-Za-z0-9_\/]+ *$|nodes|keys stored|legal moves/ { sub(/ +$/, ""); print }'
 }

@@ -1,0 +1,837 @@
+//! `canopy bench`: search throughput at several thread counts on fixed positions with a fixed seed.
+//!
+//! For each thread count the command runs one search of `--playouts` playouts on every position of the
+//! game, `--repeat` times, and keeps the fastest run of each (best of N: the noise of a shared machine only
+//! ever slows a run down). It reports playouts per second over all positions, the speedup and parallel
+//! efficiency against the smallest thread count, and the nodes the searches created. It also times the
+//! bare rollout policy, one thread, on the same positions with the same random number generator type
+//! (`--playouts` rollouts per position), so the cost of the tree shows as the ratio "vs rollouts".
+//!
+//! With one thread a search is reproducible, so its node count is a checksum of the search: the last line,
+//! `N nodes M nps` (nodes created by the one-thread searches and nodes per second), must not change when a
+//! change is meant to leave the search alone.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::common::{parse_memory, parse_non_negative, ChanceArg};
+use super::input_error;
+use canopy_mcts::game::{Game, Returns, Turn};
+use canopy_mcts::games::g2048::{Board, G2048State, G2048};
+use canopy_mcts::games::gomoku::{
+    Gomoku, RolloutPolicy as GomokuRollout, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOMOKU_MIN,
+};
+use canopy_mcts::games::snake::{Snake, SnakeState, MAX_SIDE as SNAKE_MAX};
+use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
+use canopy_mcts::rng::{self, Rng};
+use canopy_mcts::search::{tree_layout_bytes, ChanceSelection, Search, SearchParams, Selection};
+
+/// Smallest snake board `canopy bench` accepts (its middle-game position needs a 6x6 board).
+const SNAKE_MIN_BENCH: usize = 6;
+
+/// Arguments of `canopy bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The game.
+    #[arg(long, value_enum, default_value_t = BenchGame::G2048)]
+    pub game: BenchGame,
+    /// Board side: gomoku 5..=20 (default 15), snake 6..=32 (default 10, a square board).
+    #[arg(long)]
+    pub size: Option<usize>,
+    /// Thread counts to measure, comma-separated (e.g. 1,2,4). Default: 1, 2, 4, ... up to the logical
+    /// cores, and the core count itself.
+    #[arg(long, value_name = "LIST", value_parser = parse_thread_list)]
+    pub threads: Option<ThreadList>,
+    /// Playouts per search, i.e. per position and thread count (and bare rollouts per position).
+    /// Default: 2048 20000, tictactoe 50000, gomoku 9x9 (and smaller) 20000, larger gomoku 10000, snake 20000.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub playouts: Option<u64>,
+    /// Runs per position and thread count; the fastest one counts.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
+    /// Rollout policy: the game's own (`game`) or uniform random (`uniform`: the Game trait's default
+    /// playout over the legal actions; gomoku: uniformly random empty cells until a five). Default: game,
+    /// except gomoku: uniform (plain UCT, the setting other engines' figures use).
+    #[arg(long, value_enum)]
+    pub rollout: Option<RolloutArg>,
+    /// Random seed of the searches and of the bare rollouts (the positions are fixed).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Memory budget of each search, e.g. 512MB, 2GiB.
+    #[arg(long, value_name = "BYTES", default_value = "1GiB", value_parser = parse_memory)]
+    pub memory: usize,
+    /// Do not pin worker threads to cores.
+    #[arg(long)]
+    pub no_pin: bool,
+    /// Do not use the transposition table.
+    #[arg(long)]
+    pub no_tt: bool,
+    /// UCT exploration constant C (values normalised to [0, 1]).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_non_negative)]
+    pub exploration: f64,
+    /// Virtual loss per in-flight playout (0 disables it).
+    #[arg(long, default_value_t = 1)]
+    pub virtual_loss: u32,
+    /// Visits a node needs before it is expanded.
+    #[arg(long, default_value_t = 1)]
+    pub expand_threshold: u32,
+    /// Chance-node outcome selection: stratified or sample.
+    #[arg(long, value_enum, default_value_t = ChanceArg::Stratified)]
+    pub chance: ChanceArg,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw playouts/s and parallel efficiency against threads into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// The games `canopy bench` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchGame {
+    /// 2048: a fresh start, an early-game and a middle-game board.
+    #[value(name = "2048")]
+    G2048,
+    /// Tic-tac-toe: the empty board and a two-stone position.
+    Tictactoe,
+    /// Gomoku (freestyle, --size 5..=20): the empty board, an opening and, from 11x11 up, a middle game.
+    Gomoku,
+    /// Snake (--size 6..=32): a one-cell snake and an eight-cell snake.
+    Snake,
+}
+
+/// `--rollout` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RolloutArg {
+    /// The game's own rollout policy (`Game::rollout` of the game).
+    Game,
+    /// Uniform random legal actions and sampled chance outcomes (the `Game` trait's default rollout);
+    /// gomoku: uniformly random empty cells anywhere on the board until a five.
+    Uniform,
+}
+
+/// A sorted list of distinct thread counts (`--threads 1,2,4`).
+#[derive(Clone, Debug)]
+pub struct ThreadList(pub Vec<usize>);
+
+fn parse_thread_list(text: &str) -> Result<ThreadList, String> {
+    let mut list = Vec::new();
+    for token in text.split(',') {
+        let t = token.trim();
+        let n: usize = t.parse().map_err(|_| format!("'{t}' is not a thread count (example: --threads 1,2,4)"))?;
+        if !(1..=1024).contains(&n) {
+            return Err(format!("thread count {n} is outside 1..=1024"));
+        }
+        list.push(n);
+    }
+    list.sort_unstable();
+    list.dedup();
+    Ok(ThreadList(list))
+}
+
+/// 1, 2, 4, ... up to the logical cores, and the core count itself.
+fn default_threads() -> Vec<usize> {
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let mut list: Vec<usize> =
+        std::iter::successors(Some(1usize), |t| Some(t * 2)).take_while(|&t| t <= cores).collect();
+    if list.last() != Some(&cores) {
+        list.push(cores);
+    }
+    list
+}
+
+/// One benchmark position: a short name, its text (in the game's position format) and the state.
+struct Position<S> {
+    name: &'static str,
+    text: String,
+    state: S,
+}
+
+/// What one bench run measures: everything but the game.
+struct Config {
+    threads: Vec<usize>,
+    playouts: u64,
+    repeat: u32,
+    params: SearchParams,
+}
+
+/// Bare rollout figures of one position.
+#[derive(Clone, Debug, Serialize)]
+struct PositionInfo {
+    name: String,
+    position: String,
+    /// Rollouts per second, one thread, best of `repeat`.
+    rollouts_per_sec: f64,
+    /// Mean return of the rollouts for the player to move (a checksum: the same seed gives the same mean).
+    rollout_mean_return: f64,
+}
+
+/// One position's fastest search at one thread count.
+#[derive(Clone, Debug, Serialize)]
+struct PositionRun {
+    name: String,
+    playouts: u64,
+    elapsed_ms: f64,
+    playouts_per_sec: f64,
+    nodes: u64,
+    max_depth: u64,
+    /// Mean playout path length (deterministic with one thread, and seed-dependent).
+    mean_depth: f64,
+    memory_limited: bool,
+}
+
+/// All positions at one thread count.
+#[derive(Clone, Debug, Serialize)]
+struct ThreadResult {
+    threads: usize,
+    /// Playouts over all positions.
+    playouts: u64,
+    /// Sum over the positions of the fastest search's wall time.
+    elapsed_ms: f64,
+    playouts_per_sec: f64,
+    /// `playouts_per_sec` divided by that of the baseline (the smallest thread count).
+    speedup: f64,
+    /// `speedup` divided by `threads / baseline_threads`.
+    efficiency: f64,
+    /// Nodes created by the fastest searches (with one thread: by every run, they are identical).
+    nodes: u64,
+    nodes_per_sec: f64,
+    /// `playouts_per_sec` divided by the bare `rollouts_per_sec`.
+    vs_rollouts: f64,
+    memory_limited: bool,
+    positions: Vec<PositionRun>,
+}
+
+/// Everything `canopy bench` reports.
+#[derive(Clone, Debug, Serialize)]
+struct BenchReport {
+    game: &'static str,
+    size: Option<usize>,
+    rollout: RolloutArg,
+    rollout_policy: &'static str,
+    seed: u64,
+    playouts_per_position: u64,
+    repeat: u32,
+    pinned: bool,
+    transposition_table: bool,
+    memory_bytes: usize,
+    logical_cores: usize,
+    node_bytes: usize,
+    edge_bytes: usize,
+    positions: Vec<PositionInfo>,
+    rollouts: u64,
+    rollout_elapsed_ms: f64,
+    rollouts_per_sec: f64,
+    baseline_threads: usize,
+    results: Vec<ThreadResult>,
+}
+
+/// `G` with the `Game` trait's default rollout (uniform random legal actions, sampled chance outcomes)
+/// in place of the game's own policy; every other function is the game's.
+struct UniformRollout<'g, G>(&'g G);
+
+impl<G: Game> Game for UniformRollout<'_, G> {
+    type State = G::State;
+    type Action = G::Action;
+    type Outcome = G::Outcome;
+
+    fn players(&self) -> usize {
+        self.0.players()
+    }
+    fn to_move(&self, s: &G::State) -> Turn {
+        self.0.to_move(s)
+    }
+    fn legal_actions(&self, s: &G::State, out: &mut Vec<G::Action>) {
+        self.0.legal_actions(s, out)
+    }
+    fn apply(&self, s: &mut G::State, a: G::Action) -> f64 {
+        self.0.apply(s, a)
+    }
+    fn chance_outcomes(&self, s: &G::State, out: &mut Vec<(G::Outcome, f64)>) {
+        self.0.chance_outcomes(s, out)
+    }
+    fn sample_outcome(&self, s: &G::State, rng: &mut Rng) -> G::Outcome {
+        self.0.sample_outcome(s, rng)
+    }
+    fn apply_outcome(&self, s: &mut G::State, o: G::Outcome) {
+        self.0.apply_outcome(s, o)
+    }
+    fn returns(&self, s: &G::State) -> Returns {
+        self.0.returns(s)
+    }
+    fn zobrist(&self, s: &G::State) -> Option<u64> {
+        self.0.zobrist(s)
+    }
+    fn value_bounds(&self) -> Option<(f64, f64)> {
+        self.0.value_bounds()
+    }
+    fn has_rewards(&self) -> bool {
+        self.0.has_rewards()
+    }
+    fn action_name(&self, a: &G::Action) -> String {
+        self.0.action_name(a)
+    }
+    fn outcome_name(&self, o: &G::Outcome) -> String {
+        self.0.outcome_name(o)
+    }
+}
+
+/// Runs `canopy bench`.
+pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    let threads = args.threads.as_ref().map_or_else(default_threads, |t| t.0.clone());
+    let size = match (args.game, args.size) {
+        (BenchGame::G2048 | BenchGame::Tictactoe, Some(_)) => {
+            return Err(input_error("--size applies to --game gomoku and --game snake only"))
+        }
+        (BenchGame::Gomoku, Some(s)) if !(GOMOKU_MIN..=GOMOKU_MAX).contains(&s) => {
+            return Err(input_error(format!("gomoku --size {s} is outside {GOMOKU_MIN}..={GOMOKU_MAX}")))
+        }
+        (BenchGame::Snake, Some(s)) if !(SNAKE_MIN_BENCH..=SNAKE_MAX).contains(&s) => {
+            return Err(input_error(format!("snake --size {s} is outside {SNAKE_MIN_BENCH}..={SNAKE_MAX}")))
+        }
+        (BenchGame::Gomoku, s) => Some(s.unwrap_or(15)),
+        (BenchGame::Snake, s) => Some(s.unwrap_or(10)),
+        (_, None) => None,
+    };
+    let default_playouts = match (args.game, size) {
+        (BenchGame::G2048, _) => 20_000,
+        (BenchGame::Tictactoe, _) => 50_000,
+        (BenchGame::Gomoku, Some(s)) if s <= 9 => 20_000,
+        (BenchGame::Gomoku, _) => 10_000,
+        (BenchGame::Snake, _) => 20_000,
+    };
+    let playouts = args.playouts.unwrap_or(default_playouts);
+    let params = SearchParams {
+        playouts: Some(playouts),
+        time_ms: None,
+        memory_bytes: args.memory,
+        threads: 1,
+        seed: args.seed,
+        pin_threads: !args.no_pin,
+        transposition_table: !args.no_tt,
+        exploration: args.exploration,
+        virtual_loss: args.virtual_loss,
+        expand_threshold: args.expand_threshold,
+        chance: match args.chance {
+            ChanceArg::Stratified => ChanceSelection::Stratified,
+            ChanceArg::Sample => ChanceSelection::Sample,
+        },
+        audit: false,
+        selection: Selection::Uct,
+        backup: canopy_mcts::search::Backup::Mean,
+        // Throughput is measured on a fixed amount of work: the solver could end a search early.
+        solver: false,
+    };
+    let cfg = Config { threads, playouts, repeat: args.repeat, params };
+    // Open the plot file first, so that a bad path fails before the measurements rather than after.
+    let plot_file = match &args.plot {
+        Some(path) => Some((
+            path,
+            std::fs::File::create(path)
+                .map_err(|e| input_error(format!("cannot write the plot to {}: {e}", path.display())))?,
+        )),
+        None => None,
+    };
+
+    let rollout = args.rollout.unwrap_or(RolloutArg::Game);
+    let report = match args.game {
+        BenchGame::G2048 => {
+            let policy = match rollout {
+                RolloutArg::Game => "uniform random moves and spawns (2048's own allocation-free playout)",
+                RolloutArg::Uniform => UNIFORM,
+            };
+            bench_game(&G2048::default(), "2048", size, positions_2048(), policy, rollout, &cfg)
+        }
+        BenchGame::Tictactoe => {
+            let policy = match rollout {
+                RolloutArg::Game => "uniform random (tic-tac-toe uses the Game trait's default playout)",
+                RolloutArg::Uniform => UNIFORM,
+            };
+            bench_game(&TicTacToe, "tictactoe", size, positions_tictactoe(), policy, rollout, &cfg)
+        }
+        BenchGame::Gomoku => {
+            let n = size.unwrap_or(15);
+            let game = Gomoku::new(n, Rule::Freestyle);
+            let positions = positions_gomoku(&game);
+            match args.rollout.unwrap_or(RolloutArg::Uniform) {
+                RolloutArg::Game => {
+                    let policy = "Gomoku::rollout: a winning cell, else a block of the opponent's win, else a uniform \
+                                  random cell within distance 1 of a stone";
+                    bench_game(&game, "gomoku", size, positions, policy, RolloutArg::Game, &cfg)
+                }
+                RolloutArg::Uniform => {
+                    let uniform = game.with_rollout_policy(GomokuRollout::Uniform);
+                    let policy = "uniformly random empty cells until a five or a full board (gomoku's own \
+                                  allocation-free playout)";
+                    let mut report = bench_game(&uniform, "gomoku", size, positions, policy, RolloutArg::Game, &cfg);
+                    report.rollout = RolloutArg::Uniform;
+                    report
+                }
+            }
+        }
+        BenchGame::Snake => {
+            let n = size.unwrap_or(10);
+            let game = Snake::new(n, n);
+            let policy = match rollout {
+                RolloutArg::Game => "Snake::rollout (random safe moves, stops after width*height moves without food)",
+                RolloutArg::Uniform => UNIFORM,
+            };
+            bench_game(&game, "snake", size, positions_snake(n), policy, rollout, &cfg)
+        }
+    };
+
+    if let Some((path, mut file)) = plot_file {
+        file.write_all(plot_svg(&report).as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write the plot to {}: {e}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_report(&report);
+    }
+    Ok(())
+}
+
+const UNIFORM: &str = "uniform random legal actions and sampled chance outcomes (the Game trait's default playout)";
+
+/// Measures `game` (or, with `--rollout uniform`, the game with the trait's default rollout).
+fn bench_game<G: Game>(
+    game: &G,
+    name: &'static str,
+    size: Option<usize>,
+    positions: Vec<Position<G::State>>,
+    policy: &'static str,
+    rollout: RolloutArg,
+    cfg: &Config,
+) -> BenchReport {
+    let mut report = match rollout {
+        RolloutArg::Game => measure(game, &positions, cfg),
+        RolloutArg::Uniform => measure(&UniformRollout(game), &positions, cfg),
+    };
+    report.game = name;
+    report.size = size;
+    report.rollout = rollout;
+    report.rollout_policy = policy;
+    report
+}
+
+/// Times the bare rollouts and the searches on every position at every thread count.
+fn measure<G: Game>(game: &G, positions: &[Position<G::State>], cfg: &Config) -> BenchReport {
+    let pinned = cfg.params.pin_threads;
+
+    // Bare rollouts: one thread (pinned like search worker 0), the same generator type and seed stream.
+    let mut infos = Vec::new();
+    let mut rollout_secs = 0.0;
+    for p in positions {
+        let (mut best, mut sum) = (f64::INFINITY, [0.0; canopy_mcts::game::MAX_PLAYERS]);
+        for _ in 0..cfg.repeat {
+            let (secs, s) = std::thread::scope(|scope| {
+                scope
+                    .spawn(|| {
+                        if pinned {
+                            canopy_mcts::search::pin_to_worker_core(0);
+                        }
+                        time_rollouts(game, &p.state, cfg.playouts, cfg.params.seed)
+                    })
+                    .join()
+                    .expect("rollout thread panicked")
+            });
+            best = best.min(secs);
+            sum = s;
+        }
+        rollout_secs += best;
+        let mover = match game.to_move(&p.state) {
+            Turn::Player(m) => m,
+            _ => 0,
+        };
+        infos.push(PositionInfo {
+            name: p.name.to_string(),
+            position: p.text.clone(),
+            rollouts_per_sec: rate(cfg.playouts, best),
+            rollout_mean_return: sum[mover] / cfg.playouts as f64,
+        });
+    }
+    let rollouts = cfg.playouts * positions.len() as u64;
+    let rollouts_per_sec = rate(rollouts, rollout_secs);
+
+    let mut results: Vec<ThreadResult> = Vec::new();
+    for &threads in &cfg.threads {
+        let params = SearchParams { threads, ..cfg.params.clone() };
+        let runs: Vec<PositionRun> = positions
+            .iter()
+            .map(|p| {
+                let mut best: Option<PositionRun> = None;
+                for _ in 0..cfg.repeat {
+                    let r = Search::new(game, params.clone()).run(&p.state);
+                    let run = PositionRun {
+                        name: p.name.to_string(),
+                        playouts: r.playouts,
+                        elapsed_ms: r.elapsed_ms,
+                        playouts_per_sec: r.playouts_per_sec,
+                        nodes: r.nodes,
+                        max_depth: r.max_depth,
+                        mean_depth: r.mean_depth,
+                        memory_limited: r.memory_limited,
+                    };
+                    if best.as_ref().is_none_or(|b| run.elapsed_ms < b.elapsed_ms) {
+                        best = Some(run);
+                    }
+                }
+                best.expect("repeat >= 1")
+            })
+            .collect();
+        let playouts: u64 = runs.iter().map(|r| r.playouts).sum();
+        let elapsed_ms: f64 = runs.iter().map(|r| r.elapsed_ms).sum();
+        let nodes: u64 = runs.iter().map(|r| r.nodes).sum();
+        let pps = rate(playouts, elapsed_ms / 1e3);
+        results.push(ThreadResult {
+            threads,
+            playouts,
+            elapsed_ms,
+            playouts_per_sec: pps,
+            speedup: 1.0,
+            efficiency: 1.0,
+            nodes,
+            nodes_per_sec: rate(nodes, elapsed_ms / 1e3),
+            vs_rollouts: if rollouts_per_sec > 0.0 { pps / rollouts_per_sec } else { 0.0 },
+            memory_limited: runs.iter().any(|r| r.memory_limited),
+            positions: runs,
+        });
+    }
+    let baseline_threads = results.first().map_or(1, |r| r.threads);
+    let base = results.first().map_or(0.0, |r| r.playouts_per_sec);
+    for r in &mut results {
+        r.speedup = if base > 0.0 { r.playouts_per_sec / base } else { 0.0 };
+        r.efficiency = r.speedup * baseline_threads as f64 / r.threads as f64;
+    }
+
+    BenchReport {
+        game: "",
+        size: None,
+        rollout: RolloutArg::Game,
+        rollout_policy: "",
+        seed: cfg.params.seed,
+        playouts_per_position: cfg.playouts,
+        repeat: cfg.repeat,
+        pinned,
+        transposition_table: cfg.params.transposition_table,
+        memory_bytes: cfg.params.memory_bytes,
+        logical_cores: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        node_bytes: tree_layout_bytes::<G>().0,
+        edge_bytes: tree_layout_bytes::<G>().1,
+        positions: infos,
+        rollouts,
+        rollout_elapsed_ms: rollout_secs * 1e3,
+        rollouts_per_sec,
+        baseline_threads,
+        results,
+    }
+}
+
+/// `n` rollouts from `state` with a generator seeded like search worker 0; returns the seconds taken and
+/// the sum of the returns.
+fn time_rollouts<G: Game>(game: &G, state: &G::State, n: u64, seed: u64) -> (f64, Returns) {
+    let mut rng = rng::seeded(seed, 0);
+    let mut scratch = Vec::new();
+    let mut sum = [0.0; canopy_mcts::game::MAX_PLAYERS];
+    let start = Instant::now();
+    for _ in 0..n {
+        let r = game.rollout(black_box(state), &mut rng, &mut scratch);
+        for (s, v) in sum.iter_mut().zip(r) {
+            *s += v;
+        }
+    }
+    (start.elapsed().as_secs_f64(), black_box(sum))
+}
+
+fn rate(count: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        count as f64 / secs
+    } else {
+        0.0
+    }
+}
+
+/// A fresh start, an early-game and a middle-game board (row-major, row 0 first).
+fn positions_2048() -> Vec<Position<G2048State>> {
+    [
+        ("start", "0,0,0,0,0,0,2,0,0,0,0,0,2,0,0,0"),
+        ("early", "2,0,0,0,4,2,0,0,8,16,4,2,32,8,4,2"),
+        ("middle", "0,0,2,0,4,2,8,2,16,64,32,4,256,512,128,8"),
+    ]
+    .into_iter()
+    .map(|(name, text)| {
+        let board: Board = text.parse().expect("bench boards are valid");
+        let state = G2048State::from_board(board);
+        assert!(matches!(G2048::default().to_move(&state), Turn::Player(_)), "bench board {name} has no legal move");
+        Position { name, text: text.to_string(), state }
+    })
+    .collect()
+}
+
+/// The empty board and a two-stone position.
+fn positions_tictactoe() -> Vec<Position<TicTacToeState>> {
+    [("empty", ".../.../..."), ("two", "x../.o./...")]
+        .into_iter()
+        .map(|(name, text)| Position {
+            name,
+            text: text.to_string(),
+            state: TicTacToeState::parse(text).expect("bench positions are valid"),
+        })
+        .collect()
+}
+
+/// The empty board, a four-stone opening around the centre and, from 11x11 up, a 20-stone middle game
+/// (Gomocup `x,y` moves, Black first).
+fn positions_gomoku(game: &Gomoku) -> Vec<Position<canopy_mcts::games::gomoku::GomokuState>> {
+    let c = game.size() / 2;
+    let opening = format!("{c},{c} {},{} {},{c} {c},{}", c + 1, c + 1, c - 1, c - 1);
+    let mut list = vec![("empty", String::new()), ("opening", opening)];
+    if game.size() >= 11 {
+        list.push((
+            "middle",
+            "7,7 8,8 7,8 7,6 8,7 6,7 9,6 6,9 5,8 8,6 9,7 10,7 6,6 5,5 9,9 10,10 4,7 9,8 6,8 8,9".to_string(),
+        ));
+    }
+    list.into_iter()
+        .map(|(name, moves)| {
+            let state = game.from_moves(&moves).expect("bench positions are valid");
+            assert!(!state.is_terminal(), "bench position {name} is over");
+            Position { name, text: if moves.is_empty() { "(empty board)".into() } else { moves }, state }
+        })
+        .collect()
+}
+
+/// A one-cell snake in the middle and an eight-cell snake bent around the centre, each with food placed.
+fn positions_snake(n: usize) -> Vec<Position<SnakeState>> {
+    let c = n / 2;
+    let start = format!("{n}x{n} body={c},{c} food=1,1");
+    let body = [
+        (c - 1, c - 1),
+        (c - 1, c),
+        (c - 1, c + 1),
+        (c, c + 1),
+        (c + 1, c + 1),
+        (c + 1, c),
+        (c + 1, c - 1),
+        (c + 1, c - 2),
+    ];
+    let cells: Vec<String> = body.iter().map(|(x, y)| format!("{x},{y}")).collect();
+    let middle = format!("{n}x{n} body={} food=1,{}", cells.join(" "), n - 2);
+    [("start", start), ("middle", middle)]
+        .into_iter()
+        .map(|(name, text)| {
+            let state: SnakeState = text.parse().expect("bench positions are valid");
+            Position { name, text, state }
+        })
+        .collect()
+}
+
+fn print_report(r: &BenchReport) {
+    let size = r.size.map_or(String::new(), |s| format!(" {s}x{s}"));
+    println!(
+        "canopy bench: {}{size}, {} positions x {} playouts, best of {}, seed {}, threads {}, table {}",
+        r.game,
+        r.positions.len(),
+        r.playouts_per_position,
+        r.repeat,
+        r.seed,
+        if r.pinned { "pinned" } else { "not pinned" },
+        if r.transposition_table { "on" } else { "off" },
+    );
+    println!("rollout policy: {}", r.rollout_policy);
+    for p in &r.positions {
+        println!("  {:<8} {}", p.name, p.position);
+    }
+    println!(
+        "bare rollouts, 1 thread, same policy and positions: {:.0} rollouts/s ({} rollouts)",
+        r.rollouts_per_sec, r.rollouts
+    );
+    println!();
+    println!(
+        "{:>7} {:>12} {:>8} {:>10} {:>10} {:>12} {:>11}",
+        "threads", "playouts/s", "speedup", "efficiency", "nodes", "nodes/s", "vs rollouts"
+    );
+    for t in &r.results {
+        println!(
+            "{:>7} {:>12.0} {:>8.2} {:>9.1}% {:>10} {:>12.0} {:>11.2}{}",
+            t.threads,
+            t.playouts_per_sec,
+            t.speedup,
+            t.efficiency * 100.0,
+            t.nodes,
+            t.nodes_per_sec,
+            t.vs_rollouts,
+            if t.memory_limited { "  (memory budget reached)" } else { "" }
+        );
+    }
+    if r.baseline_threads != 1 {
+        println!("speedup and efficiency are relative to {} threads", r.baseline_threads);
+    }
+    println!();
+    let mut header = format!("{:<10} {:>12}", "position", "rollouts/s");
+    for t in &r.results {
+        let _ = write!(header, " {:>12}", format!("{} thr pl/s", t.threads));
+    }
+    println!("{header}");
+    for (i, p) in r.positions.iter().enumerate() {
+        let mut line = format!("{:<10} {:>12.0}", p.name, p.rollouts_per_sec);
+        for t in &r.results {
+            let _ = write!(line, " {:>12.0}", t.positions[i].playouts_per_sec);
+        }
+        println!("{line}");
+    }
+    println!("node {} bytes, edge {} bytes, {} logical cores", r.node_bytes, r.edge_bytes, r.logical_cores);
+    if let Some(one) = r.results.iter().find(|t| t.threads == 1) {
+        println!("{} nodes {:.0} nps", one.nodes, one.nodes_per_sec);
+    }
+}
+
+/// Playouts per second (with the ideal linear scaling) and parallel efficiency against threads, as two
+/// side-by-side SVG charts drawn by hand (no font or system library needed).
+fn plot_svg(r: &BenchReport) -> String {
+    const W: f64 = 420.0;
+    const H: f64 = 320.0;
+    const LEFT: f64 = 70.0;
+    const RIGHT: f64 = 20.0;
+    const TOP: f64 = 40.0;
+    const BOTTOM: f64 = 50.0;
+    let xs: Vec<usize> = r.results.iter().map(|t| t.threads).collect();
+    let n = xs.len().max(1);
+    // Thread counts evenly spaced (they usually double).
+    let x_at = |panel: f64, i: usize| {
+        let inner = W - LEFT - RIGHT;
+        panel + LEFT + if n == 1 { inner / 2.0 } else { inner * i as f64 / (n - 1) as f64 }
+    };
+    let y_at = |v: f64, max: f64| TOP + (H - TOP - BOTTOM) * (1.0 - if max > 0.0 { v / max } else { 0.0 });
+    let base = r.results.first().map_or(0.0, |t| t.playouts_per_sec);
+    let ideal: Vec<f64> = xs.iter().map(|&t| base * t as f64 / r.baseline_threads as f64).collect();
+    let pps: Vec<f64> = r.results.iter().map(|t| t.playouts_per_sec).collect();
+    let eff: Vec<f64> = r.results.iter().map(|t| t.efficiency * 100.0).collect();
+    let pps_max = nice_ceiling(pps.iter().chain(&ideal).cloned().fold(0.0, f64::max) * 1.05);
+    let eff_max = nice_ceiling(eff.iter().cloned().fold(100.0, f64::max) * 1.05);
+
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{H}" viewBox="0 0 {} {H}" font-family="sans-serif" font-size="12">"#,
+        2.0 * W,
+        2.0 * W
+    );
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let size = r.size.map_or(String::new(), |v| format!(" {v}x{v}"));
+    let panels = [
+        Panel { x: 0.0, title: "playouts/s", values: &pps, reference: &ideal, max: pps_max, percent: false },
+        Panel {
+            x: W,
+            title: "parallel efficiency (%)",
+            values: &eff,
+            reference: &[100.0; 0],
+            max: eff_max,
+            percent: true,
+        },
+    ];
+    for Panel { x: panel, title, values, reference, max, percent: is_eff } in panels {
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="22" text-anchor="middle" font-size="14">canopy bench {}{size}: {title}</text>"#,
+            panel + W / 2.0,
+            r.game
+        );
+        // Axes, grid and tick labels.
+        let (x0, x1) = (panel + LEFT, panel + W - RIGHT);
+        let (y0, y1) = (TOP, H - BOTTOM);
+        for k in 0..=4 {
+            let v = max * k as f64 / 4.0;
+            let y = y_at(v, max);
+            let _ = writeln!(s, r##"<line x1="{x0}" y1="{y:.1}" x2="{x1}" y2="{y:.1}" stroke="#ddd"/>"##);
+            let _ = writeln!(
+                s,
+                r#"<text x="{}" y="{:.1}" text-anchor="end">{}</text>"#,
+                x0 - 6.0,
+                y + 4.0,
+                if is_eff { format!("{v:.0}") } else { short_number(v) }
+            );
+        }
+        let _ = writeln!(s, r#"<polyline points="{x0},{y0} {x0},{y1} {x1},{y1}" fill="none" stroke="black"/>"#);
+        for (i, t) in xs.iter().enumerate() {
+            let x = x_at(panel, i);
+            let _ = writeln!(s, r#"<text x="{x:.1}" y="{}" text-anchor="middle">{t}</text>"#, y1 + 16.0);
+        }
+        let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">threads</text>"#, (x0 + x1) / 2.0, H - 12.0);
+        // The reference: ideal linear scaling, or 100 % efficiency.
+        let reference: Vec<f64> = if is_eff { vec![100.0; values.len()] } else { reference.to_vec() };
+        let line = |vals: &[f64]| -> String {
+            vals.iter()
+                .enumerate()
+                .map(|(i, &v)| format!("{:.1},{:.1}", x_at(panel, i), y_at(v, max)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let _ = writeln!(
+            s,
+            r##"<polyline points="{}" fill="none" stroke="#999" stroke-dasharray="5,4"/>"##,
+            line(&reference)
+        );
+        let _ = writeln!(s, r##"<polyline points="{}" fill="none" stroke="#1f6fb4" stroke-width="2"/>"##, line(values));
+        for (i, &v) in values.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#1f6fb4"><title>{} thread(s): {}</title></circle>"##,
+                x_at(panel, i),
+                y_at(v, max),
+                xs[i],
+                if is_eff { format!("{v:.1}%") } else { format!("{v:.0} playouts/s") }
+            );
+        }
+        let legend = if is_eff { "dashed: 100%" } else { "dashed: linear scaling" };
+        let _ = writeln!(s, r##"<text x="{}" y="{}" fill="#666">{legend}</text>"##, x0 + 8.0, y0 + 14.0);
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// One chart of [`plot_svg`].
+struct Panel<'a> {
+    /// Left edge in the picture.
+    x: f64,
+    title: &'static str,
+    values: &'a [f64],
+    /// The dashed reference line (ideal scaling); ignored for the efficiency chart, whose reference is 100%.
+    reference: &'a [f64],
+    /// Top of the value axis.
+    max: f64,
+    /// Values are percentages.
+    percent: bool,
+}
+
+/// The smallest of 1, 2, 2.5, 5 times a power of ten that is at least `v` (axis maxima).
+fn nice_ceiling(v: f64) -> f64 {
+    if v <= 0.0 || !v.is_finite() {
+        return 1.0;
+    }
+    let p = 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * p).find(|&c| c >= v).unwrap_or(10.0 * p)
+}
+
+/// `1.2M`, `250k`, `900` (axis labels).
+fn short_number(v: f64) -> String {
+    if v >= 1e6 {
+        format!("{}M", trim(v / 1e6))
+    } else if v >= 1e3 {
+        format!("{}k", trim(v / 1e3))
+    } else {
+        trim(v)
+    }
+}
+
+fn trim(v: f64) -> String {
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}

@@ -1,0 +1,465 @@
+//! `canopy compare` (several agents on the same games) and `canopy sweep` (one agent, one parameter
+//! over several values): the game statistics, their table, CSV and JSON forms, and the SVG plot.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::g2048::{self, G2048Args};
+use super::{input_error, AgentName, GameName, SearchArgs};
+use canopy_mcts::games::g2048::agents::GameRecord;
+
+/// Tiles whose reach the tables report.
+pub const MILESTONES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
+
+/// Arguments of `canopy compare`.
+#[derive(clap::Args, Debug)]
+pub struct CompareArgs {
+    /// The game (2048).
+    pub game: GameName,
+    /// Agents to compare, comma-separated: mcts, expectimax, flat, greedy, random.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "mcts,expectimax,flat")]
+    pub agents: Vec<AgentName>,
+    /// Games per agent (game i of every agent starts from the same board).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub games: u64,
+    /// Print one JSON object (summaries and every game) instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Print CSV (one line per agent) instead of tables.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    /// Do not print a line per finished game on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub g2048: G2048Args,
+}
+
+/// Parameters `canopy sweep` can vary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SweepParam {
+    /// UCT exploration constant C (--exploration).
+    Exploration,
+    /// Virtual loss per in-flight playout (--virtual-loss).
+    VirtualLoss,
+    /// Visits before a node is expanded (--expand-threshold).
+    ExpandThreshold,
+    /// Random-move probability of egreedy rollouts (--epsilon).
+    Epsilon,
+    /// Rollout length, a number or `end` (--rollout-depth).
+    RolloutDepth,
+    /// Rollout moves: random or egreedy (--rollout).
+    Rollout,
+    /// Expectimax lookahead scoring the end of truncated rollouts (--leaf-depth).
+    LeafDepth,
+    /// Milliseconds per move (--time).
+    Time,
+    /// Playouts per move (--playouts).
+    Playouts,
+    /// Worker threads (--threads).
+    Threads,
+    /// Expectimax depth (--depth).
+    Depth,
+    /// Expectimax probability cut-off (--prob-cutoff).
+    ProbCutoff,
+}
+
+impl SweepParam {
+    /// The option's name on the command line.
+    fn flag(self) -> &'static str {
+        match self {
+            SweepParam::Exploration => "exploration",
+            SweepParam::VirtualLoss => "virtual-loss",
+            SweepParam::ExpandThreshold => "expand-threshold",
+            SweepParam::Epsilon => "epsilon",
+            SweepParam::RolloutDepth => "rollout-depth",
+            SweepParam::Rollout => "rollout",
+            SweepParam::LeafDepth => "leaf-depth",
+            SweepParam::Time => "time",
+            SweepParam::Playouts => "playouts",
+            SweepParam::Threads => "threads",
+            SweepParam::Depth => "depth",
+            SweepParam::ProbCutoff => "prob-cutoff",
+        }
+    }
+}
+
+/// Arguments of `canopy sweep`.
+#[derive(clap::Args, Debug)]
+pub struct SweepArgs {
+    /// The game (2048).
+    pub game: GameName,
+    /// The agent whose parameter varies.
+    #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
+    pub agent: AgentName,
+    /// The parameter to vary (the other options hold for every value).
+    #[arg(long, value_enum)]
+    pub param: SweepParam,
+    /// The values to try, comma-separated, as the parameter's own option would take them.
+    #[arg(long, value_delimiter = ',', required = true, num_args = 1..)]
+    pub values: Vec<String>,
+    /// Games per value (game i of every value starts from the same board).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub games: u64,
+    /// Write a plot of the mean score (with its standard error) against the values to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Print CSV (one line per value) instead of tables.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    /// Do not print a line per finished game on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub g2048: G2048Args,
+}
+
+/// Share of games whose largest tile reached `tile`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Reached {
+    /// The tile.
+    pub tile: u32,
+    /// Share of games, in `[0, 1]`.
+    pub share: f64,
+}
+
+/// Statistics over a set of games.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Games played.
+    pub games: usize,
+    /// Mean final score.
+    pub mean_score: f64,
+    /// Standard error of the mean score (sample standard deviation / sqrt(games); 0 for one game).
+    pub stderr_score: f64,
+    /// Median final score.
+    pub median_score: f64,
+    /// Largest final score.
+    pub max_score: u64,
+    /// Smallest final score.
+    pub min_score: u64,
+    /// Mean moves per game.
+    pub mean_moves: f64,
+    /// Mean decision time per move in milliseconds.
+    pub ms_per_move: f64,
+    /// Shares of games reaching 2048, 4096, 8192, 16384 and 32768.
+    pub reached: Vec<Reached>,
+}
+
+impl Summary {
+    /// The statistics of `results` (at least one game).
+    pub fn of(results: &[GameRecord]) -> Summary {
+        let mut scores: Vec<u64> = results.iter().map(|r| r.score).collect();
+        scores.sort_unstable();
+        let n = scores.len().max(1);
+        let mean = scores.iter().sum::<u64>() as f64 / n as f64;
+        let median = match scores.len() {
+            0 => 0.0,
+            len if len % 2 == 1 => scores[len / 2] as f64,
+            len => (scores[len / 2 - 1] + scores[len / 2]) as f64 / 2.0,
+        };
+        let var = if scores.len() > 1 {
+            scores.iter().map(|&s| (s as f64 - mean).powi(2)).sum::<f64>() / (scores.len() - 1) as f64
+        } else {
+            0.0
+        };
+        let moves: u64 = results.iter().map(|r| r.moves).sum();
+        let decide_ms: f64 = results.iter().map(|r| r.ms_per_move * r.moves as f64).sum();
+        Summary {
+            games: scores.len(),
+            mean_score: mean,
+            stderr_score: (var / n as f64).sqrt(),
+            median_score: median,
+            max_score: scores.last().copied().unwrap_or(0),
+            min_score: scores.first().copied().unwrap_or(0),
+            mean_moves: moves as f64 / n as f64,
+            ms_per_move: if moves > 0 { decide_ms / moves as f64 } else { 0.0 },
+            reached: MILESTONES
+                .iter()
+                .map(|&tile| Reached {
+                    tile,
+                    share: results.iter().filter(|r| r.max_tile >= tile).count() as f64 / n as f64,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The header of the summary table, with `label` naming the first column.
+pub fn table_header(label: &str, width: usize) -> String {
+    let mut s = format!("{label:<width$} {:>5} {:>9} {:>9} {:>9}", "games", "mean", "median", "max");
+    for t in MILESTONES {
+        let _ = write!(s, " {t:>6}");
+    }
+    s.push_str("   ms/move  moves/game");
+    s
+}
+
+/// One row of the summary table.
+pub fn table_row(label: &str, width: usize, s: &Summary) -> String {
+    let mut row =
+        format!("{label:<width$} {:>5} {:>9.0} {:>9.0} {:>9}", s.games, s.mean_score, s.median_score, s.max_score);
+    for r in &s.reached {
+        let _ = write!(row, " {:>5.0}%", r.share * 100.0);
+    }
+    let _ = write!(row, " {:>9.2} {:>11.0}", s.ms_per_move, s.mean_moves);
+    row
+}
+
+/// The CSV header matching [`csv_row`].
+pub fn csv_header(label: &str) -> String {
+    let mut s = format!("{label},games,mean_score,stderr_score,median_score,max_score,min_score");
+    for t in MILESTONES {
+        let _ = write!(s, ",reach_{t}");
+    }
+    s.push_str(",ms_per_move,mean_moves");
+    s
+}
+
+/// One CSV line.
+pub fn csv_row(label: &str, s: &Summary) -> String {
+    let mut row = format!(
+        "{label},{},{:.1},{:.1},{:.1},{},{}",
+        s.games, s.mean_score, s.stderr_score, s.median_score, s.max_score, s.min_score
+    );
+    for r in &s.reached {
+        let _ = write!(row, ",{:.4}", r.share);
+    }
+    let _ = write!(row, ",{:.3},{:.1}", s.ms_per_move, s.mean_moves);
+    row
+}
+
+/// `canopy compare`.
+pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
+    if args.game != GameName::G2048 {
+        return Err(input_error("compare supports 2048"));
+    }
+    let mut agents = Vec::new();
+    for &name in &args.agents {
+        if !agents.contains(&name) {
+            agents.push(name);
+        }
+    }
+    g2048::warn_unused_options(&agents, &args.search, &args.g2048)?;
+    let configs = agents
+        .iter()
+        .map(|&a| g2048::agent_config(a, &args.search, &args.g2048, g2048::PLAY_DEFAULT_PLAYOUTS))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let bar = g2048::progress_bar(args.games * agents.len() as u64);
+    let mut rows = Vec::new();
+    for (name, config) in agents.iter().zip(&configs) {
+        let label = g2048::agent_label(*name);
+        let games = g2048::run_games(config, args.games, args.search.seed, &bar, &label, args.quiet);
+        rows.push((label, config, Summary::of(&games), games));
+    }
+    bar.finish_and_clear();
+    if args.json {
+        let v = json!({
+            "game": "2048",
+            "games": args.games,
+            "seed": args.search.seed,
+            "agents": rows.iter().map(|(label, config, summary, games)| json!({
+                "agent": label,
+                "config": g2048::config_json(config),
+                "summary": summary,
+                "games": games,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else if args.csv {
+        println!("{}", csv_header("agent"));
+        for (label, _, summary, _) in &rows {
+            println!("{}", csv_row(label, summary));
+        }
+    } else {
+        let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(5).max(5);
+        println!("{}", table_header("agent", width));
+        for (label, _, summary, _) in &rows {
+            println!("{}", table_row(label, width, summary));
+        }
+        for (label, config, _, _) in &rows {
+            println!("{label}: {}", g2048::config_line(config));
+        }
+    }
+    Ok(())
+}
+
+/// `canopy sweep`.
+pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
+    if args.game != GameName::G2048 {
+        return Err(input_error("sweep supports 2048"));
+    }
+    g2048::warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
+    // Build every configuration first, so that a bad value stops the sweep before any game.
+    let mut configs = Vec::new();
+    let swept_flag = format!("--{}", args.param.flag());
+    for value in &args.values {
+        let (search, g) = g2048::with_param(&args.search, &args.g2048, args.param, value)
+            .map_err(|e| input_error(format!("--values: {e}")))?;
+        if configs.is_empty()
+            && g2048::unused_options(&[g2048::agent_kind(args.agent)?], &search, &g).contains(&swept_flag.as_str())
+        {
+            eprintln!(
+                "warning: {} does not use {swept_flag}; every value plays the same games",
+                g2048::agent_label(args.agent)
+            );
+        }
+        configs.push((
+            value.trim().to_string(),
+            g2048::agent_config(args.agent, &search, &g, g2048::PLAY_DEFAULT_PLAYOUTS)?,
+        ));
+    }
+    let bar = g2048::progress_bar(args.games * configs.len() as u64);
+    let agent = g2048::agent_label(args.agent);
+    let mut rows = Vec::new();
+    for (value, config) in &configs {
+        let label = format!("{agent} {}={value}", args.param.flag());
+        let games = g2048::run_games(config, args.games, args.search.seed, &bar, &label, args.quiet);
+        rows.push((value.clone(), config, Summary::of(&games), games));
+    }
+    bar.finish_and_clear();
+    if let Some(path) = &args.svg {
+        let points: Vec<(String, f64, f64)> =
+            rows.iter().map(|(v, _, s, _)| (v.clone(), s.mean_score, s.stderr_score)).collect();
+        let title = format!("2048, {agent}: mean score against {} ({} games per value)", args.param.flag(), args.games);
+        std::fs::write(path, svg_plot(&title, args.param.flag(), &points))
+            .map_err(|e| input_error(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let flag = args.param.flag();
+    if args.json {
+        let v = json!({
+            "game": "2048",
+            "agent": agent,
+            "param": flag,
+            "games": args.games,
+            "seed": args.search.seed,
+            "values": rows.iter().map(|(value, config, summary, games)| json!({
+                "value": value,
+                "config": g2048::config_json(config),
+                "summary": summary,
+                "games": games,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else if args.csv {
+        println!("{}", csv_header(flag));
+        for (value, _, summary, _) in &rows {
+            println!("{}", csv_row(value, summary));
+        }
+    } else {
+        let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(flag.len());
+        println!("{}", table_header(flag, width));
+        for (value, _, summary, _) in &rows {
+            println!("{}", table_row(value, width, summary));
+        }
+        if let Some((_, config, _, _)) = rows.first() {
+            println!("{agent} ({flag} varies): {}", g2048::config_line(config));
+        }
+    }
+    Ok(())
+}
+
+/// An SVG line plot of `points` (label, mean, standard error): values evenly spaced along x in the
+/// order given, mean score on y from 0, error bars of one standard error.
+pub fn svg_plot(title: &str, x_label: &str, points: &[(String, f64, f64)]) -> String {
+    const W: f64 = 720.0;
+    const H: f64 = 440.0;
+    const LEFT: f64 = 80.0;
+    const RIGHT: f64 = 30.0;
+    const TOP: f64 = 50.0;
+    const BOTTOM: f64 = 60.0;
+    let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let top_value = points.iter().map(|p| p.1 + p.2).fold(0.0f64, f64::max).max(1.0);
+    let step = nice_step(top_value / 5.0);
+    let y_max = (top_value / step).ceil() * step;
+    let n = points.len().max(1);
+    let x = |i: usize| LEFT + (W - LEFT - RIGHT) * (i as f64 + 0.5) / n as f64;
+    let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - v / y_max);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
+    let _ = writeln!(s, r#"<text x="{}" y="24" text-anchor="middle" font-size="14">{}</text>"#, W / 2.0, esc(title));
+    // Axes, grid and tick labels.
+    let mut tick = 0.0;
+    while tick <= y_max + step / 2.0 {
+        let ty = y(tick);
+        let _ = writeln!(s, r##"<line x1="{LEFT}" y1="{ty:.1}" x2="{}" y2="{ty:.1}" stroke="#ddd"/>"##, W - RIGHT);
+        let _ = writeln!(s, r#"<text x="{}" y="{:.1}" text-anchor="end">{tick:.0}</text>"#, LEFT - 6.0, ty + 4.0);
+        tick += step;
+    }
+    let _ = writeln!(s, r#"<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{}" stroke="black"/>"#, H - BOTTOM);
+    let _ =
+        writeln!(s, r#"<line x1="{LEFT}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#, H - BOTTOM, W - RIGHT, H - BOTTOM);
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+        (LEFT + W - RIGHT) / 2.0,
+        H - 15.0,
+        esc(x_label)
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="18" y="{}" text-anchor="middle" transform="rotate(-90 18 {})">mean score</text>"#,
+        (TOP + H - BOTTOM) / 2.0,
+        (TOP + H - BOTTOM) / 2.0
+    );
+    // The line, the error bars, the points and their labels.
+    let path: Vec<String> = points.iter().enumerate().map(|(i, p)| format!("{:.1},{:.1}", x(i), y(p.1))).collect();
+    let _ = writeln!(s, r##"<polyline points="{}" fill="none" stroke="#1f77b4" stroke-width="2"/>"##, path.join(" "));
+    for (i, (label, mean, se)) in points.iter().enumerate() {
+        let (px, py) = (x(i), y(*mean));
+        let (lo, hi) = (y((mean - se).max(0.0)), y(mean + se));
+        let _ = writeln!(s, r##"<line x1="{px:.1}" y1="{lo:.1}" x2="{px:.1}" y2="{hi:.1}" stroke="#1f77b4"/>"##);
+        let _ = writeln!(s, r##"<circle cx="{px:.1}" cy="{py:.1}" r="4" fill="#1f77b4"/>"##);
+        let _ =
+            writeln!(s, r#"<text x="{px:.1}" y="{}" text-anchor="middle">{}</text>"#, H - BOTTOM + 18.0, esc(label));
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="start" fill="#555">{mean:.0}</text>"##,
+            px + 6.0,
+            py - 6.0
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// A round axis step (1, 2 or 5 times a power of ten) at least `raw`.
+fn nice_step(raw: f64) -> f64 {
+    let p = 10f64.powf(raw.max(1e-9).log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * p).find(|&s| s >= raw).unwrap_or(10.0 * p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_are_round() {
+        assert_eq!(nice_step(0.7), 1.0);
+        assert_eq!(nice_step(13_000.0), 20_000.0);
+        assert_eq!(nice_step(4_000.0), 5_000.0);
+    }
+
+    #[test]
+    fn plot_is_one_svg_with_every_point() {
+        let pts = vec![("0.1".to_string(), 1000.0, 50.0), ("a<b".to_string(), 3000.0, 0.0)];
+        let svg = svg_plot("t", "c", &pts);
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert_eq!(svg.matches("<circle").count(), 2);
+        assert!(svg.contains("a&lt;b"));
+    }
+}

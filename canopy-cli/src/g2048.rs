@@ -1,0 +1,660 @@
+//! `canopy analyze 2048`, `canopy play 2048`, and the 2048 parts of `compare` and `sweep`: the 2048
+//! options, building an agent from the options, running games, and explaining a decision.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::compare::{self, SweepParam};
+use super::{common, input_error, AgentName, AnalyzeArgs, PlayArgs, SearchArgs};
+use canopy_mcts::games::g2048::agents::{self, Agent, AgentConfig, AgentKind, Decision, GameRecord};
+use canopy_mcts::games::g2048::eval::{Features, Heuristic};
+use canopy_mcts::games::g2048::expectimax::{self, DEFAULT_PROB_CUTOFF};
+use canopy_mcts::games::g2048::{Board, Dir, RolloutPolicy, G2048};
+
+/// Default playouts per move for `play`, `compare` and `sweep` without --playouts or --time (a full game
+/// then takes seconds, not minutes).
+pub const PLAY_DEFAULT_PLAYOUTS: u64 = 1_000;
+
+/// Options of the 2048 agents.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "2048 agent options")]
+pub struct G2048Args {
+    /// Rollout moves for mcts and flat: random (uniform) or egreedy (the best merge score + evaluation,
+    /// a random move with probability --epsilon). Default: egreedy for mcts, random for flat.
+    #[arg(long, value_enum)]
+    pub rollout: Option<RolloutArg>,
+    /// Probability of a random move in egreedy rollouts, 0..=1. Default: 0 for mcts, 0.2 for flat.
+    #[arg(long, value_parser = parse_probability)]
+    pub epsilon: Option<f64>,
+    /// Rollout length: D stops after D moves and adds the evaluation of the board (see docs/2048.md);
+    /// `end` plays to the end. Default: 1 for mcts, end for flat.
+    #[arg(long, value_name = "D|end", value_parser = parse_rollout_depth)]
+    pub rollout_depth: Option<RolloutDepth>,
+    /// Score the board where a truncated rollout stops with an expectimax search of L more moves
+    /// (0: the evaluation alone). Default: 1 for mcts, 0 for flat.
+    #[arg(long, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=3))]
+    pub leaf_depth: Option<u32>,
+    /// Expectimax depth in moves (1..=24). Default: iterative deepening within --time; without --time,
+    /// max(4, distinct tiles - 1).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=24))]
+    pub depth: Option<u32>,
+    /// Expectimax probability cut-off: chance nodes reached with a smaller probability are scored by the
+    /// evaluation (0 turns it off).
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_PROB_CUTOFF, value_parser = parse_probability)]
+    pub prob_cutoff: f64,
+}
+
+impl G2048Args {
+    /// Refuses the 2048 options for another game.
+    ///
+    /// # Errors
+    /// An input error naming the options when any of them was given.
+    pub fn refuse_for(&self, name: &str) -> anyhow::Result<()> {
+        let given = self.rollout.is_some()
+            || self.epsilon.is_some()
+            || self.rollout_depth.is_some()
+            || self.leaf_depth.is_some()
+            || self.depth.is_some()
+            || self.prob_cutoff != DEFAULT_PROB_CUTOFF;
+        if given {
+            return Err(input_error(format!(
+                "--rollout, --epsilon, --rollout-depth, --leaf-depth, --depth and --prob-cutoff are 2048 options, \
+                 not {name} ones"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// `--rollout` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RolloutArg {
+    /// Uniformly random moves.
+    Random,
+    /// Epsilon-greedy on merge score + evaluation.
+    Egreedy,
+}
+
+/// A `--rollout-depth` value: `Some(d)` truncates after `d` moves, `None` plays to the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RolloutDepth(pub Option<u32>);
+
+fn parse_rollout_depth(text: &str) -> Result<RolloutDepth, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("end") {
+        return Ok(RolloutDepth(None));
+    }
+    match t.parse::<u32>() {
+        Ok(d) if d <= 10_000 => Ok(RolloutDepth(Some(d))),
+        _ => Err(format!("'{text}' is not a rollout depth (a number of moves from 0 to 10000, or end)")),
+    }
+}
+
+fn parse_probability(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{text}' is not a probability (a number from 0 to 1)")),
+    }
+}
+
+/// The library's agent for a command-line agent name, or an input error for a Snake-only agent.
+///
+/// # Errors
+/// [`super::InputError`] for `tailfollow` and `hamilton`.
+pub fn agent_kind(name: AgentName) -> anyhow::Result<AgentKind> {
+    Ok(match name {
+        AgentName::Mcts => AgentKind::Mcts,
+        AgentName::Expectimax => AgentKind::Expectimax,
+        AgentName::Flat => AgentKind::Flat,
+        AgentName::Greedy => AgentKind::Greedy,
+        AgentName::Random => AgentKind::Random,
+        AgentName::Tailfollow | AgentName::Hamilton => {
+            return Err(input_error("2048 agents are mcts, expectimax, flat, greedy and random"))
+        }
+    })
+}
+
+/// The agent's name as tables print it.
+pub fn agent_label(name: AgentName) -> String {
+    agent_kind(name).map_or_else(|_| format!("{name:?}").to_lowercase(), |k| k.name().to_string())
+}
+
+/// The 2048 and search options given on the command line that none of `agents` uses, as their flags
+/// (`--playouts` is used by mcts and flat, `--exploration` and `--backup` by mcts, the rollout options by
+/// mcts and flat, `--depth` and `--prob-cutoff` by expectimax, `--time` and `--threads` by every agent
+/// but greedy and random). `--prob-cutoff` counts as given when it differs from its default.
+pub fn unused_options(agents: &[AgentKind], search: &SearchArgs, g: &G2048Args) -> Vec<&'static str> {
+    use AgentKind::{Expectimax, Flat, Mcts};
+    let any = |kinds: &[AgentKind]| agents.iter().any(|a| kinds.contains(a));
+    let options: [(&str, bool, &[AgentKind]); 12] = [
+        ("--playouts", search.playouts.is_some(), &[Mcts, Flat]),
+        ("--time", search.time.is_some(), &[Mcts, Flat, Expectimax]),
+        ("--threads", search.threads.is_some(), &[Mcts, Flat, Expectimax]),
+        ("--exploration", search.exploration.is_some(), &[Mcts]),
+        ("--backup", search.backup.is_some(), &[Mcts]),
+        ("--rollout", g.rollout.is_some(), &[Mcts, Flat]),
+        ("--epsilon", g.epsilon.is_some(), &[Mcts, Flat]),
+        ("--rollout-depth", g.rollout_depth.is_some(), &[Mcts, Flat]),
+        ("--leaf-depth", g.leaf_depth.is_some(), &[Mcts, Flat]),
+        ("--depth", g.depth.is_some(), &[Expectimax]),
+        ("--prob-cutoff", g.prob_cutoff != DEFAULT_PROB_CUTOFF, &[Expectimax]),
+        ("--no-tt", search.no_tt, &[Mcts]),
+    ];
+    options.iter().filter(|(_, given, users)| *given && !any(users)).map(|(flag, _, _)| *flag).collect()
+}
+
+/// Prints one warning line on stderr when options were given that none of `agents` uses (see
+/// [`unused_options`]), so that an ignored option is never silent.
+///
+/// # Errors
+/// An input error for a snake agent name.
+pub fn warn_unused_options(agents: &[AgentName], search: &SearchArgs, g: &G2048Args) -> anyhow::Result<()> {
+    let kinds = agents.iter().map(|&a| agent_kind(a)).collect::<anyhow::Result<Vec<_>>>()?;
+    let unused = unused_options(&kinds, search, g);
+    if !unused.is_empty() {
+        let names: Vec<String> = agents.iter().map(|&a| agent_label(a)).collect();
+        match names.as_slice() {
+            [one] => eprintln!("warning: {one} does not use {}; ignored", unused.join(", ")),
+            many => eprintln!("warning: none of {} uses {}; ignored", many.join(", "), unused.join(", ")),
+        }
+    }
+    Ok(())
+}
+
+/// The configuration of agent `name` from the options: the search options, and the 2048 options on top
+/// of the agent's defaults ([`AgentConfig::new`]).
+///
+/// # Errors
+/// An [`super::InputError`] when --epsilon is given with --rollout random.
+pub fn agent_config(
+    name: AgentName,
+    search: &SearchArgs,
+    g: &G2048Args,
+    default_playouts: u64,
+) -> anyhow::Result<AgentConfig> {
+    let kind = agent_kind(name)?;
+    let defaults = AgentConfig::new(kind);
+    let mut params = search.params(default_playouts);
+    if search.exploration.is_none() {
+        params.exploration = defaults.search.exploration;
+    }
+    if search.backup.is_none() {
+        params.backup = defaults.search.backup;
+    }
+    let base = defaults.game.rollout;
+    let mut policy = base;
+    match (g.rollout, g.epsilon) {
+        (Some(RolloutArg::Random), Some(_)) => {
+            return Err(input_error("--epsilon applies to --rollout egreedy, not --rollout random"));
+        }
+        (Some(RolloutArg::Random), None) => policy.epsilon = 1.0,
+        (Some(RolloutArg::Egreedy), e) | (None, e @ Some(_)) => {
+            policy.epsilon = e.unwrap_or(if base.epsilon < 1.0 { base.epsilon } else { agents::DEFAULT_EPSILON })
+        }
+        (None, None) => {}
+    }
+    if let Some(RolloutDepth(d)) = g.rollout_depth {
+        policy.depth = d;
+    }
+    if let Some(l) = g.leaf_depth {
+        policy.leaf_depth = l;
+    }
+    let cache_slots = {
+        let by_memory = (search.memory / 16).max(1);
+        let by_memory = if by_memory.is_power_of_two() { by_memory } else { by_memory.next_power_of_two() / 2 };
+        defaults.cache_slots.min(by_memory)
+    };
+    Ok(AgentConfig {
+        kind,
+        search: params,
+        game: G2048 { rollout: policy, ..defaults.game },
+        expectimax: expectimax::Limits { depth: g.depth, time_ms: None, prob_cutoff: g.prob_cutoff },
+        cache_slots,
+    })
+}
+
+/// The options after setting `param` to `value` (as its option would read it).
+///
+/// # Errors
+/// A one-line message when the value does not parse.
+pub fn with_param(
+    search: &SearchArgs,
+    g: &G2048Args,
+    param: SweepParam,
+    value: &str,
+) -> Result<(SearchArgs, G2048Args), String> {
+    let (mut s, mut g) = (search.clone(), g.clone());
+    let v = value.trim();
+    let whole = |min: u64| -> Result<u64, String> {
+        v.parse::<u64>().ok().filter(|&n| n >= min).ok_or_else(|| format!("'{v}' is not a whole number >= {min}"))
+    };
+    match param {
+        SweepParam::Exploration => {
+            s.exploration = Some(
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| format!("'{v}' is not a non-negative number"))?,
+            );
+        }
+        SweepParam::VirtualLoss => s.virtual_loss = whole(0)? as u32,
+        SweepParam::ExpandThreshold => s.expand_threshold = whole(0)? as u32,
+        SweepParam::Epsilon => g.epsilon = Some(parse_probability(v)?),
+        SweepParam::RolloutDepth => g.rollout_depth = Some(parse_rollout_depth(v)?),
+        SweepParam::LeafDepth => {
+            g.leaf_depth = Some(
+                v.parse::<u32>()
+                    .ok()
+                    .filter(|&l| l <= 3)
+                    .ok_or_else(|| format!("'{v}' is not a leaf depth (0 to 3)"))?,
+            )
+        }
+        SweepParam::Rollout => {
+            g.rollout = Some(match v.to_ascii_lowercase().as_str() {
+                "random" => RolloutArg::Random,
+                "egreedy" => RolloutArg::Egreedy,
+                _ => return Err(format!("'{v}' is not a rollout (random or egreedy)")),
+            })
+        }
+        SweepParam::Time => s.time = Some(whole(1)?),
+        SweepParam::Playouts => s.playouts = Some(whole(1)?),
+        SweepParam::Threads => s.threads = Some(whole(1)?.min(1024)),
+        SweepParam::Depth => g.depth = Some(whole(1)?.min(u64::from(expectimax::MAX_DEPTH)) as u32),
+        SweepParam::ProbCutoff => g.prob_cutoff = parse_probability(v)?,
+    }
+    Ok((s, g))
+}
+
+/// The configuration as one line of text.
+pub fn config_line(c: &AgentConfig) -> String {
+    let p = &c.search;
+    let limit = match (p.time_ms, p.playouts) {
+        (Some(t), Some(n)) => format!("{t} ms or {n} playouts per move"),
+        (Some(t), None) => format!("{t} ms per move"),
+        (None, Some(n)) => format!("{n} playouts per move"),
+        (None, None) => "no limit".to_string(),
+    };
+    let rollout = rollout_text(&c.game.rollout);
+    match c.kind {
+        AgentKind::Mcts => format!(
+            "{limit}, {} threads, C {}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, rollout {rollout}, \
+             seed {}",
+            p.threads, p.exploration, p.backup, p.virtual_loss, p.expand_threshold, p.chance, p.seed
+        )
+        .to_lowercase(),
+        AgentKind::Expectimax => {
+            let depth = match (c.expectimax.depth, p.time_ms) {
+                (Some(d), Some(t)) => format!("iterative deepening to depth {d} within {t} ms"),
+                (Some(d), None) => format!("depth {d}"),
+                (None, Some(t)) => format!("iterative deepening within {t} ms"),
+                (None, None) => "depth max(4, distinct tiles - 1)".to_string(),
+            };
+            format!(
+                "{depth}, probability cut-off {}, cache {} entries, {} threads",
+                c.expectimax.prob_cutoff, c.cache_slots, p.threads
+            )
+        }
+        AgentKind::Flat => format!("{limit} (rollouts, all moves), {} threads, rollout {rollout}", p.threads),
+        AgentKind::Greedy => "best merge score + evaluation of the afterstate".to_string(),
+        AgentKind::Random => "uniformly random legal move".to_string(),
+    }
+}
+
+fn rollout_text(r: &RolloutPolicy) -> String {
+    let moves = if r.epsilon >= 1.0 { "random".to_string() } else { format!("egreedy epsilon {}", r.epsilon) };
+    match r.depth {
+        Some(d) if r.leaf_depth > 0 => {
+            format!("{moves}, truncated after {d} moves + depth-{} expectimax of the evaluation", r.leaf_depth)
+        }
+        Some(d) => format!("{moves}, truncated after {d} moves + evaluation"),
+        None => format!("{moves} to the end"),
+    }
+}
+
+/// The configuration as JSON.
+pub fn config_json(c: &AgentConfig) -> Value {
+    json!({
+        "agent": c.kind,
+        "search": c.search,
+        "rollout": c.game.rollout,
+        "expectimax": c.expectimax,
+        "cache_slots": c.cache_slots,
+        "weights": c.game.heuristic.weights(),
+    })
+}
+
+/// A progress bar on stderr over `len` games (drawn only on a terminal).
+pub fn progress_bar(len: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {wide_bar} {pos}/{len} games [{elapsed_precise}, eta {eta}] {msg}",
+        )
+        .expect("static template"),
+    );
+    bar
+}
+
+/// Plays `games` games with the agent `config` describes, game `i` with seed `seed + i`; advances `bar`
+/// once per game and, unless `quiet`, prints a line per game on stderr.
+pub fn run_games(
+    config: &AgentConfig,
+    games: u64,
+    seed: u64,
+    bar: &indicatif::ProgressBar,
+    label: &str,
+    quiet: bool,
+) -> Vec<GameRecord> {
+    let mut agent = Agent::new(config.clone());
+    let mut results = Vec::new();
+    for i in 0..games {
+        let game_seed = seed.wrapping_add(i);
+        let r = agents::play_game(&mut agent, game_seed, |moves, score, board| {
+            if moves % 64 == 0 {
+                bar.set_message(format!(
+                    "{label}: game {}/{games}, move {moves}, score {score}, max tile {}",
+                    i + 1,
+                    board.max_tile()
+                ));
+            }
+        });
+        bar.inc(1);
+        if !quiet {
+            bar.suspend(|| {
+                eprintln!(
+                    "{label} game {:>3}/{games}: score {:>7}  max tile {:>6}  moves {:>6}  {:.2} ms/move  seed {game_seed}",
+                    i + 1,
+                    r.score,
+                    r.max_tile,
+                    r.moves,
+                    r.ms_per_move
+                )
+            });
+        }
+        results.push(r);
+    }
+    results
+}
+
+/// What a move changes on the board, in the evaluation's terms.
+#[derive(Clone, Debug, Serialize)]
+struct Explanation {
+    /// Empty cells after the move (before the spawn) minus empty cells before it.
+    empty_cells_change: i32,
+    /// Evaluation of the afterstate minus evaluation of the board, in points.
+    eval_change: f64,
+    /// Change of each raw feature (afterstate minus board).
+    features_change: Features,
+    /// Change of each feature's share of the evaluation, in points (raw change times signed weight).
+    points_change: Features,
+}
+
+fn explain(h: &Heuristic, board: &Board, dir: Dir) -> Option<Explanation> {
+    let (after, _) = board.shift(dir)?;
+    let (fb, fa) = (h.features(board), h.features(&after));
+    let w = h.weights();
+    Some(Explanation {
+        empty_cells_change: after.empty_count() as i32 - board.empty_count() as i32,
+        eval_change: f64::from(h.evaluate(&after)) - f64::from(h.evaluate(board)),
+        features_change: fa.minus(&fb),
+        points_change: fa.contributions(w).minus(&fb.contributions(w)),
+    })
+}
+
+/// Analyses a 2048 position with the agent of `--agent`.
+pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    let board: Board = args.board()?.parse().map_err(|e| input_error(format!("bad board: {e}")))?;
+    warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
+    let config = agent_config(args.agent, &args.search, &args.g2048, canopy_mcts::search::DEFAULT_PLAYOUTS)?;
+    let h = config.game.heuristic;
+    let mut agent = Agent::new(config.clone());
+    let d = agent.decide(&board, args.search.seed);
+    let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
+    if args.json {
+        print_json(&config, &board, &d)?;
+        return Ok(());
+    }
+    println!("{board}");
+    println!("agent: {} ({})", config.kind, config_line(&config));
+    if d.best.is_none() {
+        println!("game over: no legal move");
+        return Ok(());
+    }
+    match &d.report {
+        Some(report) => {
+            println!("{:<6} {:>9} {:>7} {:>14} {:>7}  afterstate", "move", "visits", "share", "mean return", "reward");
+            for a in &report.actions {
+                let after = afterstate(a.action).map(|t| t.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
+                println!(
+                    "{:<6} {:>9} {:>6.1}% {:>14} {:>7}  {}",
+                    a.name,
+                    a.visits,
+                    a.share * 100.0,
+                    a.mean.map_or("-".into(), |m| format!("{m:.1}")),
+                    a.reward,
+                    after.unwrap_or_default()
+                );
+            }
+            if config.game.rollout.depth.is_some() {
+                println!(
+                    "mean return = merge score of the move + mean over playouts of (merge scores gathered + evaluation"
+                );
+                println!(
+                    "  of the afterstate where the truncated rollout stopped); a lost game counts 0 (docs/2048.md)"
+                );
+            } else {
+                println!("mean return = immediate merge score + expected score still to come after the move");
+            }
+            println!("best: {}   pv: {}", report.best_name.as_deref().unwrap_or("-"), report.pv.join(" "));
+            common::print_totals(report);
+        }
+        None => {
+            let (head, unit) = match config.kind {
+                AgentKind::Expectimax => ("value", "expected evaluation (points) of the searched future"),
+                AgentKind::Flat => ("mean return", "merge score + mean rollout return"),
+                AgentKind::Greedy => ("value", "merge score + evaluation of the afterstate (points)"),
+                _ => ("value", "random agent: no values"),
+            };
+            println!("{:<6} {:>14} {:>9} {:>7}  afterstate", "move", head, "rollouts", "reward");
+            for m in &d.moves {
+                let after = afterstate(m.dir).map(|t| t.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
+                println!(
+                    "{:<6} {:>14} {:>9} {:>7}  {}",
+                    m.dir.name(),
+                    m.value.map_or("-".into(), |v| format!("{v:.1}")),
+                    m.visits,
+                    m.reward,
+                    after.unwrap_or_default()
+                );
+            }
+            println!("{head} = {unit}");
+            let extra = d.depth.map(|dd| format!("  depth {dd}")).unwrap_or_default();
+            println!(
+                "best: {}   work {} ({}){extra}   elapsed {:.1} ms",
+                d.best.map_or("-", |b| b.name()),
+                d.work,
+                match config.kind {
+                    AgentKind::Expectimax => "nodes",
+                    AgentKind::Flat => "rollouts",
+                    AgentKind::Greedy => "afterstates",
+                    _ => "none",
+                },
+                d.elapsed_ms
+            );
+        }
+    }
+    print_explanations(h, &board, &d);
+    Ok(())
+}
+
+/// The "why" table: what each move does to the empty cells and to each weighted feature, and a sentence
+/// comparing the chosen move with the runner-up.
+fn print_explanations(h: &Heuristic, board: &Board, d: &Decision) {
+    let w = h.weights();
+    let weighted: Vec<(&str, f32)> = Features {
+        empty: w.empty,
+        merges: w.merges,
+        monotonicity: w.monotonicity,
+        sum: w.sum,
+        smoothness: w.smoothness,
+        corner: w.corner,
+    }
+    .named()
+    .into_iter()
+    .filter(|(_, wt)| *wt != 0.0)
+    .collect();
+    println!();
+    println!("why: what each move changes (afterstate minus board, before the spawn; points of the evaluation)");
+    let mut head = format!("{:<6} {:>6} {:>7} {:>11}", "move", "reward", "empty", "eval");
+    for (name, _) in &weighted {
+        head.push_str(&format!(" {name:>12}"));
+    }
+    println!("{head}");
+    let mut explained = Vec::new();
+    for m in &d.moves {
+        let Some(e) = explain(h, board, m.dir) else { continue };
+        let mut row =
+            format!("{:<6} {:>6} {:>+7} {:>+11.0}", m.dir.name(), m.reward, e.empty_cells_change, e.eval_change);
+        let points = e.points_change.named();
+        for (name, _) in &weighted {
+            let v = points.iter().find(|(n, _)| n == name).map_or(0.0, |p| p.1);
+            row.push_str(&format!(" {v:>+12.0}"));
+        }
+        println!("{row}");
+        explained.push((m, e));
+    }
+    println!("(empty: change in empty cells; the other columns: change in points, so larger is better everywhere)");
+    let Some(best) = d.best else { return };
+    let Some((bm, be)) = explained.iter().find(|(m, _)| m.dir == best) else { return };
+    let runner = explained
+        .iter()
+        .filter(|(m, _)| m.dir != best)
+        .max_by(|a, b| a.0.value.unwrap_or(f64::MIN).total_cmp(&b.0.value.unwrap_or(f64::MIN)));
+    let Some((rm, re)) = runner else {
+        println!("{} is the only legal move", best.name());
+        return;
+    };
+    // Differences in points between the chosen move and the runner-up, largest first.
+    let mut diffs: Vec<(f32, String)> = Vec::new();
+    let cells = be.empty_cells_change - re.empty_cells_change;
+    if cells != 0 {
+        let plural = if cells.abs() == 1 { "" } else { "s" };
+        diffs.push((w.empty * 2.0 * cells as f32, format!("{} empty cell{plural}", cells.abs())));
+    }
+    for ((name, b), (_, r)) in be.points_change.named().iter().zip(re.points_change.named().iter()) {
+        let diff = b - r;
+        if *name != "empty" && diff.abs() >= 1.0 {
+            diffs.push((diff, format!("{name} {:.0} points", diff.abs())));
+        }
+    }
+    let reward = i64::from(bm.reward) - i64::from(rm.reward);
+    if reward != 0 {
+        diffs.push((reward as f32, format!("merge score {}", reward.abs())));
+    }
+    diffs.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
+    let list = |better: bool| -> String {
+        diffs.iter().filter(|d| (d.0 > 0.0) == better).map(|d| d.1.clone()).collect::<Vec<_>>().join(", ")
+    };
+    let (gains, losses) = (list(true), list(false));
+    let mut sentence = format!("{} rather than {}:", best.name(), rm.dir.name());
+    if !gains.is_empty() {
+        sentence.push_str(&format!(" better by {gains}"));
+    }
+    if !losses.is_empty() {
+        sentence.push_str(&format!("{} worse by {losses}", if gains.is_empty() { "" } else { ";" }));
+    }
+    if gains.is_empty() && losses.is_empty() {
+        sentence.push_str(" the same board features now");
+    }
+    println!("{sentence}");
+    if let (Some(a), Some(b)) = (bm.value, rm.value) {
+        let what =
+            if losses.is_empty() { "and the agent's look ahead agrees" } else { "the agent's look ahead decides" };
+        println!("  {what}: value {a:.1} against {b:.1} ({:+.1})", a - b);
+    }
+}
+
+fn print_json(config: &AgentConfig, board: &Board, d: &Decision) -> anyhow::Result<()> {
+    let h = config.game.heuristic;
+    let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
+    let mut v = json!({
+        "game": "2048",
+        "agent": config.kind,
+        "board": board.tiles(),
+        "game_over": d.best.is_none(),
+        "best_action": d.best.map(|dir| dir.name()),
+        "board_eval": h.evaluate(board),
+        "board_features": h.features(board),
+        "actions": d.moves.iter().map(|m| {
+            let mut a = json!({
+                "action": m.dir.name(),
+                "value": m.value,
+                "visits": m.visits,
+                "reward": m.reward,
+                "afterstate": afterstate(m.dir),
+                "explain": explain(h, board, m.dir),
+            });
+            if let Some(r) = d.report.as_ref().and_then(|r| r.action(&m.dir)) {
+                a["share"] = json!(r.share);
+                a["mean"] = json!(r.mean);
+                a["pv"] = json!(r.pv);
+            }
+            a
+        }).collect::<Vec<_>>(),
+        "work": d.work,
+        "depth": d.depth,
+        "elapsed_ms": d.elapsed_ms,
+        "config": config_json(config),
+    });
+    if let Some(report) = &d.report {
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("pv".into(), json!(report.pv));
+            obj.insert("root_value".into(), json!(report.root_value));
+            obj.extend(common::search_stats_json(report));
+        }
+    }
+    println!("{}", serde_json::to_string_pretty(&v)?);
+    Ok(())
+}
+
+/// Plays games of 2048 and prints score statistics.
+pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
+    let config = agent_config(args.agent, &args.search, &args.g2048, PLAY_DEFAULT_PLAYOUTS)?;
+    let bar = progress_bar(args.games);
+    let label = agent_label(args.agent);
+    let quiet = args.json || args.csv || args.games == 1;
+    let results = run_games(&config, args.games, args.search.seed, &bar, &label, quiet);
+    bar.finish_and_clear();
+    let summary = compare::Summary::of(&results);
+    if args.json {
+        let v = json!({
+            "game": "2048",
+            "agent": config.kind,
+            "params": config.search,
+            "config": config_json(&config),
+            "summary": summary,
+            "games": results,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    if args.csv {
+        println!("seed,score,max_tile,moves,seconds,ms_per_move");
+        for r in &results {
+            println!("{},{},{},{},{:.3},{:.3}", r.seed, r.score, r.max_tile, r.moves, r.seconds, r.ms_per_move);
+        }
+        return Ok(());
+    }
+    if let [only] = results.as_slice() {
+        println!("{}", Board::from_tiles(&only.final_board).map_err(|e| anyhow::anyhow!("{e}"))?);
+        println!(
+            "score {}  max tile {}  moves {}  ({:.1} s, {:.2} ms/move)",
+            only.score, only.max_tile, only.moves, only.seconds, only.ms_per_move
+        );
+    }
+    println!("{}", compare::table_header("agent", label.len().max(5)));
+    println!("{}", compare::table_row(&label, label.len().max(5), &summary));
+    println!("{label}: {}", config_line(&config));
+    Ok(())
+}

@@ -1,0 +1,269 @@
+//! `canopy analyze gomoku` and `canopy gomocup`.
+
+use std::io::{self, BufReader};
+
+use serde_json::json;
+
+use super::{common, input_error, AnalyzeArgs, SearchArgs};
+use canopy_mcts::games::gomoku::protocol::{self, BrainConfig};
+use canopy_mcts::games::gomoku::{
+    forced_move, Cell, Gomoku, GomokuState, Rule, Tuning, BLACK, DEFAULT_EXPLORATION, WHITE,
+};
+use canopy_mcts::search::{ActionStats, Proof, Search};
+
+/// Rows of the candidate table printed by `analyze`.
+const TABLE_ROWS: usize = 12;
+/// Moves of each candidate's principal variation printed in the table.
+const TABLE_PV: usize = 10;
+
+/// `--rule` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RuleArg {
+    /// Five or more in a row wins.
+    Freestyle,
+    /// Exactly five in a row wins (an overline does not).
+    Standard,
+}
+
+impl From<RuleArg> for Rule {
+    fn from(r: RuleArg) -> Rule {
+        match r {
+            RuleArg::Freestyle => Rule::Freestyle,
+            RuleArg::Standard => Rule::Standard,
+        }
+    }
+}
+
+/// Gomoku's position options (`analyze`, and the opening of `match`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// Gomoku: moves from the empty board, Black first, in Gomocup coordinates x,y (x = column, y = row,
+    /// 0-based), separated by spaces or ';', e.g. "7,7 8,8 7,8".
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Option<String>,
+    /// Gomoku: board side, 5..=20.
+    #[arg(long, default_value_t = 15)]
+    pub size: usize,
+    /// Gomoku: the winning rule.
+    #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
+    pub rule: RuleArg,
+}
+
+impl PositionArgs {
+    /// An input error when Gomoku's position options are given for another game (`name`).
+    ///
+    /// # Errors
+    /// When `--moves`, `--size` or `--rule` differs from its default.
+    pub fn refuse_for(&self, name: &str) -> anyhow::Result<()> {
+        if self.moves.is_some() || self.size != 15 || self.rule != RuleArg::Freestyle {
+            return Err(input_error(format!("--moves, --size and --rule are Gomoku options, not {name} options")));
+        }
+        Ok(())
+    }
+
+    /// The game these options describe.
+    ///
+    /// # Errors
+    /// An input error for a board size outside 5..=20.
+    pub fn game(&self) -> anyhow::Result<Gomoku> {
+        Gomoku::try_new(self.size, self.rule.into()).map_err(|e| input_error(e.to_string()))
+    }
+
+    /// The position from `--moves` or from a `--board` diagram (exactly one of them; neither: the empty
+    /// board when `empty_ok`).
+    ///
+    /// # Errors
+    /// An input error naming the bad move or diagram row, or for both or neither option.
+    pub fn position(&self, game: &Gomoku, board: Option<&str>, empty_ok: bool) -> anyhow::Result<GomokuState> {
+        match (&self.moves, board) {
+            (Some(_), Some(_)) => Err(input_error("give either --moves or --board, not both")),
+            (Some(moves), None) => game.from_moves(moves).map_err(|e| input_error(format!("bad --moves: {e}"))),
+            (None, Some(board)) => {
+                game.parse_board(&board.replace('/', "\n")).map_err(|e| input_error(format!("bad --board: {e}")))
+            }
+            (None, None) if empty_ok => Ok(game.new_game()),
+            (None, None) => Err(input_error("gomoku needs a position: --moves \"7,7 8,8 ...\" or --board")),
+        }
+    }
+}
+
+/// "black" or "white".
+pub fn colour(player: usize) -> &'static str {
+    if player == BLACK {
+        "black"
+    } else {
+        "white"
+    }
+}
+
+fn proof_name(p: Option<Proof>) -> &'static str {
+    match p {
+        Some(Proof::Win) => "win",
+        Some(Proof::Loss) => "loss",
+        Some(Proof::Draw) => "draw",
+        None => "-",
+    }
+}
+
+/// The board with the best move drawn as `*`: column numbers on top, row numbers on the left, `X` Black,
+/// `O` White, `.` empty.
+fn diagram(state: &GomokuState, best: Option<Cell>) -> String {
+    let size = state.size();
+    let mut text = String::from("  ");
+    for x in 0..size {
+        text += &format!(" {x:>2}");
+    }
+    text.push('\n');
+    for y in 0..size {
+        text += &format!("{y:>2}");
+        for x in 0..size {
+            let cell = Cell::new(x, y);
+            let c = match state.stone(cell) {
+                Some(BLACK) => 'X',
+                Some(_) => 'O',
+                None if Some(cell) == best => '*',
+                None => '.',
+            };
+            text += &format!("  {c}");
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// One row per board row, `X`, `O` and `.` (the JSON form of the board).
+fn rows(state: &GomokuState) -> Vec<String> {
+    let size = state.size();
+    (0..size)
+        .map(|y| {
+            (0..size)
+                .map(|x| match state.stone(Cell::new(x, y)) {
+                    Some(BLACK) => 'X',
+                    Some(_) => 'O',
+                    None => '.',
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Root actions: the search's best first, then most visited first (ties: higher win rate, then
+/// row-major).
+fn ranked(actions: &[ActionStats<Cell>], best: Option<Cell>) -> Vec<&ActionStats<Cell>> {
+    let mut v: Vec<&ActionStats<Cell>> = actions.iter().collect();
+    v.sort_by(|a, b| {
+        (Some(b.action) == best)
+            .cmp(&(Some(a.action) == best))
+            .then(b.visits.cmp(&a.visits))
+            .then(b.mean.unwrap_or(-1.0).partial_cmp(&a.mean.unwrap_or(-1.0)).unwrap_or(std::cmp::Ordering::Equal))
+            .then((a.action.y, a.action.x).cmp(&(b.action.y, b.action.x)))
+    });
+    v
+}
+
+/// Analyses a Gomoku position.
+pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    args.search.two_player("gomoku")?;
+    let game = args.gomoku.game()?;
+    let state = args.gomoku.position(&game, args.board.as_deref(), false)?;
+    let searched = Tuning::default().game(&game);
+    let params = args.search.params_with(canopy_mcts::search::DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
+    let report = Search::new(&searched, params).run(&state);
+    let forced = forced_move(&game, &state);
+    let me = state.mover();
+    let ranked = ranked(&report.actions, report.best);
+    let best_stats = report.best.and_then(|b| report.action(&b));
+    if args.json {
+        let mut v = json!({
+            "game": "gomoku",
+            "size": game.size(),
+            "rule": game.rule().name(),
+            "to_move": colour(me),
+            "black": state.stones(BLACK).map(|c| c.to_string()).collect::<Vec<_>>(),
+            "white": state.stones(WHITE).map(|c| c.to_string()).collect::<Vec<_>>(),
+            "board": rows(&state),
+            "game_over": state.is_terminal(),
+            "winner": state.winner().map(colour),
+            "forced_move": forced.map(|c| c.to_string()),
+            "best_action": report.best_name,
+            "best_win_rate": best_stats.and_then(|a| a.mean),
+            "best_proof": best_stats.and_then(|a| a.proof),
+            "root_proof": report.root_proof,
+            "root_value": report.root_value,
+            "pv": report.pv,
+            "actions": ranked.iter().map(|a| json!({
+                "action": a.name,
+                "visits": a.visits,
+                "share": a.share,
+                "win_rate": a.mean,
+                "proof": a.proof,
+                "pv": a.pv,
+            })).collect::<Vec<_>>(),
+        });
+        if let Some(obj) = v.as_object_mut() {
+            obj.extend(common::search_stats_json(&report));
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    print!("{}", diagram(&state, report.best));
+    println!("{}x{} {}, {} stones", game.size(), game.size(), game.rule().name(), state.stone_count());
+    if state.is_terminal() {
+        match state.winner() {
+            Some(w) => println!("game over: {} has won", colour(w)),
+            None => println!("game over: the board is full (draw)"),
+        }
+        return Ok(());
+    }
+    println!("{} to move", colour(me));
+    if let Some(c) = forced {
+        let why = if game.winning_moves(&state, me).contains(&c) { "wins at once" } else { "must block a five" };
+        println!("forced: {c} ({why})");
+    }
+    println!("{:>4} {:>6} {:>9} {:>7} {:>9} {:>6}  pv", "rank", "move", "visits", "share", "win rate", "proof");
+    for (i, a) in ranked.iter().take(TABLE_ROWS).enumerate() {
+        let pv: Vec<&str> = a.pv.iter().take(TABLE_PV).map(String::as_str).collect();
+        println!(
+            "{:>4} {:>6} {:>9} {:>6.1}% {:>9} {:>6}  {}",
+            i + 1,
+            a.name,
+            a.visits,
+            a.share * 100.0,
+            a.mean.map_or("-".into(), |m| format!("{m:.3}")),
+            proof_name(a.proof),
+            pv.join(" ")
+        );
+    }
+    if ranked.len() > TABLE_ROWS {
+        println!("     ... {} more candidates (all in --json)", ranked.len() - TABLE_ROWS);
+    }
+    println!("win rate = {}'s share of won playouts after the move (draws count one half)", colour(me));
+    let proof = match report.root_proof {
+        Some(p) => format!("   proven: {} for {}", proof_name(Some(p)), colour(me)),
+        None => String::new(),
+    };
+    println!("best: {} (marked *)   pv: {}{}", report.best_name.as_deref().unwrap_or("-"), report.pv.join(" "), proof);
+    common::print_totals(&report);
+    Ok(())
+}
+
+/// Arguments of `canopy gomocup`.
+#[derive(clap::Args, Debug)]
+pub struct GomocupArgs {
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Do not print a MESSAGE line with the search figures before each move.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Runs the Gomocup protocol on stdin and stdout.
+pub fn gomocup(args: &GomocupArgs) -> anyhow::Result<()> {
+    args.search.two_player("gomoku")?;
+    let mut params = args.search.params_with(1, DEFAULT_EXPLORATION);
+    params.playouts = args.search.playouts;
+    params.time_ms = args.search.time;
+    let config = BrainConfig { params, messages: !args.quiet, tuning: Tuning::default() };
+    protocol::run(BufReader::new(io::stdin()), io::stdout(), &config)?;
+    Ok(())
+}

@@ -1,0 +1,274 @@
+//! `canopy`, the command-line tool: parses arguments, calls the `canopy_mcts` library, prints tables or
+//! JSON. No search or game logic lives here.
+//!
+//! Exit status: 0 on success, 2 for bad input (arguments, positions, options), with one line on stderr.
+
+mod bench;
+mod common;
+mod compare;
+mod g2048;
+mod gomoku;
+mod matches;
+mod snake;
+mod tictactoe;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+pub use common::SearchArgs;
+
+/// A user-facing error: one line, exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct InputError(pub String);
+
+/// Shorthand for a bad-input error.
+pub fn input_error(msg: impl Into<String>) -> anyhow::Error {
+    InputError(msg.into()).into()
+}
+
+/// The games the tool knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameName {
+    /// 2048 (single player, random tile spawns).
+    #[value(name = "2048")]
+    G2048,
+    /// Tic-tac-toe (two players; a small test game with known values).
+    Tictactoe,
+    /// Snake (single player, food spawns at random; see docs/snake.md).
+    Snake,
+    /// Gomoku (five in a row; 5x5 to 20x20, freestyle or standard rule).
+    Gomoku,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "canopy",
+    version,
+    about = "canopy: a lock-free, tree-parallel Monte Carlo Tree Search engine",
+    long_about = "canopy searches game positions with many threads sharing one tree.\n\n\
+                  Examples:\n  canopy play 2048\n  canopy analyze 2048 --board 2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0 --playouts 20000\n  \
+                  canopy analyze tictactoe --board x.o/.o./..x --json\n  \
+                  canopy analyze gomoku --moves \"7,7 8,8 7,8\" --playouts 20000\n  \
+                  canopy match gomoku --black mcts --white threat --games 10 --swap\n  \
+                  canopy gomocup   (the Gomocup pbrain protocol on stdin/stdout)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Search one position and show every legal move's statistics, the best move and the principal
+    /// variation.
+    Analyze(AnalyzeArgs),
+    /// Play whole games and report score statistics.
+    Play(PlayArgs),
+    /// Measure search throughput at several thread counts on fixed positions with a fixed seed: playouts/s,
+    /// speedup, parallel efficiency, nodes, and the bare rollout rate of the same policy.
+    Bench(bench::BenchArgs),
+    /// Play games between two agents (two-player games) and report wins, losses and draws per colour.
+    Match(matches::MatchArgs),
+    /// Speak the Gomocup (Piskvork pbrain) protocol on stdin/stdout, as the pbrain-canopy binary does.
+    Gomocup(gomoku::GomocupArgs),
+    /// Play the same games with several agents and print a table per agent.
+    Compare(compare::CompareArgs),
+    /// Play games for each value of one parameter; print the table and optionally plot it (SVG).
+    Sweep(compare::SweepArgs),
+}
+
+/// Arguments of `canopy analyze`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The game.
+    pub game: GameName,
+    /// The position. 2048: 16 comma-separated tile values, row-major, row 0 first, 0 = empty.
+    /// Tic-tac-toe: nine cells of x, o or . row-major ('/' and spaces ignored).
+    /// Snake (also --state): "8x8 body=x,y x,y ... food=x,y [hunger=N]" (head first) or JSON.
+    /// Gomoku: rows of x, o and . (or the diagram canopy prints); or use --moves.
+    #[arg(long, visible_alias = "state")]
+    pub board: Option<String>,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub gomoku: gomoku::PositionArgs,
+    /// Who chooses the move (2048: every agent; other games: mcts).
+    #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
+    pub agent: AgentName,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub g2048: g2048::G2048Args,
+    #[command(flatten)]
+    pub snake: snake::SnakeSearchArgs,
+}
+
+impl AnalyzeArgs {
+    /// The `--board` text, which every game but Gomoku (that also takes `--moves`) requires.
+    ///
+    /// # Errors
+    /// An [`InputError`] when `--board` is missing.
+    pub fn board(&self) -> anyhow::Result<&str> {
+        let name = self.game.to_possible_value().map_or(String::new(), |v| v.get_name().to_string());
+        let option = if self.game == GameName::Snake { "--state (or --board)" } else { "--board" };
+        self.board.as_deref().ok_or_else(|| input_error(format!("{option} is required for {name}")))
+    }
+}
+
+/// Arguments of `canopy play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// The game.
+    pub game: GameName,
+    /// Number of games.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub games: u64,
+    /// Who chooses the moves.
+    #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
+    pub agent: AgentName,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Print CSV (one line per game) instead of tables.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub snake: snake::SnakePlayArgs,
+    #[command(flatten)]
+    pub g2048: g2048::G2048Args,
+}
+
+/// Move choosers for `canopy play`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AgentName {
+    /// Monte Carlo Tree Search with the search options.
+    Mcts,
+    /// 2048: depth-limited expectimax with a probability cut-off and a cache.
+    Expectimax,
+    /// 2048: flat Monte Carlo (rollouts from each move, best mean).
+    Flat,
+    /// 2048: best merge score plus evaluation of the afterstate. Snake: a shortest path to the food.
+    Greedy,
+    /// A uniformly random legal move.
+    Random,
+    /// Snake: greedy while the tail stays reachable after eating, else follow the tail.
+    Tailfollow,
+    /// Snake: walk a Hamiltonian cycle.
+    Hamilton,
+}
+
+/// Exit status when standard output is closed early (as when piped into `head`): 128 + SIGPIPE, what a
+/// shell reports for a program that a broken pipe stops.
+pub const BROKEN_PIPE_EXIT: i32 = 141;
+
+/// Makes a failed write to a closed standard output end the process with [`BROKEN_PIPE_EXIT`] and no
+/// message, instead of the panic that `println!` raises (Rust ignores SIGPIPE, so the write fails with
+/// `BrokenPipe`). Every other panic keeps the default report.
+fn exit_quietly_on_broken_pipe() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let text =
+            payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied());
+        if text.is_some_and(|t| t.starts_with("failed printing to stdout") && t.contains("Broken pipe")) {
+            std::process::exit(BROKEN_PIPE_EXIT);
+        }
+        default_hook(info);
+    }));
+}
+
+fn main() {
+    std::process::exit(run());
+}
+
+/// Runs the tool with the process arguments; returns the exit status.
+fn run() -> i32 {
+    exit_quietly_on_broken_pipe();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 };
+            }
+            let text = e.to_string();
+            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: bad arguments");
+            // Keep the error on one line, with the accepted values when clap lists them.
+            let values = text.lines().map(str::trim).find(|l| l.starts_with("[possible values:"));
+            match values {
+                Some(v) => eprintln!("{} {v} (see canopy --help)", line.trim_end()),
+                None => eprintln!("{} (see canopy --help)", line.trim_end()),
+            }
+            return 2;
+        }
+    };
+    let result = match cli.command {
+        Command::Analyze(args) => match args.game {
+            GameName::G2048 => args
+                .snake
+                .refuse_for("2048")
+                .and_then(|()| args.gomoku.refuse_for("2048"))
+                .and_then(|()| g2048::analyze(&args)),
+            GameName::Tictactoe => args
+                .snake
+                .refuse_for("tictactoe")
+                .and_then(|()| args.gomoku.refuse_for("tictactoe"))
+                .and_then(|()| args.g2048.refuse_for("tictactoe"))
+                .and_then(|()| tictactoe::analyze(&args)),
+            GameName::Snake => args
+                .gomoku
+                .refuse_for("snake")
+                .and_then(|()| args.g2048.refuse_for("snake"))
+                .and_then(|()| snake::analyze(&args)),
+            GameName::Gomoku => args
+                .snake
+                .refuse_for("gomoku")
+                .and_then(|()| args.g2048.refuse_for("gomoku"))
+                .and_then(|()| gomoku::analyze(&args)),
+        },
+        Command::Play(args) => match args.game {
+            GameName::G2048 => args.snake.refuse_for("2048").and_then(|()| g2048::play(&args)),
+            GameName::Tictactoe => Err(input_error("play supports 2048 and snake (tic-tac-toe is for analysis)")),
+            GameName::Snake => args.g2048.refuse_for("snake").and_then(|()| snake::play(&args)),
+            GameName::Gomoku => Err(input_error("for gomoku use: canopy match gomoku --black AGENT --white AGENT")),
+        },
+        Command::Bench(args) => bench::run(&args),
+        Command::Match(args) => matches::run(&args),
+        Command::Gomocup(args) => gomoku::gomocup(&args),
+        Command::Compare(args) => compare::compare(&args),
+        Command::Sweep(args) => compare::sweep(&args),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            if e.downcast_ref::<InputError>().is_some() {
+                eprintln!("error: {e}");
+                2
+            } else {
+                eprintln!("error: {e:#}");
+                1
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap checks argument ids and flags for clashes only in debug builds; run the check explicitly so
+    /// release-mode tests catch two flattened option groups claiming the same name.
+    #[test]
+    fn command_line_definition_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,304 @@
+//! `canopy match gomoku`: games between two agents, with results per colour.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::Serialize;
+use serde_json::json;
+
+use super::gomoku::{colour, PositionArgs};
+use super::{input_error, GameName, SearchArgs};
+use canopy_mcts::games::gomoku::{
+    play_game, GameRecord, How, Player, RolloutPolicy, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, MAX_SIZE,
+};
+use canopy_mcts::search::{parse_bytes, SearchParams};
+
+/// Default playouts per MCTS move when neither --playouts nor --time is given.
+pub const MATCH_DEFAULT_PLAYOUTS: u64 = 10_000;
+
+/// Arguments of `canopy match`.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// The game (gomoku).
+    pub game: GameName,
+    /// Agent A, Black in the first game: mcts, flat, threat or random, with options after a colon, e.g.
+    /// mcts:playouts=20000,threads=1 or flat:rollouts=50 (mcts keys: playouts, time, threads,
+    /// exploration, virtual_loss, expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|uniform,
+    /// radius, quiet_radius, rollout_radius; 0 lifts a playout or time limit).
+    #[arg(long, value_name = "AGENT", default_value = "mcts")]
+    pub black: String,
+    /// Agent B, White in the first game (same forms as --black).
+    #[arg(long, value_name = "AGENT", default_value = "threat")]
+    pub white: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub games: u64,
+    /// Alternate colours: agent A plays Black in odd games and White in even games.
+    #[arg(long)]
+    pub swap: bool,
+    /// Write every game's moves to this file: a header line, then one tab-separated line per game
+    /// (game, black agent, white agent, result 1-0 / 0-1 / 1/2-1/2, moves x,y separated by spaces).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Search options of the mcts agents (per-agent options after the colon override them).
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parses an agent description `NAME[:key=value,...]` on top of the command's search parameters.
+///
+/// # Errors
+/// A one-line message naming the unknown agent, key or bad value.
+pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
+    let (name, opts) = match text.split_once(':') {
+        Some((n, o)) => (n.trim(), o.trim()),
+        None => (text.trim(), ""),
+    };
+    let pairs: Vec<(&str, &str)> = opts
+        .split(',')
+        .map(str::trim)
+        .filter(|kv| !kv.is_empty())
+        .map(|kv| kv.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or(kv))
+        .collect::<Result<_, _>>()
+        .map_err(|kv| format!("agent option '{kv}' in '{text}' is not key=value"))?;
+    let num = |k: &str, v: &str| v.parse::<u64>().map_err(|_| format!("agent option {k}={v}: not a whole number"));
+    let flag = |k: &str, v: &str| match v {
+        "true" | "on" | "yes" | "1" => Ok(true),
+        "false" | "off" | "no" | "0" => Ok(false),
+        _ => Err(format!("agent option {k}={v}: use true or false")),
+    };
+    match name.to_ascii_lowercase().as_str() {
+        "mcts" => {
+            let mut params = base.clone();
+            let mut tuning = Tuning::default();
+            for (k, v) in pairs {
+                match k.replace('-', "_").as_str() {
+                    "playouts" => params.playouts = Some(num(k, v)?).filter(|&n| n > 0),
+                    "time" => params.time_ms = Some(num(k, v)?).filter(|&n| n > 0),
+                    "threads" => params.threads = num(k, v)?.clamp(1, 1024) as usize,
+                    "exploration" => {
+                        params.exploration = v
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|c| c.is_finite() && *c >= 0.0)
+                            .ok_or_else(|| format!("agent option exploration={v}: not a non-negative number"))?
+                    }
+                    "virtual_loss" => params.virtual_loss = num(k, v)?.min(u32::MAX as u64) as u32,
+                    "expand_threshold" => params.expand_threshold = num(k, v)?.min(u32::MAX as u64) as u32,
+                    "memory" => params.memory_bytes = parse_bytes(v)?,
+                    "tt" => params.transposition_table = flag(k, v)?,
+                    "forced" => tuning.forced_answer = flag(k, v)?,
+                    "vcf" => tuning.threat_search = flag(k, v)?,
+                    "pruning" => tuning.threat_pruning = flag(k, v)?,
+                    "policy" => {
+                        tuning.policy = match v {
+                            "basic" => RolloutPolicy::Basic,
+                            "threats" => RolloutPolicy::Threats,
+                            "uniform" => RolloutPolicy::Uniform,
+                            _ => return Err(format!("agent option policy={v}: use basic, threats or uniform")),
+                        }
+                    }
+                    "quiet_radius" => tuning.quiet_radius = Some(num(k, v)?.clamp(1, MAX_SIZE as u64) as usize),
+                    "radius" => tuning.radius = num(k, v)?.clamp(1, MAX_SIZE as u64) as usize,
+                    "rollout_radius" => tuning.rollout_radius = num(k, v)?.clamp(1, MAX_SIZE as u64) as usize,
+                    _ => return Err(format!("unknown mcts option '{k}' in '{text}'")),
+                }
+            }
+            Ok(Player::Mcts { params, tuning })
+        }
+        "flat" => {
+            let mut rollouts = DEFAULT_FLAT_ROLLOUTS;
+            for (k, v) in pairs {
+                match k {
+                    "rollouts" => rollouts = num(k, v)?.clamp(1, u32::MAX as u64) as u32,
+                    _ => return Err(format!("unknown flat option '{k}' in '{text}' (flat takes rollouts=N)")),
+                }
+            }
+            Ok(Player::Flat { rollouts })
+        }
+        "threat" | "random" if !pairs.is_empty() => Err(format!("agent '{name}' takes no options")),
+        "threat" => Ok(Player::Threat),
+        "random" => Ok(Player::Random),
+        _ => Err(format!("unknown agent '{name}' (use mcts, flat, threat or random)")),
+    }
+}
+
+/// Wins, losses and draws.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+struct Tally {
+    wins: u64,
+    losses: u64,
+    draws: u64,
+}
+
+impl Tally {
+    fn add(&mut self, result: Option<bool>) {
+        match result {
+            Some(true) => self.wins += 1,
+            Some(false) => self.losses += 1,
+            None => self.draws += 1,
+        }
+    }
+
+    fn games(&self) -> u64 {
+        self.wins + self.losses + self.draws
+    }
+
+    fn text(&self) -> String {
+        let rate = if self.games() > 0 { 100.0 * self.wins as f64 / self.games() as f64 } else { 0.0 };
+        format!("{:>3} won {:>3} lost {:>3} drawn ({rate:5.1}% won)", self.wins, self.losses, self.draws)
+    }
+}
+
+/// One agent's results by colour.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+struct Record {
+    as_black: Tally,
+    as_white: Tally,
+    total: Tally,
+}
+
+fn result_text(winner: Option<usize>) -> &'static str {
+    match winner {
+        Some(0) => "1-0",
+        Some(_) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// Runs `canopy match`.
+pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
+    if args.game != GameName::Gomoku {
+        return Err(input_error("match supports gomoku"));
+    }
+    let game = args.position.game()?;
+    let start = args.position.position(&game, None, true)?;
+    if start.is_terminal() {
+        return Err(input_error("the opening position is already over"));
+    }
+    args.search.two_player("gomoku")?;
+    let base = args.search.params_with(MATCH_DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
+    let agents = [
+        parse_agent(&args.black, &base).map_err(|e| input_error(format!("--black: {e}")))?,
+        parse_agent(&args.white, &base).map_err(|e| input_error(format!("--white: {e}")))?,
+    ];
+    let labels = [format!("A ({})", args.black), format!("B ({})", args.white)];
+    let mut out = match &args.out {
+        Some(path) => {
+            let mut f = std::fs::File::create(path)
+                .map_err(|e| input_error(format!("cannot write {}: {e}", path.display())))?;
+            writeln!(f, "# game\tblack\twhite\tresult\tmoves")?;
+            Some(f)
+        }
+        None => None,
+    };
+    let mut records = [Record::default(); 2];
+    let mut games = Vec::new();
+    for g in 0..args.games {
+        // Agent index playing Black in this game.
+        let a_black = !args.swap || g % 2 == 0;
+        let (black, white) = if a_black { (0, 1) } else { (1, 0) };
+        let seed = args.search.seed.wrapping_add(g);
+        let mut searched = [0u64; 2];
+        let record: GameRecord = play_game(&game, &start, [&agents[black], &agents[white]], seed, |s, mv| {
+            if mv.how == How::Search {
+                searched[1 - s.mover()] += 1;
+            }
+        });
+        for (agent, side) in [(black, 0usize), (white, 1usize)] {
+            let result = record.winner.map(|w| w == side);
+            let r = &mut records[agent];
+            if side == 0 {
+                r.as_black.add(result);
+            } else {
+                r.as_white.add(result);
+            }
+            r.total.add(result);
+        }
+        let moves: Vec<String> = record.moves.iter().map(|c| c.to_string()).collect();
+        if let Some(f) = out.as_mut() {
+            let names = [&args.black, &args.white];
+            writeln!(
+                f,
+                "{}\t{}\t{}\t{}\t{}",
+                g + 1,
+                names[black],
+                names[white],
+                result_text(record.winner),
+                moves.join(" ")
+            )?;
+            f.flush()?;
+        }
+        let winner_agent = record.winner.map(|w| if w == 0 { black } else { white });
+        if !args.json {
+            let who = match (record.winner, winner_agent) {
+                (Some(w), Some(a)) => format!("{} wins: {}", colour(w), labels[a]),
+                _ => "draw".to_string(),
+            };
+            let per_move = |side: usize| {
+                let n = (record.moves.len() + 1 - side) / 2;
+                if n == 0 {
+                    0.0
+                } else {
+                    record.think_ms[side] / n as f64
+                }
+            };
+            println!(
+                "game {:>3}  black {}  white {}  {:<7}  {who} in {} moves  (ms/move black {:.0}, white {:.0}; playouts black {}, white {})",
+                g + 1,
+                labels[black],
+                labels[white],
+                result_text(record.winner),
+                record.moves.len(),
+                per_move(0),
+                per_move(1),
+                record.playouts[0],
+                record.playouts[1],
+            );
+            std::io::stdout().flush()?;
+        }
+        const IDS: [&str; 2] = ["a", "b"];
+        let (black_id, white_id) = (IDS[black], IDS[white]);
+        games.push(json!({
+            "game": g + 1,
+            "black": black_id,
+            "white": white_id,
+            "result": result_text(record.winner),
+            "winner": record.winner.map(colour),
+            "winner_agent": winner_agent.map(|a| IDS[a]),
+            "moves": moves,
+            "playouts": record.playouts,
+            "think_ms": record.think_ms,
+            "searched_moves": searched,
+        }));
+    }
+    if args.json {
+        let v = json!({
+            "game": "gomoku",
+            "size": game.size(),
+            "rule": game.rule().name(),
+            "opening": args.position.moves,
+            "swap": args.swap,
+            "agents": { "a": args.black, "b": args.white },
+            "params": base,
+            "summary": { "a": records[0], "b": records[1] },
+            "games": games,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    println!();
+    for (i, label) in labels.iter().enumerate() {
+        let r = &records[i];
+        println!("{label}");
+        println!("  as black  {}", r.as_black.text());
+        println!("  as white  {}", r.as_white.text());
+        println!("  total     {}", r.total.text());
+    }
+    Ok(())
+}

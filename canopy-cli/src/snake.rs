@@ -1,0 +1,606 @@
+//! `canopy play snake` and `canopy analyze snake`.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{common, input_error, AgentName, AnalyzeArgs, PlayArgs};
+use canopy_mcts::game::{Game, Turn};
+use canopy_mcts::games::snake::{
+    Baseline, BoxedAgent, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakeState, TailFilter,
+};
+use canopy_mcts::rng::{self, Rng};
+use canopy_mcts::search::{Search, SearchParams};
+
+/// Default search time per move of `play snake --agent mcts` when neither `--playouts` nor `--time` is
+/// given, in milliseconds.
+pub const PLAY_DEFAULT_MS: u64 = 50;
+
+/// Default board of `play snake`.
+const DEFAULT_SIZE: (usize, usize) = (10, 10);
+
+/// Snake options of `play` (ignored by the other games, which refuse them when given).
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Snake")]
+pub struct SnakePlayArgs {
+    /// Board size WxH, each side 2..=32 (snake; default 10x10).
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<String>,
+    /// Draw the board in the terminal after every move (snake).
+    #[arg(long)]
+    pub watch: bool,
+    /// Pause after each drawn move, in milliseconds (with --watch).
+    #[arg(long, value_name = "MS", default_value_t = 30)]
+    pub delay: u64,
+    /// Stop a game after this many moves (snake; the game then counts as unfinished).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_moves: Option<u64>,
+    /// MCTS agent: follow a closing Hamiltonian cycle once one exists with at most N free cells
+    /// (snake; default a quarter of the cells; 0 turns it off).
+    #[arg(long, value_name = "N")]
+    pub endgame: Option<usize>,
+    #[command(flatten)]
+    pub search: SnakeSearchArgs,
+}
+
+/// Settings of the MCTS agent's search game (snake), shared by `play` and `analyze`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct SnakeSearchArgs {
+    /// Rollout policy of the MCTS agent (snake; default safegreedy).
+    #[arg(id = "snake_rollout", long = "snake-rollout", value_enum)]
+    pub rollout: Option<RolloutArg>,
+    /// Rollout cap in moves (snake; default 2 x board area).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rollout_moves: Option<u32>,
+    /// Which safe moves the MCTS agent searches (snake; default now).
+    #[arg(long, value_enum)]
+    pub tail_filter: Option<TailFilterArg>,
+}
+
+/// `--tail-filter` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TailFilterArg {
+    /// Every safe move.
+    Off,
+    /// Moves after which a path of free cells leads from the head to the tail (never collides).
+    Now,
+    /// Moves after which the head can reach the tail through cells the body will have left.
+    Timed,
+}
+
+/// `--snake-rollout` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RolloutArg {
+    /// Greedy by path distance to the food among the moves that keep the tail reachable.
+    Safegreedy,
+    /// One-move-ahead tail-following, nearest the food by Manhattan distance.
+    Tailfollow,
+    /// Uniform over the safe moves.
+    Random,
+}
+
+impl SnakeSearchArgs {
+    fn is_default(&self) -> bool {
+        self.rollout.is_none() && self.rollout_moves.is_none() && self.tail_filter.is_none()
+    }
+
+    /// Refuses snake options given to another game's `analyze`.
+    pub fn refuse_for(&self, game: &str) -> anyhow::Result<()> {
+        if self.is_default() {
+            return Ok(());
+        }
+        Err(input_error(format!(
+            "--snake-rollout, --rollout-moves and --tail-filter are snake options, not {game} ones"
+        )))
+    }
+
+    /// The MCTS agent's search game for a `width` x `height` board with these options.
+    fn game(&self, width: usize, height: usize) -> Snake {
+        let mut g = MctsAgent::search_game(width, height);
+        if let Some(r) = self.rollout {
+            g.rollout = match r {
+                RolloutArg::Safegreedy => RolloutPolicy::SafeGreedy,
+                RolloutArg::Tailfollow => RolloutPolicy::TailFollow,
+                RolloutArg::Random => RolloutPolicy::RandomSafe,
+            };
+        }
+        if let Some(m) = self.rollout_moves {
+            g.rollout_max_moves = m;
+        }
+        if let Some(f) = self.tail_filter {
+            g.tail_filter = match f {
+                TailFilterArg::Off => TailFilter::Off,
+                TailFilterArg::Now => TailFilter::Now,
+                TailFilterArg::Timed => TailFilter::Timed,
+            };
+        }
+        g
+    }
+}
+
+impl SnakePlayArgs {
+    /// Refuses snake options given to another game's `play`.
+    pub fn refuse_for(&self, game: &str) -> anyhow::Result<()> {
+        let given = self.size.is_some()
+            || self.watch
+            || self.max_moves.is_some()
+            || self.endgame.is_some()
+            || !self.search.is_default();
+        if given {
+            return Err(input_error(format!(
+                "--size, --watch, --max-moves, --endgame, --snake-rollout, --rollout-moves and --tail-filter are \
+                 snake options, not {game} ones"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Reads `WxH`.
+fn parse_size(text: &str) -> anyhow::Result<(usize, usize)> {
+    let bad = || input_error(format!("bad --size '{text}': expected WxH with each side in 2..=32 (e.g. 8x8)"));
+    let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: usize = w.parse().map_err(|_| bad())?;
+    let h: usize = h.parse().map_err(|_| bad())?;
+    if (2..=32).contains(&w) && (2..=32).contains(&h) {
+        Ok((w, h))
+    } else {
+        Err(bad())
+    }
+}
+
+/// A position as JSON: `{"size": "8x8", "body": [[x, y], ...], "food": [x, y], "hunger": 0, "steps": 0}`
+/// (`width` and `height` may replace `size`; `food` may be null or absent for a pending spawn).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonState {
+    size: Option<String>,
+    width: Option<usize>,
+    height: Option<usize>,
+    body: Vec<[u8; 2]>,
+    food: Option<[u8; 2]>,
+    #[serde(default)]
+    hunger: u32,
+    #[serde(default)]
+    steps: u32,
+}
+
+/// Reads a position in the text format of `games::snake::parse` or as JSON (see [`JsonState`]).
+fn parse_state(text: &str) -> anyhow::Result<SnakeState> {
+    if !text.trim_start().starts_with('{') {
+        return text.parse().map_err(|e| input_error(format!("bad snake state: {e}")));
+    }
+    let j: JsonState =
+        serde_json::from_str(text).map_err(|e| input_error(format!("bad snake state JSON: {}", one_line(&e))))?;
+    let (w, h) = match (&j.size, j.width, j.height) {
+        (Some(s), None, None) => parse_size(s)?,
+        (None, Some(w), Some(h)) => (w, h),
+        _ => return Err(input_error("bad snake state JSON: give either \"size\" or \"width\" and \"height\"")),
+    };
+    let body: Vec<Cell> = j.body.iter().map(|&[x, y]| Cell::new(x, y)).collect();
+    let mut s = SnakeState::from_body(w, h, &body, j.food.map(|[x, y]| Cell::new(x, y)))
+        .map_err(|e| input_error(format!("bad snake state: {e}")))?;
+    s.set_hunger(j.hunger);
+    s.set_steps(j.steps);
+    Ok(s)
+}
+
+fn one_line(e: &impl std::fmt::Display) -> String {
+    e.to_string().lines().next().unwrap_or_default().to_string()
+}
+
+/// Analyses a snake position with the MCTS agent's search game.
+pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    let state = parse_state(args.board()?)?;
+    let rules = Snake::for_state(&state);
+    if state.end().is_none() && state.food().is_none() {
+        return Err(input_error("the position has no food: add food=x,y (analyze needs the snake to move)"));
+    }
+    let game = args.snake.game(state.width(), state.height());
+    let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
+    let report = Search::new(&game, params).run(&state);
+    // Every move the rules allow, marked when the tail filter left it out of the search.
+    let mut legal = Vec::new();
+    rules.legal_actions(&state, &mut legal);
+    let rows: Vec<(Dir, Option<&canopy_mcts::search::ActionStats<Dir>>)> =
+        legal.iter().map(|&d| (d, report.actions.iter().find(|a| a.action == d))).collect();
+    let safe = |d: Dir| state.is_safe(d);
+    let units = format!(
+        "food eaten (1 per food) + {} per move survived, over the tree and a rollout of at most {} moves",
+        game.survival_bonus(),
+        game.rollout_max_moves
+    );
+    if args.json {
+        let mut v = json!({
+            "game": "snake",
+            "state": state.notation().to_string(),
+            "board": state.to_string().lines().skip(1).collect::<Vec<_>>(),
+            "length": state.len(),
+            "game_over": report.best.is_none(),
+            "end": state.end().map(|e| e.name()),
+            "best_action": report.best.map(|d| d.name()),
+            "actions": rows.iter().map(|(d, a)| json!({
+                "action": d.name(),
+                "searched": a.is_some(),
+                "safe": safe(*d),
+                "visits": a.map_or(0, |a| a.visits),
+                "share": a.map_or(0.0, |a| a.share),
+                "mean": a.and_then(|a| a.mean),
+                "reward": a.map_or(0.0, |a| a.reward),
+                "pv": a.map(|a| a.pv.clone()).unwrap_or_default(),
+            })).collect::<Vec<_>>(),
+            "pv": report.pv,
+            "root_value": report.root_value,
+            "value_units": units,
+        });
+        if let Some(obj) = v.as_object_mut() {
+            obj.extend(common::search_stats_json(&report));
+            obj.insert("rollout".into(), json!(format!("{:?}", game.rollout)));
+            obj.insert("tail_filter".into(), json!(format!("{:?}", game.tail_filter).to_lowercase()));
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    println!("{state}");
+    if report.best.is_none() {
+        println!("game over: {}", state.end().map_or("no move", |e| e.name()));
+        return Ok(());
+    }
+    println!("{:<6} {:>9} {:>7} {:>10}  principal variation", "move", "visits", "share", "mean");
+    for (d, a) in &rows {
+        match a {
+            Some(a) => println!(
+                "{:<6} {:>9} {:>6.1}% {:>10}  {}",
+                d.name(),
+                a.visits,
+                a.share * 100.0,
+                a.mean.map_or("-".into(), |m| format!("{m:.3}")),
+                a.pv.join(" ")
+            ),
+            None => println!(
+                "{:<6} {:>9} {:>7} {:>10}  (not searched: the tail would be out of reach)",
+                d.name(),
+                0,
+                "-",
+                "-"
+            ),
+        }
+    }
+    println!("mean = {units}");
+    println!("best: {}   pv: {}", report.best_name.as_deref().unwrap_or("-"), report.pv.join(" "));
+    common::print_totals(&report);
+    Ok(())
+}
+
+/// One finished (or capped) game.
+#[derive(Clone, Debug, Serialize)]
+struct GameResult {
+    seed: u64,
+    /// Final length in cells.
+    length: usize,
+    /// Final length / board cells.
+    fill: f64,
+    won: bool,
+    /// "won", "body", "wall", "starved", or "unfinished" (the --max-moves cap).
+    end: &'static str,
+    /// Moves played.
+    moves: u64,
+    /// Food eaten (length gained).
+    foods: u64,
+    /// Moves per food eaten (`null` without food).
+    steps_per_food: Option<f64>,
+    /// Sum of the move rewards in food units (foods + survival bonus).
+    score: f64,
+    seconds: f64,
+    /// Mean time to choose a move, in milliseconds.
+    ms_per_move: f64,
+    /// Longest time to choose a move, in milliseconds.
+    max_ms_per_move: f64,
+    /// Mean wall time of one search as the engine measured it, in milliseconds (`null` without searches).
+    mean_search_ms: Option<f64>,
+    /// Moves chosen by a search (MCTS; forced moves are played without one).
+    searches: u64,
+    /// Moves along a closing cycle (MCTS endgame lock-in).
+    cycle_moves: u64,
+    /// Length of the snake when the agent locked into a closing cycle (`null`: never).
+    locked_at_length: Option<usize>,
+    /// Largest memory used by one search (tree and table), in bytes.
+    max_search_memory_bytes: usize,
+    /// Whether some search reached the memory budget.
+    memory_limited: bool,
+    /// The last position in the text format.
+    final_state: String,
+}
+
+/// Chooses moves for one game.
+enum Player {
+    Mcts(Box<MctsAgent>),
+    Baseline(BoxedAgent),
+}
+
+/// Plays games of Snake and prints length statistics.
+pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    let (w, h) = match &args.snake.size {
+        Some(s) => parse_size(s)?,
+        None => DEFAULT_SIZE,
+    };
+    let rules = Snake::new(w, h);
+    let mut params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
+    if args.search.playouts.is_none() && args.search.time.is_none() {
+        (params.playouts, params.time_ms) = (None, Some(PLAY_DEFAULT_MS));
+    }
+    let endgame = args.snake.endgame.unwrap_or(MctsAgent::default_endgame(w, h));
+    let search_game = Snake { rollout_cycle_free: endgame, ..args.snake.search.game(w, h) };
+    let agent_name = match args.agent {
+        AgentName::Mcts => "mcts",
+        AgentName::Random => "random",
+        AgentName::Greedy => "greedy",
+        AgentName::Tailfollow => "tailfollow",
+        AgentName::Hamilton => "hamilton",
+        AgentName::Expectimax | AgentName::Flat => {
+            return Err(input_error("snake agents are mcts, greedy, tailfollow, hamilton and random"))
+        }
+    };
+    let bar = if args.snake.watch || args.json {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(args.games)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} game {pos}/{len} [{elapsed_precise}] {msg}")
+            .expect("static template"),
+    );
+    let mut results = Vec::new();
+    for i in 0..args.games {
+        let seed = args.search.seed.wrapping_add(i);
+        let player = match args.agent {
+            AgentName::Mcts => {
+                let p = SearchParams { seed: seed.wrapping_mul(1_000_003), ..params.clone() };
+                Player::Mcts(Box::new(MctsAgent::new(search_game, p).with_endgame(endgame)))
+            }
+            AgentName::Random => Player::Baseline(Baseline::RandomSafe.agent(w, h)),
+            AgentName::Greedy => Player::Baseline(Baseline::Greedy.agent(w, h)),
+            AgentName::Tailfollow => Player::Baseline(Baseline::TailFollow.agent(w, h)),
+            AgentName::Hamilton => Player::Baseline(Baseline::Hamilton.agent(w, h)),
+            AgentName::Expectimax | AgentName::Flat => unreachable!("refused above"),
+        };
+        let r = play_one(&rules, player, seed, args, (i + 1, args.games), &bar);
+        bar.inc(1);
+        if !args.json && args.games > 1 && !args.snake.watch {
+            bar.println(format!(
+                "game {:>3}: length {:>4}  fill {:>5.1}%  {:<10}  moves {:>7}  {:.1} ms/move",
+                i + 1,
+                r.length,
+                r.fill * 100.0,
+                r.end,
+                r.moves,
+                r.ms_per_move
+            ));
+        }
+        results.push(r);
+    }
+    bar.finish_and_clear();
+    let summary = Summary::of(&results, w * h);
+    if args.json {
+        let v = json!({
+            "game": "snake",
+            "size": format!("{w}x{h}"),
+            "cells": w * h,
+            "agent": agent_name,
+            "starvation_limit": rules.starvation_limit,
+            "survival_bonus": rules.survival_bonus(),
+            "params": (args.agent == AgentName::Mcts).then_some(&params),
+            "mcts": (args.agent == AgentName::Mcts).then(|| json!({
+                "rollout": format!("{:?}", search_game.rollout),
+                "rollout_max_moves": search_game.rollout_max_moves,
+                "rollout_patience": search_game.rollout_patience,
+                "tail_filter": format!("{:?}", search_game.tail_filter).to_lowercase(),
+                "endgame_free_cells": endgame,
+            })),
+            "summary": summary,
+            "games": results,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    if let [only] = results.as_slice() {
+        println!("{}", only.final_state);
+    }
+    println!(
+        "{agent_name} on {w}x{h}: games {}  mean length {:.2}  median {:.1}  fill {:.1}%  won {:.0}%  \
+         steps/food {:.1}  {:.1} ms/move (max {:.1})",
+        summary.games,
+        summary.mean_length,
+        summary.median_length,
+        summary.mean_fill * 100.0,
+        summary.win_rate * 100.0,
+        summary.steps_per_food.unwrap_or(0.0),
+        summary.ms_per_move,
+        summary.max_ms_per_move,
+    );
+    let e = &summary.ends;
+    println!(
+        "ends: won {}  body {}  wall {}  starved {}  unfinished {}",
+        e.won, e.body, e.wall, e.starved, e.unfinished
+    );
+    if let Some(ms) = summary.mean_search_ms {
+        println!("mean search {ms:.1} ms (forced and cycle moves are played without one)");
+    }
+    Ok(())
+}
+
+fn play_one(
+    rules: &Snake,
+    mut player: Player,
+    seed: u64,
+    args: &PlayArgs,
+    (index, games): (u64, u64),
+    bar: &indicatif::ProgressBar,
+) -> GameResult {
+    let start = Instant::now();
+    let mut spawn_rng = rng::seeded(seed, 1 << 32);
+    let mut agent_rng: Rng = rng::seeded(seed, 1 << 33);
+    let mut s = rules.new_game(&mut spawn_rng);
+    let start_len = s.len();
+    let max_moves = args.snake.max_moves.unwrap_or(u64::MAX);
+    let (mut moves, mut score, mut searches, mut cycle_moves) = (0u64, 0.0, 0u64, 0u64);
+    let mut locked_at_length = None;
+    let (mut think, mut max_think) = (Duration::ZERO, Duration::ZERO);
+    let (mut max_memory, mut memory_limited, mut search_ms) = (0usize, false, 0.0);
+    if args.snake.watch {
+        draw(&s, index, games, moves);
+    }
+    loop {
+        match rules.to_move(&s) {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                let food = rules.sample_outcome(&s, &mut spawn_rng);
+                rules.apply_outcome(&mut s, food);
+                continue;
+            }
+            Turn::Player(_) => {}
+        }
+        if moves >= max_moves {
+            break;
+        }
+        let t = Instant::now();
+        let d = match &mut player {
+            Player::Mcts(agent) => {
+                let choice = agent.choose(&s);
+                if let Some(r) = &choice.report {
+                    searches += 1;
+                    search_ms += r.elapsed_ms;
+                    max_memory = max_memory.max(r.memory_bytes);
+                    memory_limited |= r.memory_limited;
+                }
+                if choice.how == How::Cycle {
+                    cycle_moves += 1;
+                    locked_at_length.get_or_insert(s.len());
+                }
+                choice.dir
+            }
+            Player::Baseline(agent) => agent(&s, &mut agent_rng),
+        };
+        let dt = t.elapsed();
+        think += dt;
+        max_think = max_think.max(dt);
+        score += rules.apply(&mut s, d);
+        moves += 1;
+        if args.snake.watch {
+            draw(&s, index, games, moves);
+            if args.snake.delay > 0 {
+                std::thread::sleep(Duration::from_millis(args.snake.delay));
+            }
+        } else if moves % 100 == 0 {
+            bar.set_message(format!("move {moves}  length {}", s.len()));
+        }
+    }
+    let foods = (s.len() - start_len) as u64;
+    GameResult {
+        seed,
+        length: s.len(),
+        fill: s.len() as f64 / s.area() as f64,
+        won: s.end() == Some(End::Won),
+        end: s.end().map_or("unfinished", |e| e.name()),
+        moves,
+        foods,
+        steps_per_food: (foods > 0).then(|| moves as f64 / foods as f64),
+        score,
+        seconds: start.elapsed().as_secs_f64(),
+        ms_per_move: if moves > 0 { think.as_secs_f64() * 1e3 / moves as f64 } else { 0.0 },
+        max_ms_per_move: max_think.as_secs_f64() * 1e3,
+        mean_search_ms: (searches > 0).then(|| search_ms / searches as f64),
+        searches,
+        cycle_moves,
+        locked_at_length,
+        max_search_memory_bytes: max_memory,
+        memory_limited,
+        final_state: s.notation().to_string(),
+    }
+}
+
+/// Redraws the board at the top of the terminal (ANSI clear screen).
+fn draw(s: &SnakeState, index: u64, games: u64, moves: u64) {
+    let mut out = std::io::stdout().lock();
+    let _ = write!(out, "\x1b[H\x1b[2J{s}\ngame {index}/{games}  move {moves}  length {}\n", s.len());
+    let _ = out.flush();
+}
+
+/// How many games ended each way.
+#[derive(Clone, Debug, Default, Serialize)]
+struct Ends {
+    won: usize,
+    body: usize,
+    wall: usize,
+    starved: usize,
+    unfinished: usize,
+}
+
+/// Statistics over many games.
+#[derive(Clone, Debug, Serialize)]
+struct Summary {
+    games: usize,
+    mean_length: f64,
+    median_length: f64,
+    min_length: usize,
+    max_length: usize,
+    /// Mean of length / cells.
+    mean_fill: f64,
+    /// Share of games that filled the board.
+    win_rate: f64,
+    /// All moves / all food eaten.
+    steps_per_food: Option<f64>,
+    /// All thinking time / all moves, in milliseconds.
+    ms_per_move: f64,
+    /// Longest time to choose one move, in milliseconds.
+    max_ms_per_move: f64,
+    /// Mean wall time of one search, in milliseconds (`null` without searches).
+    mean_search_ms: Option<f64>,
+    max_search_memory_bytes: usize,
+    ends: Ends,
+}
+
+impl Summary {
+    fn of(results: &[GameResult], cells: usize) -> Self {
+        let mut lengths: Vec<usize> = results.iter().map(|r| r.length).collect();
+        lengths.sort_unstable();
+        let n = lengths.len();
+        let median =
+            if n % 2 == 1 { lengths[n / 2] as f64 } else { (lengths[n / 2 - 1] + lengths[n / 2]) as f64 / 2.0 };
+        let moves: u64 = results.iter().map(|r| r.moves).sum();
+        let foods: u64 = results.iter().map(|r| r.foods).sum();
+        let think: f64 = results.iter().map(|r| r.ms_per_move * r.moves as f64).sum();
+        let mut ends = Ends::default();
+        for r in results {
+            match r.end {
+                "won" => ends.won += 1,
+                "body" => ends.body += 1,
+                "wall" => ends.wall += 1,
+                "starved" => ends.starved += 1,
+                _ => ends.unfinished += 1,
+            }
+        }
+        let mean_length = lengths.iter().sum::<usize>() as f64 / n as f64;
+        Summary {
+            games: n,
+            mean_length,
+            median_length: median,
+            min_length: lengths.first().copied().unwrap_or(0),
+            max_length: lengths.last().copied().unwrap_or(0),
+            mean_fill: mean_length / cells as f64,
+            win_rate: ends.won as f64 / n as f64,
+            steps_per_food: (foods > 0).then(|| moves as f64 / foods as f64),
+            ms_per_move: if moves > 0 { think / moves as f64 } else { 0.0 },
+            max_ms_per_move: results.iter().map(|r| r.max_ms_per_move).fold(0.0, f64::max),
+            mean_search_ms: {
+                let n: u64 = results.iter().map(|r| r.searches).sum();
+                let ms: f64 = results.iter().filter_map(|r| r.mean_search_ms.map(|m| m * r.searches as f64)).sum();
+                (n > 0).then(|| ms / n as f64)
+            },
+            max_search_memory_bytes: results.iter().map(|r| r.max_search_memory_bytes).max().unwrap_or(0),
+            ends,
+        }
+    }
+}

@@ -1,0 +1,359 @@
+//! The `canopy` binary on 2048: the shared move cases through `analyze --json`, the safe-move boards,
+//! reproducibility, exact playout accounting, bad input, and `play`.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn canopy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_canopy")).args(args).output().expect("run canopy")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = canopy(args);
+    assert!(out.status.success(), "canopy {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn dir_name(letter: &str) -> &'static str {
+    match letter {
+        "L" => "left",
+        "R" => "right",
+        "U" => "up",
+        "D" => "down",
+        other => panic!("unknown move {other}"),
+    }
+}
+
+#[test]
+fn analyze_json_shows_the_rules_afterstates_and_rewards() {
+    let data = include_str!("../../tests/data/2048-moves.tsv");
+    let mut checked = 0;
+    for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (id, board, mv, expected, gain) = (f[0], f[1], dir_name(f[2]), f[3], f[4]);
+        let v = json(&["analyze", "2048", "--board", board, "--playouts", "200", "--threads", "1", "--json"]);
+        let actions = v["actions"].as_array().unwrap();
+        let entry = actions.iter().find(|a| a["action"] == mv);
+        if expected == "ILLEGAL" {
+            assert!(entry.is_none(), "{id}: illegal move {mv} listed");
+        } else {
+            let entry = entry.unwrap_or_else(|| panic!("{id}: legal move {mv} missing"));
+            let want: Vec<u64> = expected.split(',').map(|t| t.trim().parse().unwrap()).collect();
+            let got: Vec<u64> = entry["afterstate"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+            assert_eq!(got, want, "{id}: afterstate");
+            assert_eq!(entry["reward"].as_f64().unwrap(), gain.parse::<f64>().unwrap(), "{id}: reward");
+        }
+        // Every listed action is legal: its afterstate differs from the board.
+        for a in actions {
+            assert_ne!(a["afterstate"], v["board"], "{id}: an illegal move is listed");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 14);
+}
+
+#[test]
+fn terminal_board_reports_game_over() {
+    let v = json(&["analyze", "2048", "--board", "4,8,2,4,2,4,8,16,16,128,64,128,2,8,2,8", "--json"]);
+    assert_eq!(v["best_action"], Value::Null);
+    assert_eq!(v["game_over"], true);
+    assert_eq!(v["actions"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn picks_the_safe_move_on_every_safe_move_board() {
+    let data = include_str!("../../tests/data/2048-safe-move.tsv");
+    let mut checked = 0;
+    for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+        let v = json(&["analyze", "2048", "--board", f[0], "--playouts", "20000", "--threads", "2", "--json"]);
+        assert_eq!(v["best_action"], f[1], "board {}: {}", f[0], v["actions"]);
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+}
+
+#[test]
+fn one_thread_and_a_seed_give_identical_json_apart_from_timings() {
+    let args = ["analyze", "2048", "--board", "0,2,16,4,32,8,2,8,4,16,4,16,2,4,8,4", "--threads", "1", "--seed", "9"];
+    let args: Vec<&str> = args.iter().copied().chain(["--playouts", "5000", "--json"]).collect();
+    let strip = |mut v: Value| {
+        for k in ["elapsed_ms", "playouts_per_sec"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    let a = strip(json(&args));
+    let b = strip(json(&args));
+    assert_eq!(a, b);
+    assert_eq!(a["playouts"], 5000);
+}
+
+#[test]
+fn two_threads_lose_no_playout() {
+    let v = json(&[
+        "analyze",
+        "2048",
+        "--board",
+        "2,0,0,2,0,4,0,0,0,0,8,0,0,0,0,2",
+        "--threads",
+        "2",
+        "--playouts",
+        "100000",
+        "--json",
+    ]);
+    assert_eq!(v["playouts"], 100_000);
+    assert_eq!(v["root_visits"], 100_000);
+    let visits: u64 = v["actions"].as_array().unwrap().iter().map(|a| a["visits"].as_u64().unwrap()).sum();
+    assert_eq!(visits, 100_000, "root visits must equal playouts");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let cases: &[&[&str]] = &[
+        &["analyze", "2048", "--board", "2,2,4"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,3"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,x"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,1"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,262144"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--playouts", "0"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--memory", "lots"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--threads", "-1"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--bogus"],
+        &["analyze", "chess", "--board", "x"],
+        &["play", "2048", "--games", "0"],
+    ];
+    for args in cases {
+        let out = canopy(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: stderr should be one line: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    }
+}
+
+#[test]
+fn memory_suffixes_are_accepted() {
+    let v = json(&[
+        "analyze",
+        "2048",
+        "--board",
+        "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0",
+        "--memory",
+        "512MB",
+        "--playouts",
+        "500",
+        "--json",
+    ]);
+    assert_eq!(v["playouts"], 500);
+}
+
+#[test]
+fn play_three_games_beats_random_play() {
+    let v = json(&["play", "2048", "--games", "3", "--playouts", "300", "--seed", "1", "--json"]);
+    let mean = v["summary"]["mean_score"].as_f64().unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 3);
+    // Uniform random play averages about 1,100 (tests/g2048_rules.rs measures it).
+    assert!(mean > 5_000.0, "mean score {mean}");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Agents, compare and sweep.
+
+const MID_BOARD: &str = "2,0,0,2,0,4,0,0,0,0,8,0,0,16,0,2";
+
+#[test]
+fn analyze_with_every_agent_explains_every_move() {
+    for agent in ["mcts", "expectimax", "flat", "greedy", "random"] {
+        let v = json(&[
+            "analyze",
+            "2048",
+            "--board",
+            MID_BOARD,
+            "--agent",
+            agent,
+            "--playouts",
+            "300",
+            "--threads",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(v["agent"], agent);
+        let actions = v["actions"].as_array().unwrap();
+        assert_eq!(actions.len(), 4, "{agent}: every direction is legal here");
+        let best = v["best_action"].as_str().unwrap();
+        assert!(actions.iter().any(|a| a["action"] == best), "{agent}");
+        for a in actions {
+            let e = &a["explain"];
+            assert!(e["empty_cells_change"].is_i64(), "{agent}: {a}");
+            assert!(e["eval_change"].is_f64(), "{agent}: {a}");
+            for f in ["empty", "merges", "monotonicity", "sum", "smoothness", "corner"] {
+                assert!(e["points_change"][f].is_number(), "{agent}: {f}");
+                assert!(e["features_change"][f].is_number(), "{agent}: {f}");
+            }
+        }
+    }
+    // The text form ends with the explanation of the choice.
+    let out = canopy(&["analyze", "2048", "--board", MID_BOARD, "--agent", "expectimax", "--depth", "2"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("why:") && text.contains(" rather than "), "{text}");
+}
+
+#[test]
+fn play_with_each_baseline_reports_milestones() {
+    for (agent, extra) in [
+        ("greedy", vec![]),
+        ("random", vec![]),
+        ("flat", vec!["--playouts", "40"]),
+        ("expectimax", vec!["--depth", "1"]),
+    ] {
+        let mut args = vec!["play", "2048", "--agent", agent, "--games", "2", "--threads", "1", "--json"];
+        args.extend(extra);
+        let v = json(&args);
+        assert_eq!(v["agent"], agent);
+        assert_eq!(v["games"].as_array().unwrap().len(), 2);
+        let reached: Vec<u64> =
+            v["summary"]["reached"].as_array().unwrap().iter().map(|r| r["tile"].as_u64().unwrap()).collect();
+        assert_eq!(reached, [2048, 4096, 8192, 16384, 32768]);
+        assert!(v["summary"]["mean_score"].as_f64().unwrap() > 0.0);
+    }
+    let out = canopy(&["play", "2048", "--agent", "greedy", "--games", "3", "--csv"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 4, "{text}");
+    assert!(text.starts_with("seed,score,max_tile"));
+}
+
+#[test]
+fn compare_prints_a_row_per_agent_as_table_csv_and_json() {
+    let base = ["compare", "2048", "--agents", "greedy,random", "--games", "3", "--quiet"];
+    let out = canopy(&base);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let header = text.lines().next().unwrap();
+    for col in ["agent", "mean", "median", "max", "2048", "4096", "8192", "16384", "32768"] {
+        assert!(header.contains(col), "{header}");
+    }
+    assert!(text.lines().any(|l| l.starts_with("greedy ")) && text.lines().any(|l| l.starts_with("random ")));
+
+    let csv = canopy(&[&base[..], &["--csv"]].concat());
+    let csv = String::from_utf8_lossy(&csv.stdout);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    assert!(lines[0].starts_with("agent,games,mean_score"));
+    assert!(lines[1].starts_with("greedy,3,") && lines[2].starts_with("random,3,"));
+
+    let v = json(&[&base[..], &["--json"]].concat());
+    let agents = v["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 2);
+    assert_eq!(agents[0]["games"].as_array().unwrap().len(), 3);
+    // Game i of every agent starts from the same seed.
+    assert_eq!(agents[0]["games"][1]["seed"], agents[1]["games"][1]["seed"]);
+}
+
+#[test]
+fn sweep_prints_a_row_per_value_and_draws_the_plot() {
+    let svg = std::env::temp_dir().join(format!("canopy-sweep-{}.svg", std::process::id()));
+    let svg_arg = svg.to_string_lossy().to_string();
+    let out = canopy(&[
+        "sweep",
+        "2048",
+        "--agent",
+        "flat",
+        "--param",
+        "playouts",
+        "--values",
+        "8,16",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--quiet",
+        "--csv",
+        "--svg",
+        &svg_arg,
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("playouts,games,mean_score") && lines[1].starts_with("8,2,"));
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    assert!(plot.starts_with("<svg") && plot.matches("<circle").count() == 2);
+}
+
+#[test]
+fn bad_agent_options_exit_2_with_one_line() {
+    let b = MID_BOARD;
+    let cases: &[&[&str]] = &[
+        &["analyze", "2048", "--board", b, "--agent", "bogus"],
+        &["analyze", "2048", "--board", b, "--epsilon", "2"],
+        &["analyze", "2048", "--board", b, "--rollout", "random", "--epsilon", "0.1"],
+        &["analyze", "2048", "--board", b, "--rollout-depth", "x"],
+        &["analyze", "2048", "--board", b, "--leaf-depth", "9"],
+        &["analyze", "2048", "--board", b, "--agent", "expectimax", "--depth", "0"],
+        &["analyze", "2048", "--board", b, "--prob-cutoff", "5"],
+        &["analyze", "tictactoe", "--board", "x.o/.o./..x", "--agent", "flat"],
+        &["play", "2048", "--agent", "greedy", "--json", "--csv"],
+        &["compare", "chess"],
+        &["compare", "2048", "--agents", "mcts,bogus"],
+        &["compare", "2048", "--games", "0"],
+        &["compare", "tictactoe", "--games", "1"],
+        &["sweep", "2048", "--param", "exploration"],
+        &["sweep", "2048", "--param", "exploration", "--values", "0.1,abc"],
+        &["sweep", "2048", "--param", "bogus", "--values", "1"],
+        &["sweep", "2048", "--param", "time", "--values", "0"],
+        &["sweep", "2048", "--param", "rollout-depth", "--values", "2,never"],
+    ];
+    for args in cases {
+        let out = canopy(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: stderr should be one line: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    }
+}
+
+#[test]
+fn a_closed_standard_output_ends_the_tool_quietly() {
+    use std::process::Stdio;
+    // The reading end of the pipe is closed before the search finishes, so the first line printed fails.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_canopy"))
+        .args(["analyze", "2048", "--board", "0,2,16,4,32,8,2,8,4,16,4,16,2,4,8,4", "--playouts", "20000"])
+        .args(["--threads", "1", "--no-progress"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run canopy");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait for canopy");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+}
+
+#[test]
+fn options_no_agent_uses_are_named_on_stderr() {
+    let warning = |args: &[&str]| {
+        let out = canopy(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).lines().find(|l| l.starts_with("warning:")).map(str::to_string)
+    };
+    let b = "0,0,2,4,0,2,8,16,2,4,32,64,8,16,128,512";
+    assert_eq!(
+        warning(&["analyze", "2048", "--board", b, "--agent", "expectimax", "--depth", "2", "--playouts", "500"])
+            .as_deref(),
+        Some("warning: expectimax does not use --playouts; ignored")
+    );
+    assert_eq!(
+        warning(&["compare", "2048", "--agents", "greedy,random", "--games", "1", "--quiet", "--depth", "3"])
+            .as_deref(),
+        Some("warning: none of greedy, random uses --depth; ignored")
+    );
+    // An option that one of the compared agents uses is not reported.
+    let both = ["compare", "2048", "--agents", "greedy,expectimax", "--games", "1", "--quiet", "--depth", "1"];
+    assert_eq!(warning(&both), None);
+}

@@ -1,0 +1,328 @@
+//! The Gomocup protocol against the real `pbrain-canopy` binary over stdin/stdout: the sessions of
+//! tests/data/gomocup-protocol.txt (sent with LF and with CR LF line ends), robustness (case, blank
+//! lines, malformed numbers, BOARD errors, TAKEBACK, RESTART, RECTSTART), a whole game in which no answer
+//! is ever an occupied or off-board cell, and END stopping a long search.
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const SESSIONS: &str = include_str!("../../tests/data/gomocup-protocol.txt");
+
+/// Longest wait for an answer that involves no long search.
+const ANSWER: Duration = Duration::from_secs(10);
+
+/// A running brain: its stdin, and its stdout lines through a reader thread.
+struct Brain {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    crlf: bool,
+}
+
+impl Brain {
+    fn start(crlf: bool) -> Brain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-canopy"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start pbrain-canopy");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Brain { stdin: child.stdin.take(), child, lines, crlf }
+    }
+
+    fn send(&mut self, line: &str) {
+        let end = if self.crlf { "\r\n" } else { "\n" };
+        let stdin = self.stdin.as_mut().expect("brain stdin open");
+        stdin.write_all(format!("{line}{end}").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next answer line, skipping MESSAGE and DEBUG lines; `None` after `wait`.
+    fn answer(&mut self, wait: Duration) -> Option<String> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with("MESSAGE") || line.starts_with("DEBUG") => continue,
+                Ok(line) => {
+                    assert!(!line.ends_with('\r'), "answer ends with CR: {line:?}");
+                    return Some(line);
+                }
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    }
+
+    fn expect(&mut self, line: &str) -> String {
+        self.send(line);
+        self.answer(ANSWER).unwrap_or_else(|| panic!("no answer to {line:?}"))
+    }
+
+    /// Sends END and checks that the brain exits within 1 s without printing anything else.
+    fn end(mut self) {
+        self.send("END");
+        let start = Instant::now();
+        drop(self.stdin.take());
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "brain exit status {status}");
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(1), "brain still running 1 s after END");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let rest: Vec<String> = self.lines.try_iter().filter(|l| !l.starts_with("MESSAGE")).collect();
+        assert!(rest.is_empty(), "output after END: {rest:?}");
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A cell answer `x,y` on a `size` board.
+fn parse_move(line: &str, size: usize) -> (usize, usize) {
+    let (x, y) = line.split_once(',').unwrap_or_else(|| panic!("not a move: {line:?}"));
+    let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
+    assert!(x < size && y < size, "move {line} off the {size}x{size} board");
+    (x, y)
+}
+
+/// The board as the manager sees it, to check that answers are empty cells.
+#[derive(Default)]
+struct Board {
+    size: usize,
+    stones: HashSet<(usize, usize)>,
+}
+
+impl Board {
+    fn play(&mut self, line: &str) {
+        let cell = parse_move(line, self.size);
+        assert!(self.stones.insert(cell), "answer {line} is an occupied cell");
+    }
+}
+
+/// Runs the scripted sessions of the data file: `>` lines are sent, `<` lines name the expected answer.
+/// Sessions share one process until END; the next `>` line starts a new one.
+fn run_sessions(crlf: bool) {
+    let mut brain: Option<Brain> = None;
+    let mut board = Board::default();
+    let mut in_board = false;
+    let mut last_sent = String::new();
+    let mut sent_at = Instant::now();
+    let mut checked = 0;
+    for raw in SESSIONS.lines() {
+        let line = raw.trim_end();
+        if let Some(cmd) = line.strip_prefix("> ") {
+            let cmd = cmd.trim();
+            let b = brain.get_or_insert_with(|| Brain::start(crlf));
+            let word = cmd.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
+            match word.as_str() {
+                "START" => {
+                    board = Board { size: cmd[6..].trim().parse().unwrap(), stones: HashSet::new() };
+                }
+                "BOARD" => {
+                    in_board = true;
+                    board.stones.clear();
+                }
+                "DONE" => in_board = false,
+                "TURN" => {}
+                _ if in_board => {
+                    let f: Vec<usize> = cmd.split(',').map(|t| t.trim().parse().unwrap()).collect();
+                    board.stones.insert((f[0], f[1]));
+                }
+                _ => {}
+            }
+            if word == "END" {
+                brain.take().unwrap().end();
+                checked += 1;
+                continue;
+            }
+            b.send(cmd);
+            last_sent = cmd.to_string();
+            sent_at = Instant::now();
+        } else if let Some(want) = line.strip_prefix("< ") {
+            let pattern = want.split("   ").next().unwrap().trim();
+            let b = brain.as_mut().expect("an answer expected before any command");
+            let got = b.answer(ANSWER).unwrap_or_else(|| panic!("no answer to {last_sent:?} (want {pattern})"));
+            match pattern {
+                "OK" => assert_eq!(got, "OK", "after {last_sent}"),
+                "<x>,<y>" => {
+                    if let Some(turn) = last_sent.strip_prefix("TURN ") {
+                        board.play(turn.trim());
+                    }
+                    board.play(&got);
+                    if want.contains("2000 ms") {
+                        assert!(sent_at.elapsed() < Duration::from_secs(5), "answer took {:?}", sent_at.elapsed());
+                    }
+                }
+                p if p.starts_with("UNKNOWN") => assert!(got.starts_with("UNKNOWN"), "{got}"),
+                p if p.starts_with("ERROR") => assert!(got.starts_with("ERROR "), "{got}"),
+                p if p.starts_with("name=") => {
+                    for key in ["name=\"", "version=\"", "author=\"", "country=\""] {
+                        assert!(got.contains(key), "ABOUT answer {got} lacks {key}");
+                    }
+                }
+                other => panic!("unknown pattern {other}"),
+            }
+            checked += 1;
+        }
+    }
+    if let Some(b) = brain.take() {
+        b.end();
+    }
+    assert_eq!(checked, 9, "answers checked (8 answers and one END)");
+}
+
+#[test]
+fn data_file_sessions_with_lf() {
+    run_sessions(false);
+}
+
+#[test]
+fn data_file_sessions_with_crlf() {
+    run_sessions(true);
+}
+
+#[test]
+fn robust_to_case_blank_lines_and_malformed_input() {
+    let mut b = Brain::start(true);
+    b.send("");
+    b.send("   ");
+    assert_eq!(b.expect("start 15"), "OK");
+    assert!(b.expect("START 4").starts_with("ERROR"));
+    assert!(b.expect("START x").starts_with("ERROR"));
+    assert!(b.expect("RECTSTART 15,20").starts_with("ERROR"));
+    assert!(b.expect("RECTSTART 15").starts_with("ERROR"));
+    assert_eq!(b.expect("rectstart 15,15"), "OK");
+    assert!(b.expect("INFO timeout_turn 1e3").starts_with("ERROR"));
+    assert!(b.expect("INFO max_memory -5").starts_with("ERROR"));
+    b.send("INFO timeout_turn 300");
+    b.send("INFO unknown_key 7");
+    b.send("info rule 1");
+    b.send("INFO game_type 1");
+    b.send("INFO max_memory 83886080");
+    b.send("INFO folder C:\\tmp");
+    let centre = b.expect("begin");
+    assert_eq!(centre, "7,7");
+    for bad in ["TURN", "TURN 7", "TURN a,b", "TURN -1,3", "TURN 15,0", "TURN 7,7", "TURN 3,3,3"] {
+        let got = b.expect(bad);
+        assert!(got.starts_with("ERROR"), "{bad}: {got}");
+    }
+    assert!(b.expect("TAKEBACK 1,1").starts_with("ERROR"));
+    assert_eq!(b.expect("TAKEBACK 7,7"), "OK");
+    // The centre is free again.
+    let mut board = Board { size: 15, stones: HashSet::new() };
+    board.play("8,8");
+    let reply = b.expect("turn 8,8");
+    board.play(&reply);
+    // BOARD with a malformed line: ERROR at DONE, the position is unchanged.
+    b.send("BOARD");
+    b.send("1,1,1");
+    b.send("oops");
+    assert!(b.expect("DONE").starts_with("ERROR"));
+    b.send("BOARD");
+    b.send("20,1,1");
+    assert!(b.expect("DONE").starts_with("ERROR"));
+    b.send("BOARD");
+    b.send("1,1,1");
+    b.send("1,1,2");
+    assert!(b.expect("DONE").starts_with("ERROR"));
+    assert!(b.expect("FOO").starts_with("UNKNOWN"));
+    assert!(b.expect("SWAP2BOARD").starts_with("UNKNOWN"));
+    assert_eq!(b.expect("RESTART"), "OK");
+    assert_eq!(b.expect("BEGIN"), "7,7");
+    b.end();
+
+    // Commands before START are errors, not crashes.
+    let mut b = Brain::start(false);
+    assert!(b.expect("BEGIN").starts_with("ERROR"));
+    assert!(b.expect("TURN 1,1").starts_with("ERROR"));
+    assert!(b.expect("BOARD").starts_with("ERROR"));
+    assert!(b.expect("RESTART").starts_with("ERROR"));
+    assert!(b.expect("ABOUT").starts_with("name="));
+    b.end();
+}
+
+/// Whole games on a small board against a fixed sequence of opponent moves: every answer is an empty
+/// cell, within the turn time, and the manager keeps sending moves after a five and up to a full board
+/// (the brain still answers empty cells).
+#[test]
+fn whole_games_never_answer_occupied_cells() {
+    let size = 7;
+    let mut b = Brain::start(false);
+    for game in 0..2 {
+        assert_eq!(b.expect(&format!("START {size}")), "OK");
+        b.send("INFO timeout_turn 100");
+        b.send("INFO timeout_match 100000");
+        b.send("INFO time_left 100000");
+        b.send(&format!("INFO rule {game}"));
+        let mut board = Board { size, stones: HashSet::new() };
+        if game == 1 {
+            let reply = b.expect("BEGIN");
+            board.play(&reply);
+        }
+        // The opponent plays the first empty cell in a scattered order; the brain answers every move.
+        let order: Vec<(usize, usize)> =
+            (0..size * size).map(|i| ((i * 3) % size, (i * 5 + i / size) % size)).collect();
+        while board.stones.len() + 2 <= size * size {
+            let Some(&(x, y)) = order.iter().find(|c| !board.stones.contains(c)) else { break };
+            board.stones.insert((x, y));
+            let start = Instant::now();
+            let reply = b.expect(&format!("TURN {x},{y}"));
+            assert!(start.elapsed() < Duration::from_secs(3), "answer took {:?}", start.elapsed());
+            board.play(&reply);
+        }
+        assert!(board.stones.len() + 1 >= size * size);
+    }
+    b.end();
+}
+
+/// BOARD positions where the brain must win or block: it does, and it answers quickly.
+#[test]
+fn board_command_wins_and_blocks() {
+    let mut b = Brain::start(true);
+    assert_eq!(b.expect("START 15"), "OK");
+    b.send("INFO timeout_turn 1000");
+    // Own four on row 3 (open at 2,3 and 7,3): win there.
+    b.send("BOARD");
+    for line in ["3,3,1", "4,3,1", "5,3,1", "6,3,1", "9,9,2", "10,9,2", "11,9,2", "0,14,2"] {
+        b.send(line);
+    }
+    let got = b.expect("DONE");
+    assert!(got == "2,3" || got == "7,3", "{got}");
+    // The opponent's four on column 9 (9,9..9,12, open at 9,8 only): block at 9,8 or 9,13.
+    b.send("BOARD");
+    for line in ["9,9,2", "9,10,2", "9,11,2", "9,12,2", "9,13,1", "0,0,1", "14,14,1"] {
+        b.send(line);
+    }
+    assert_eq!(b.expect("DONE"), "9,8");
+    b.end();
+}
+
+/// END during a long search stops it: the brain exits within 1 s.
+#[test]
+fn end_during_a_search_exits_at_once() {
+    let mut b = Brain::start(false);
+    assert_eq!(b.expect("START 15"), "OK");
+    b.send("INFO timeout_turn 60000");
+    b.send("TURN 7,7");
+    std::thread::sleep(Duration::from_millis(300));
+    b.end();
+}

@@ -1,0 +1,103 @@
+//! Search throughput and transposition-table speed.
+//!
+//! `search/g2048_*`: one whole search of a fixed playout count from fixed 2048 positions with a fixed seed,
+//! at 1 and 2 threads, counted in playouts (criterion's `elem/s` is playouts per second). The one-thread
+//! node count is printed first: it must not change unless the search itself changes.
+//! `tt/*`: insert and probe of 65 536 distinct keys into a table of 131 072 slots (half full), counted per
+//! key. The number of keys the table keeps (linear probing gives up after 8 occupied slots) is printed.
+//!
+//! Run: `cargo bench --bench search` (add `-- --warm-up-time 1 --measurement-time 5` for a quick look).
+//! `canopy bench` reports the same search figures as a table with speedup and efficiency.
+
+use std::hint::black_box;
+
+use canopy_mcts::games::g2048::{Board, G2048State, G2048};
+use canopy_mcts::games::mix64;
+use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
+use canopy_mcts::internals::{Lookup, TranspositionTable};
+use canopy_mcts::internals::{Node, NodeKind};
+use canopy_mcts::search::{Search, SearchParams};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+
+/// Playouts per 2048 search.
+const PLAYOUTS_2048: u64 = 20_000;
+/// Playouts per tic-tac-toe search.
+const PLAYOUTS_TICTACTOE: u64 = 50_000;
+/// Keys inserted into and probed from the transposition table.
+const KEYS: usize = 1 << 16;
+
+/// The positions of `canopy bench --game 2048`.
+const BOARDS_2048: [(&str, &str); 2] =
+    [("start", "0,0,0,0,0,0,2,0,0,0,0,0,2,0,0,0"), ("middle", "0,0,2,0,4,2,8,2,16,64,32,4,256,512,128,8")];
+
+fn params(playouts: u64, threads: usize) -> SearchParams {
+    SearchParams { playouts: Some(playouts), threads, seed: 1, ..SearchParams::default() }
+}
+
+fn search(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    for (name, text) in BOARDS_2048 {
+        let root = G2048State::from_board(text.parse::<Board>().unwrap());
+        let nodes = Search::new(&G2048::default(), params(PLAYOUTS_2048, 1)).run(&root).nodes;
+        println!("2048 {name}: {PLAYOUTS_2048} playouts, 1 thread, seed 1: {nodes} nodes");
+        group.throughput(Throughput::Elements(PLAYOUTS_2048));
+        for threads in [1, 2] {
+            group.bench_function(format!("g2048_{name}_{threads}t"), |b| {
+                b.iter(|| Search::new(&G2048::default(), params(PLAYOUTS_2048, threads)).run(black_box(&root)).playouts)
+            });
+        }
+    }
+    let root = TicTacToeState::default();
+    group.throughput(Throughput::Elements(PLAYOUTS_TICTACTOE));
+    for threads in [1, 2] {
+        group.bench_function(format!("tictactoe_empty_{threads}t"), |b| {
+            b.iter(|| Search::new(&TicTacToe, params(PLAYOUTS_TICTACTOE, threads)).run(black_box(&root)).playouts)
+        });
+    }
+    group.finish();
+}
+
+fn table(c: &mut Criterion) {
+    let keys: Vec<u64> = (0..KEYS as u64).map(|i| mix64(i + 1)).collect();
+    let missing: Vec<u64> = (0..KEYS as u64).map(|i| mix64(i + 1 + KEYS as u64)).collect();
+    let mut nodes: Vec<Node<u8>> = keys.iter().map(|&k| Node::new(NodeKind::Decision, 0, k)).collect();
+    let base = nodes.as_mut_ptr();
+    let fill = |t: &TranspositionTable<u8>| {
+        let mut hits = 0;
+        for (i, &k) in keys.iter().enumerate() {
+            // SAFETY: [I6] the nodes are fully built, never moved (the vector is not resized) and outlive
+            // every table of this bench.
+            if let Lookup::Hit(_) = unsafe { t.get_or_insert(k, base.add(i)) } {
+                hits += 1;
+            }
+        }
+        hits
+    };
+    let full = TranspositionTable::<u8>::with_slots(2 * KEYS);
+    assert_eq!(fill(&full), 0, "distinct keys never hit");
+    let stored = keys.iter().filter(|&&k| full.probe(k).is_some()).count();
+    let false_hits = missing.iter().filter(|&&k| full.probe(k).is_some()).count();
+    println!("table {} slots: {stored} of {KEYS} keys stored, {false_hits} hits for absent keys", full.capacity());
+    assert_eq!(false_hits, 0);
+
+    let mut group = c.benchmark_group("tt");
+    group.throughput(Throughput::Elements(KEYS as u64));
+    group.bench_function("insert", |b| {
+        // The table is built and dropped outside the timed routine.
+        b.iter_batched_ref(|| TranspositionTable::<u8>::with_slots(2 * KEYS), |t| fill(t), BatchSize::LargeInput)
+    });
+    group.bench_function("probe_hit", |b| {
+        b.iter(|| keys.iter().filter(|&&k| full.probe(black_box(k)).is_some()).count())
+    });
+    group.bench_function("probe_miss", |b| {
+        b.iter(|| missing.iter().filter(|&&k| full.probe(black_box(k)).is_some()).count())
+    });
+    group.bench_function("get_or_insert_hit", |b| b.iter(|| fill(&full)));
+    group.finish();
+    drop(full);
+    drop(nodes);
+}
+
+criterion_group!(benches, search, table);
+criterion_main!(benches);

@@ -1,0 +1,471 @@
+//! The rollout policy: win if you can, else block the opponent's win, else (with the threat policy)
+//! make a straight four, else stop the opponent's straight four, else a random cell near the stones.
+//!
+//! A [`Playout`] is built once per rollout from a [`GomokuState`] and then updated stone by stone with no
+//! allocation. It keeps:
+//!
+//! - the line masks of the position ([`Lines`]),
+//! - for each player, direction and line, the cells where that player completes a win
+//!   ([`Lines::five_cells`]); a player's winning cells depend only on that player's stones and on which cells
+//!   are empty, so a stone changes its owner's winning cells only on the four lines through it, and the
+//!   opponent's only by filling one of them,
+//! - with [`RolloutPolicy::Threats`], the same per line for the cells where a player makes a straight
+//!   four ([`Lines::open_four_cells`]), recomputed for both players on the four lines through each stone,
+//! - the candidate cells (empty, within Chebyshev distance `rollout_radius` of a stone) as a dense array
+//!   with a position index, so that a uniform draw, an insertion and a removal each take constant time.
+
+use super::board::{Cell, GomokuState, MAX_SIZE};
+use super::rules::{cell_on_line, line_of, Lines, Rule, DIRECTIONS, LINES};
+use crate::rng::{below, Rng};
+
+/// Which rollout policy a [`super::Gomoku`] plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RolloutPolicy {
+    /// Win if possible, else block the opponent's five, else a uniform random candidate.
+    Basic,
+    /// As `Basic`, and before the random move: make a straight four (`.XXXX.`) if possible, else take a
+    /// cell where the opponent would make one (answering an open three).
+    #[default]
+    Threats,
+    /// A uniformly random empty cell anywhere on the board until a five or a full board: the classic
+    /// plain-MCTS playout, with no tactics (see `uniform_run`). For throughput comparisons.
+    Uniform,
+}
+
+// The per-direction line masks hold one bit per line.
+const _: () = assert!(LINES <= 64);
+
+/// Whether any line of a `[direction] -> line bits` mask is set.
+#[inline]
+fn any(mask: &[u64; 4]) -> bool {
+    (mask[0] | mask[1] | mask[2] | mask[3]) != 0
+}
+
+/// Most straight-four cells gathered for a uniform draw among them.
+const MAX_FOUR_CELLS: usize = 16;
+
+/// What the policy plays next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// A cell that wins at once for the player to move.
+    Win(Cell),
+    /// A cell where the opponent would win next move.
+    Block(Cell),
+    /// A cell where the player to move makes a straight four.
+    OpenFour(Cell),
+    /// A cell where the opponent would make a straight four.
+    BlockFour(Cell),
+    /// A random candidate cell.
+    Random(Cell),
+    /// No cell is left: the board is full.
+    Full,
+}
+
+/// The working state of one rollout (about 4.7 KB, on the stack).
+pub(crate) struct Playout {
+    lines: Lines,
+    /// `wins[p][d][line]`: cells where player `p` completes a win, per line.
+    wins: [[[u32; LINES]; 4]; 2],
+    /// `win_mask[p][d]` has bit `line` set when `wins[p][d][line]` is non-zero: all zero exactly when `p`
+    /// has no winning cell, and the lines holding one are found without scanning the table.
+    win_mask: [[u64; 4]; 2],
+    /// `fours[p][d][line]`: cells where player `p` makes a straight four, per line (kept only with
+    /// [`RolloutPolicy::Threats`]).
+    fours: [[[u32; LINES]; 4]; 2],
+    /// `four_mask[p][d]` has bit `line` set when `fours[p][d][line]` is non-zero.
+    four_mask: [[u64; 4]; 2],
+    /// Candidate cells, `cand[..len]`.
+    cand: [Cell; MAX_SIZE * MAX_SIZE],
+    len: usize,
+    /// `in_cand[y]` has bit `x` set when cell `(x, y)` is in `cand`.
+    in_cand: [u32; MAX_SIZE],
+    /// `pos[y * MAX_SIZE + x]`: the cell's index in `cand` (meaningful only for cells in `in_cand`).
+    pos: [u16; MAX_SIZE * MAX_SIZE],
+    /// Stones on the board and the player to move.
+    count: usize,
+    mover: usize,
+    size: usize,
+    rule: Rule,
+    radius: usize,
+    threats: bool,
+}
+
+impl Playout {
+    /// The working state for `state` with candidate cells within Chebyshev distance `radius` (>= 1) of a
+    /// stone.
+    pub fn new(state: &GomokuState, rule: Rule, radius: usize, policy: RolloutPolicy) -> Self {
+        debug_assert!(radius >= 1);
+        let size = state.size();
+        // Built in place and filled stone by stone: the structure is too big to copy around cheaply.
+        let mut playout = Playout {
+            lines: Lines::new(state),
+            wins: [[[0; LINES]; 4]; 2],
+            win_mask: [[0; 4]; 2],
+            fours: [[[0; LINES]; 4]; 2],
+            four_mask: [[0; 4]; 2],
+            cand: [Cell { x: 0, y: 0 }; MAX_SIZE * MAX_SIZE],
+            len: 0,
+            in_cand: [0; MAX_SIZE],
+            pos: [0; MAX_SIZE * MAX_SIZE],
+            count: state.stone_count(),
+            mover: state.mover(),
+            size,
+            rule,
+            radius,
+            threats: policy == RolloutPolicy::Threats,
+        };
+        for p in 0..2 {
+            // Winning cells lie on lines holding the player's stones: visit each such line once.
+            let mut visited = [0u64; 4];
+            for cell in state.stones(p) {
+                playout.add_neighbours(cell);
+                for (d, seen) in visited.iter_mut().enumerate() {
+                    let (l, _) = line_of(cell, d);
+                    if *seen >> l & 1 == 0 {
+                        *seen |= 1 << l;
+                        let w = playout.lines.five_cells(p, d, l, rule);
+                        playout.wins[p][d][l] = w;
+                        playout.win_mask[p][d] |= ((w != 0) as u64) << l;
+                        if playout.threats {
+                            let f = playout.lines.open_four_cells(p, d, l, rule);
+                            playout.fours[p][d][l] = f;
+                            playout.four_mask[p][d] |= ((f != 0) as u64) << l;
+                        }
+                    }
+                }
+            }
+        }
+        playout
+    }
+
+    /// The policy's move for the player to move: a winning cell, else a cell blocking the opponent's
+    /// win, else (threat policy) a straight four, else a cell taking the opponent's straight four, else a
+    /// uniform draw among the candidates (the centre on an empty board).
+    #[inline]
+    pub fn choose(&self, rng: &mut Rng) -> Choice {
+        let p = self.mover;
+        if any(&self.win_mask[p]) {
+            return Choice::Win(self.first_win(p));
+        }
+        if any(&self.win_mask[1 - p]) {
+            return Choice::Block(self.first_win(1 - p));
+        }
+        if any(&self.four_mask[p]) {
+            return Choice::OpenFour(self.random_four(p, rng));
+        }
+        if any(&self.four_mask[1 - p]) {
+            return Choice::BlockFour(self.random_four(1 - p, rng));
+        }
+        if self.len > 0 {
+            return Choice::Random(self.cand[below(rng, self.len)]);
+        }
+        if self.count == 0 {
+            return Choice::Random(Cell::new(self.size / 2, self.size / 2));
+        }
+        // With radius >= 1, some empty cell touches a stone unless the board is full.
+        Choice::Full
+    }
+
+    /// The first winning cell of `player` in line-table order.
+    ///
+    /// # Panics
+    /// Panics when `player` has none.
+    fn first_win(&self, player: usize) -> Cell {
+        for d in 0..4 {
+            let lines = self.win_mask[player][d];
+            if lines != 0 {
+                let l = lines.trailing_zeros() as usize;
+                return cell_on_line(d, l, self.wins[player][d][l].trailing_zeros());
+            }
+        }
+        unreachable!("win_mask says player {player} has a winning cell")
+    }
+
+    /// A uniform draw among (up to [`MAX_FOUR_CELLS`] of) the cells where `player` makes a straight four.
+    ///
+    /// # Panics
+    /// Panics when `player` has none.
+    fn random_four(&self, player: usize, rng: &mut Rng) -> Cell {
+        let mut cells = [Cell { x: 0, y: 0 }; MAX_FOUR_CELLS];
+        let mut n = 0;
+        'scan: for d in 0..4 {
+            let mut lines = self.four_mask[player][d];
+            while lines != 0 {
+                let l = lines.trailing_zeros() as usize;
+                lines &= lines - 1;
+                let mut f = self.fours[player][d][l];
+                while f != 0 {
+                    cells[n] = cell_on_line(d, l, f.trailing_zeros());
+                    f &= f - 1;
+                    n += 1;
+                    if n == MAX_FOUR_CELLS {
+                        break 'scan;
+                    }
+                }
+            }
+        }
+        assert!(n > 0, "four_mask says player {player} has a straight-four cell");
+        cells[below(rng, n)]
+    }
+
+    /// Places a stone of the player to move on the empty `cell` that does not win (the policy returns
+    /// winning cells as [`Choice::Win`] and the rollout stops there), and passes the move.
+    #[inline]
+    pub fn play(&mut self, cell: Cell) {
+        let p = self.mover;
+        let q = 1 - p;
+        self.remove_candidate(cell);
+        self.lines.put(p, cell);
+        for d in 0..4 {
+            let (l, i) = line_of(cell, d);
+            let bit = 1u32 << i;
+            let line_bit = 1u64 << l;
+            let theirs = self.wins[q][d][l];
+            if theirs & bit != 0 {
+                self.wins[q][d][l] = theirs & !bit;
+                if theirs == bit {
+                    self.win_mask[q][d] &= !line_bit;
+                }
+            }
+            let new = self.lines.five_cells(p, d, l, self.rule);
+            self.wins[p][d][l] = new;
+            self.win_mask[p][d] = (self.win_mask[p][d] & !line_bit) | ((new != 0) as u64) << l;
+            if self.threats {
+                for who in [p, q] {
+                    let new = self.lines.open_four_cells(who, d, l, self.rule);
+                    self.fours[who][d][l] = new;
+                    self.four_mask[who][d] = (self.four_mask[who][d] & !line_bit) | ((new != 0) as u64) << l;
+                }
+            }
+        }
+        self.add_neighbours(cell);
+        self.count += 1;
+        self.mover = q;
+    }
+
+    /// Adds the empty cells within `radius` of `cell` that are not candidates yet.
+    #[inline]
+    fn add_neighbours(&mut self, cell: Cell) {
+        let (cx, cy) = (cell.x as usize, cell.y as usize);
+        let r = self.radius;
+        // Columns cx - r ..= cx + r (in 64 bits: 2r + 1 + cx < 64 for r <= MAX_SIZE); columns beyond the
+        // board vanish against the row's empty mask.
+        let window = (((2u64 << (2 * r)) - 1) << cx >> r) as u32;
+        for y in cy.saturating_sub(r)..=(cy + r).min(self.size - 1) {
+            // Row y's empty cells are line y of direction 0.
+            let mut fresh = window & self.lines.empty[0][y] & !self.in_cand[y];
+            self.in_cand[y] |= fresh;
+            while fresh != 0 {
+                let x = fresh.trailing_zeros() as u8;
+                fresh &= fresh - 1;
+                self.pos[y * MAX_SIZE + x as usize] = self.len as u16;
+                self.cand[self.len] = Cell { x, y: y as u8 };
+                self.len += 1;
+            }
+        }
+    }
+
+    /// Removes `cell` from the candidates if it is one (swap with the last).
+    #[inline]
+    fn remove_candidate(&mut self, cell: Cell) {
+        let bit = 1u32 << cell.x;
+        if self.in_cand[cell.y as usize] & bit == 0 {
+            return;
+        }
+        self.in_cand[cell.y as usize] &= !bit;
+        let at = self.pos[cell.y as usize * MAX_SIZE + cell.x as usize];
+        self.len -= 1;
+        let last = self.cand[self.len];
+        self.cand[at as usize] = last;
+        self.pos[last.y as usize * MAX_SIZE + last.x as usize] = at;
+    }
+
+    /// Plays to the end with the policy; returns the winner, or `None` for a draw (full board).
+    pub fn run(&mut self, rng: &mut Rng) -> Option<usize> {
+        loop {
+            match self.choose(rng) {
+                Choice::Win(_) => return Some(self.mover),
+                Choice::Block(c) | Choice::OpenFour(c) | Choice::BlockFour(c) | Choice::Random(c) => self.play(c),
+                Choice::Full => return None,
+            }
+        }
+    }
+}
+
+/// Length of the run of `player`'s stones through `(x, y)` along `(dx, dy)`, the cell itself included.
+#[inline]
+fn run_length(rows: &[u32; MAX_SIZE], size: i32, x: i32, y: i32, (dx, dy): (i32, i32)) -> usize {
+    let mut n = 1;
+    for sign in [1, -1] {
+        let (mut cx, mut cy) = (x + sign * dx, y + sign * dy);
+        while cx >= 0 && cx < size && cy >= 0 && cy < size && (rows[cy as usize] >> cx) & 1 == 1 {
+            n += 1;
+            cx += sign * dx;
+            cy += sign * dy;
+        }
+    }
+    n
+}
+
+/// Plays uniformly random empty cells from `state` (not terminal) until a stone makes a winning line
+/// under `rule` or the board is full; returns the winner (`None`: a draw). `played` sees each stone's
+/// cell in order (the tests replay them through the full rules).
+///
+/// The empty cells are drawn without replacement from a shuffled-on-the-fly array (a partial
+/// Fisher-Yates shuffle), and only the four lines through each new stone are checked: about 40 bit tests
+/// per move, no allocation.
+pub(crate) fn uniform_run(
+    state: &GomokuState,
+    rule: Rule,
+    rng: &mut Rng,
+    mut played: impl FnMut(Cell),
+) -> Option<usize> {
+    let size = state.size();
+    let mut rows = state.rows;
+    let mut cells = [0u16; MAX_SIZE * MAX_SIZE];
+    let mut n = 0;
+    for (y, (black, white)) in rows[0].iter().zip(&rows[1]).take(size).enumerate() {
+        let occupied = black | white;
+        for x in 0..size {
+            if (occupied >> x) & 1 == 0 {
+                cells[n] = (y * MAX_SIZE + x) as u16;
+                n += 1;
+            }
+        }
+    }
+    let mut mover = state.mover();
+    while n > 0 {
+        let i = below(rng, n);
+        let c = cells[i] as usize;
+        cells[i] = cells[n - 1];
+        n -= 1;
+        let (x, y) = (c % MAX_SIZE, c / MAX_SIZE);
+        rows[mover][y] |= 1 << x;
+        played(Cell::new(x, y));
+        let wins = DIRECTIONS.iter().any(|&d| rule.wins(run_length(&rows[mover], size as i32, x as i32, y as i32, d)));
+        if wins {
+            return Some(mover);
+        }
+        mover ^= 1;
+    }
+    None
+}
+
+/// A uniformly random empty cell of `state`, or `None` when the board is full.
+pub(crate) fn uniform_cell(state: &GomokuState, rng: &mut Rng) -> Option<Cell> {
+    let size = state.size();
+    let empty = size * size - state.stone_count();
+    if empty == 0 {
+        return None;
+    }
+    let mut k = below(rng, empty);
+    for (y, (black, white)) in state.rows[0].iter().zip(&state.rows[1]).take(size).enumerate() {
+        let occupied = black | white;
+        for x in 0..size {
+            if (occupied >> x) & 1 == 0 {
+                if k == 0 {
+                    return Some(Cell::new(x, y));
+                }
+                k -= 1;
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::gomoku::{Gomoku, Rule};
+    use crate::rng::seeded;
+
+    /// A uniform playout ends exactly where the full rules say the game ends, with the same winner.
+    #[test]
+    fn uniform_run_agrees_with_the_rules() {
+        use crate::game::Game;
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            for size in [5, 9, 15] {
+                let game = Gomoku::new(size, rule);
+                for seed in 0..200 {
+                    let mut rng = seeded(seed, 1);
+                    let start = if seed % 2 == 0 { game.new_game() } else { game.from_moves("2,2 3,3 2,3").unwrap() };
+                    let mut moves = Vec::new();
+                    let winner = uniform_run(&start, rule, &mut rng, |c| moves.push(c));
+                    let mut state = start.clone();
+                    for (i, &c) in moves.iter().enumerate() {
+                        assert!(!state.is_terminal(), "{rule:?} {size} seed {seed}: moves after the end");
+                        assert!(state.is_empty_cell(c), "{rule:?} {size} seed {seed}: {c} is occupied");
+                        game.apply(&mut state, c);
+                        if i + 1 < moves.len() {
+                            assert_eq!(state.winner(), None, "{rule:?} {size} seed {seed}: the run missed a win");
+                        }
+                    }
+                    assert!(state.is_terminal(), "{rule:?} {size} seed {seed}: the run stopped early");
+                    assert_eq!(state.winner(), winner, "{rule:?} {size} seed {seed}");
+                }
+            }
+        }
+    }
+
+    /// The incrementally kept winning cells equal those computed from scratch after every move.
+    #[test]
+    fn incremental_wins_match_scratch() {
+        let runs = [
+            (Rule::Freestyle, 1, RolloutPolicy::Basic),
+            (Rule::Standard, 1, RolloutPolicy::Threats),
+            (Rule::Freestyle, 1, RolloutPolicy::Threats),
+            (Rule::Freestyle, 3, RolloutPolicy::Threats),
+            (Rule::Standard, 20, RolloutPolicy::Basic),
+        ];
+        for (rule, radius, policy) in runs {
+            let game = Gomoku::new(9, rule);
+            for seed in 0..100 {
+                let mut rng = seeded(seed, 0);
+                let mut state = game.new_game();
+                let mut playout = Playout::new(&state, rule, radius, policy);
+                loop {
+                    let scratch = Playout::new(&state, rule, radius, policy);
+                    assert_eq!(playout.wins, scratch.wins, "seed {seed}\n{state}");
+                    assert_eq!(playout.win_mask, scratch.win_mask);
+                    assert_eq!(playout.fours, scratch.fours, "seed {seed}\n{state}");
+                    assert_eq!(playout.four_mask, scratch.four_mask);
+                    let mut a: Vec<Cell> = playout.cand[..playout.len].to_vec();
+                    let mut b: Vec<Cell> = scratch.cand[..scratch.len].to_vec();
+                    a.sort();
+                    b.sort();
+                    assert_eq!(a, b);
+                    let mut rows = [0u32; MAX_SIZE];
+                    for c in &a {
+                        rows[c.y as usize] |= 1 << c.x;
+                        assert!(state.is_empty_cell(*c));
+                        assert_eq!(playout.cand[playout.pos[c.y as usize * MAX_SIZE + c.x as usize] as usize], *c);
+                    }
+                    assert_eq!(playout.in_cand, rows);
+                    assert_eq!(playout.in_cand, scratch.in_cand);
+                    match playout.choose(&mut rng) {
+                        Choice::Win(c) => {
+                            assert!(game.winning_moves(&state, state.mover()).contains(&c));
+                            break;
+                        }
+                        Choice::OpenFour(c) => {
+                            let mut next = state.clone();
+                            crate::Game::apply(&game, &mut next, c);
+                            assert!(game.winning_moves(&next, state.mover()).len() >= 2, "{c}\n{next}");
+                            playout.play(c);
+                            state = next;
+                        }
+                        Choice::Block(c) | Choice::BlockFour(c) | Choice::Random(c) => {
+                            playout.play(c);
+                            crate::Game::apply(&game, &mut state, c);
+                            assert!(state.winner().is_none());
+                        }
+                        Choice::Full => {
+                            assert!(state.is_full());
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! canopy: a lock-free, tree-parallel Monte Carlo Tree Search engine.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod game;
+pub mod games;
+pub mod rng;
+pub mod search;
+pub(crate) mod sync;
+
+pub use game::{Game, NoOutcome, Returns, Turn, MAX_PLAYERS};
+pub use rng::Rng;
+pub use search::{ActionStats, Proof, Search, SearchParams, SearchReport};
+
+/// The shared tree and the transposition table, for this crate's loom models (`--cfg canopy_loom`) and
+/// micro-benchmarks (feature `internals`). Not part of the public API: no stability promise.
+#[cfg(any(canopy_loom, feature = "internals"))]
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::search::node::{Edge, Node, NodeKind, Step};
+    pub use crate::search::tt::{Lookup, TranspositionTable};
+}

@@ -1,0 +1,384 @@
+//! The search: worker threads growing one shared tree, and the report they produce.
+//!
+//! ```
+//! use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
+//! use canopy_mcts::search::{Search, SearchParams};
+//!
+//! let params = SearchParams { playouts: Some(2_000), threads: 1, ..SearchParams::default() };
+//! let report = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
+//! assert_eq!(report.playouts, 2_000);
+//! assert!(report.best.is_some());
+//! ```
+
+pub(crate) mod node;
+mod params;
+mod report;
+pub(crate) mod tt;
+pub(crate) mod worker;
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use bumpalo::Bump;
+
+pub use node::Proof;
+use node::{Node, Step};
+pub use params::{
+    parse_bytes, Backup, ChanceSelection, SearchParams, Selection, DEFAULT_MEMORY_BYTES, DEFAULT_PLAYOUTS,
+};
+pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
+use tt::TranspositionTable;
+
+use crate::game::{Game, Turn};
+use crate::sync::{AtomicBool, AtomicU64};
+use worker::{node_kind, q_value, GameNode, Shared, Worker, WorkerStats};
+
+/// Sizes in bytes of one tree node and one edge of the children blocks for game `G` (for memory
+/// estimates: a search holds about one node and one children block per playout, see docs/BENCHMARKS.md).
+pub fn tree_layout_bytes<G: Game>() -> (usize, usize) {
+    (std::mem::size_of::<GameNode<G>>(), std::mem::size_of::<worker::GameEdge<G>>())
+}
+
+/// Pins the calling thread to the core search worker `worker` uses (core `worker mod cores`, in the
+/// operating system's order) and returns whether it did. Without the `pin` feature, or where the
+/// operating system gives no core list, it does nothing and returns `false`.
+pub fn pin_to_worker_core(worker: usize) -> bool {
+    #[cfg(feature = "pin")]
+    {
+        let cores = core_affinity::get_core_ids().unwrap_or_default();
+        if !cores.is_empty() {
+            return core_affinity::set_for_current(cores[worker % cores.len()]);
+        }
+    }
+    let _ = worker;
+    false
+}
+
+/// Longest principal variation reported, in moves and outcomes.
+const PV_LIMIT: usize = 48;
+
+/// Fraction of the memory budget the transposition table may take.
+const TABLE_SHARE: usize = 8;
+
+/// Playouts per millisecond per thread assumed when sizing the table for a time-limited search (an upper
+/// estimate; a table that fills up only stops storing new keys).
+const PLAYOUTS_PER_MS_ESTIMATE: usize = 500;
+
+/// A configured search over one game.
+pub struct Search<'g, G: Game> {
+    game: &'g G,
+    params: SearchParams,
+}
+
+impl<'g, G: Game> Search<'g, G> {
+    /// A search of `game` with `params`.
+    pub fn new(game: &'g G, params: SearchParams) -> Self {
+        Self { game, params }
+    }
+
+    /// The parameters in force.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Searches `root` until the playout, time or memory limit, whichever comes first.
+    pub fn run(&self, root: &G::State) -> SearchReport<G::Action> {
+        self.run_with_stop(root, None)
+    }
+
+    /// Like [`Search::run`], and also stops soon after `stop` becomes true (for protocols and embedding).
+    pub fn run_with_stop(&self, root_state: &G::State, stop: Option<&AtomicBool>) -> SearchReport<G::Action> {
+        self.run_observed(root_state, stop, None)
+    }
+
+    /// Like [`Search::run_with_stop`], and calls `observer` from the calling thread every `interval`
+    /// milliseconds while the workers search (for progress lines on long searches).
+    pub fn run_observed(
+        &self,
+        root_state: &G::State,
+        stop: Option<&AtomicBool>,
+        progress: Option<ProgressObserver<'_>>,
+    ) -> SearchReport<G::Action> {
+        let start = Instant::now();
+        let game = self.game;
+        let mut params = self.params.clone();
+        params.threads = params.threads.max(1);
+        if params.playouts.is_none() && params.time_ms.is_none() && stop.is_none() {
+            params.playouts = Some(params::DEFAULT_PLAYOUTS);
+        }
+        let root_turn = game.to_move(root_state);
+        let root_player = match root_turn {
+            Turn::Player(p) => p,
+            _ => 0,
+        };
+
+        let use_table = params.transposition_table && game.zobrist(root_state).is_some();
+        let table = use_table.then(|| TranspositionTable::with_slots(table_slots(&params)));
+        let table_bytes = table.as_ref().map_or(0, |t| t.bytes());
+
+        let root_arena = Bump::new();
+        let root_key = if use_table { game.zobrist(root_state).unwrap_or(0) } else { 0 };
+        let root: &GameNode<G> = root_arena.alloc(Node::new(node_kind(root_turn), root_player, root_key));
+        let arena_limit =
+            params.memory_bytes.saturating_sub(table_bytes + root_arena.allocated_bytes()) / params.threads;
+        let mut arenas: Vec<Bump> = (0..params.threads)
+            .map(|_| {
+                let b = Bump::new();
+                b.set_allocation_limit(Some(arena_limit));
+                b
+            })
+            .collect();
+
+        let claimed = AtomicU64::new(0);
+        let internal_stop = AtomicBool::new(false);
+        let shared = Shared {
+            game,
+            root,
+            root_state,
+            table: table.as_ref(),
+            claimed: &claimed,
+            stop: &internal_stop,
+            external_stop: stop,
+            deadline: params.time_ms.map(|ms| start + Duration::from_millis(ms)),
+            bounds: game.value_bounds(),
+            solver: params.solver && game.players() == 2 && game.value_bounds() == Some((0.0, 1.0)),
+            max_backup: params.backup == Backup::Max && game.players() == 1,
+        };
+
+        let mut stats = Vec::with_capacity(params.threads);
+        if root_turn != Turn::Terminal {
+            Worker::new(&shared, params.clone(), &root_arena, 0).expand_root();
+            let shared = &shared;
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = arenas
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, arena)| {
+                        let params = params.clone();
+                        scope.spawn(move || {
+                            if params.pin_threads {
+                                pin_to_worker_core(i);
+                            }
+                            let arena: &Bump = arena;
+                            let mut w = Worker::new(shared, params, arena, i);
+                            w.run();
+                            w.stats
+                        })
+                    })
+                    .collect();
+                if let Some((interval, observer)) = progress {
+                    // The calling thread reports progress while the workers search.
+                    let interval = Duration::from_millis(interval.max(1));
+                    let mut next = Instant::now() + interval;
+                    while !handles.iter().all(|h| h.is_finished()) {
+                        std::thread::sleep(Duration::from_millis(5).min(interval));
+                        if Instant::now() >= next {
+                            next += interval;
+                            observer(&progress_of(game, root, start));
+                        }
+                    }
+                }
+                for h in handles {
+                    stats.push(h.join().expect("search worker panicked"));
+                }
+            });
+        }
+        let elapsed = start.elapsed();
+
+        let total = stats.iter().fold(WorkerStats::default(), |mut acc, s| {
+            acc.playouts += s.playouts;
+            acc.nodes += s.nodes;
+            acc.table_hits += s.table_hits;
+            acc.depth_sum += s.depth_sum;
+            acc.max_depth = acc.max_depth.max(s.max_depth);
+            acc.memory_limited |= s.memory_limited;
+            acc.root_value_sum += s.root_value_sum;
+            acc
+        });
+        let memory_bytes =
+            table_bytes + root_arena.allocated_bytes() + arenas.iter().map(|a| a.allocated_bytes()).sum::<usize>();
+        let elapsed_ms = elapsed.as_secs_f64() * 1e3;
+
+        let actions = root_actions(game, root, total.playouts);
+        let best = best_action(&actions);
+        let mut pv = Vec::new();
+        if let Some(b) = &best {
+            pv.push(b.name.clone());
+            pv.extend(b.pv.iter().cloned());
+        }
+        let audit = params.audit.then(|| {
+            let mut a = audit_tree(root);
+            a.evaluated_value_sum = total.root_value_sum;
+            a
+        });
+        SearchReport {
+            best: best.map(|b| b.action),
+            best_name: best.map(|b| b.name.clone()),
+            pv,
+            root_value: root.mean_relaxed(),
+            root_visits: root.visits_relaxed() as u64,
+            root_proof: root.proof_relaxed(),
+            playouts: total.playouts,
+            nodes: total.nodes + 1,
+            max_depth: total.max_depth,
+            mean_depth: if total.playouts > 0 { total.depth_sum as f64 / total.playouts as f64 } else { 0.0 },
+            elapsed_ms,
+            playouts_per_sec: if elapsed_ms > 0.0 { total.playouts as f64 / (elapsed_ms / 1e3) } else { 0.0 },
+            memory_bytes,
+            memory_limited: total.memory_limited,
+            table: table.as_ref().map(|t| TableStats {
+                slots: t.capacity(),
+                filled: t.filled(),
+                hits: total.table_hits,
+            }),
+            normalisation: match game.value_bounds() {
+                Some((lo, hi)) => format!("bounds [{lo}, {hi}]"),
+                None => "per-node min/max of child means".to_string(),
+            },
+            threads: params.threads,
+            audit,
+            actions,
+        }
+    }
+}
+
+/// A progress callback and its interval in milliseconds (see [`Search::run_observed`]).
+pub type ProgressObserver<'a> = (u64, &'a mut dyn FnMut(&Progress));
+
+/// A snapshot of a running search, for progress lines.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Milliseconds since the search started.
+    pub elapsed_ms: f64,
+    /// Playouts backed up into the root so far.
+    pub playouts: u64,
+    /// Name of the most visited root action so far.
+    pub best: Option<String>,
+    /// Mean return of that action so far.
+    pub best_mean: Option<f64>,
+}
+
+fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant) -> Progress {
+    let best = root.children_acquire().and_then(|c| c.iter().max_by_key(|e| e.visits_relaxed()));
+    Progress {
+        elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
+        playouts: root.visits_relaxed() as u64,
+        best: best.and_then(|e| match &e.step {
+            Step::Action(a) => Some(game.action_name(a)),
+            _ => None,
+        }),
+        best_mean: best.and_then(q_value),
+    }
+}
+
+/// Transposition-table size for a search: enough for the playouts it may run (each playout adds at most
+/// one node), never more than `1/TABLE_SHARE` of the memory budget.
+fn table_slots(params: &SearchParams) -> usize {
+    let budget_slots = (params.memory_bytes / TABLE_SHARE / tt::SLOT_BYTES).max(16);
+    let max_slots = if budget_slots.is_power_of_two() { budget_slots } else { budget_slots.next_power_of_two() / 2 };
+    let by_playouts = params.playouts.map(|p| (p as usize).saturating_mul(2));
+    let by_time = params.time_ms.map(|ms| (ms as usize).saturating_mul(PLAYOUTS_PER_MS_ESTIMATE * params.threads));
+    let wanted = match (by_playouts, by_time) {
+        (Some(a), Some(b)) => a.min(b),
+        (Some(a), None) | (None, Some(a)) => a,
+        (None, None) => max_slots,
+    };
+    wanted.max(16).min(max_slots)
+}
+
+/// Per-action statistics of the root's children.
+fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64) -> Vec<ActionStats<G::Action>> {
+    let Some(children) = root.children_acquire() else { return Vec::new() };
+    children
+        .iter()
+        .filter_map(|e| match e.step {
+            Step::Action(a) => {
+                let visits = e.visits_relaxed() as u64;
+                Some(ActionStats {
+                    action: a,
+                    name: game.action_name(&a),
+                    visits,
+                    share: if playouts > 0 { visits as f64 / playouts as f64 } else { 0.0 },
+                    mean: q_value(e),
+                    reward: e.reward as f64,
+                    prior: e.prob as f64,
+                    pv: e.child_acquire().map(|c| principal_variation(game, c)).unwrap_or_default(),
+                    proof: worker::proof_for(e, root.player()),
+                })
+            }
+            Step::Outcome(_) | Step::Sampled => None,
+        })
+        .collect()
+}
+
+/// The best root action: a proven win if there is one; otherwise the most visited action that is not a
+/// proven loss (ties go to the higher mean); when every action is a proven loss, the most visited.
+fn best_action<A>(actions: &[ActionStats<A>]) -> Option<&ActionStats<A>> {
+    if let Some(win) = actions.iter().find(|a| a.proof == Some(Proof::Win)) {
+        return Some(win);
+    }
+    let not_lost: Vec<&ActionStats<A>> = actions.iter().filter(|a| a.proof != Some(Proof::Loss)).collect();
+    let pool: Vec<&ActionStats<A>> = if not_lost.is_empty() { actions.iter().collect() } else { not_lost };
+    pool.into_iter().max_by(|a, b| {
+        a.visits.cmp(&b.visits).then(
+            a.mean
+                .unwrap_or(f64::NEG_INFINITY)
+                .partial_cmp(&b.mean.unwrap_or(f64::NEG_INFINITY))
+                .unwrap_or(std::cmp::Ordering::Equal),
+        )
+    })
+}
+
+/// Most visited moves and outcomes from `node` down.
+fn principal_variation<G: Game>(game: &G, mut node: &GameNode<G>) -> Vec<String> {
+    let mut pv = Vec::new();
+    while pv.len() < PV_LIMIT {
+        let Some(children) = node.children_acquire() else { break };
+        let Some(edge) = children.iter().filter(|e| e.visits_relaxed() > 0).max_by_key(|e| e.visits_relaxed()) else {
+            break;
+        };
+        pv.push(match &edge.step {
+            Step::Action(a) => game.action_name(a),
+            Step::Outcome(o) => game.outcome_name(o),
+            Step::Sampled => "(sampled)".to_string(),
+        });
+        match edge.child_acquire() {
+            Some(c) => node = c,
+            None => break,
+        }
+    }
+    pv
+}
+
+/// Walks every node reachable from `root` once (iteratively: trees may be 100 000 deep) and sums the
+/// conservation figures of [`TreeAudit`].
+fn audit_tree<M>(root: &Node<M>) -> TreeAudit {
+    let mut audit = TreeAudit {
+        root_visits: root.visits_relaxed() as u64,
+        root_value_sum: root.value_sum_relaxed(),
+        ..TreeAudit::default()
+    };
+    let mut seen: HashSet<*const Node<M>> = HashSet::new();
+    let mut stack: Vec<(&Node<M>, u64)> = vec![(root, 0)];
+    seen.insert(root);
+    while let Some((node, depth)) = stack.pop() {
+        audit.nodes += 1;
+        audit.depth = audit.depth.max(depth);
+        let Some(children) = node.children_acquire() else { continue };
+        let mut edge_visits = 0u64;
+        for e in children {
+            audit.edges += 1;
+            audit.in_flight += e.in_flight_relaxed() as u64;
+            edge_visits += e.visits_relaxed() as u64;
+            if let Some(c) = e.child_acquire() {
+                if seen.insert(c as *const _) {
+                    stack.push((c, depth + 1));
+                }
+            }
+        }
+        if edge_visits > node.visits_relaxed() as u64 {
+            audit.overcounted_nodes += 1;
+        }
+    }
+    audit
+}

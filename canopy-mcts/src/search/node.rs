@@ -1,0 +1,335 @@
+//! Tree nodes and edges: the shared, lock-free part of the search.
+//!
+//! ```text
+//!  Node (40 bytes)                                   Edge<M> (32 bytes for 2048)
+//!  ┌──────────────┬──────────────┐                   ┌────────────────────────┐
+//!  │ visits  u32  │ len  u32     │  grows / set once │ child  *Node  set once │
+//!  ├──────────────┴──────────────┤                   ├───────────┬────────────┤
+//!  │ value_sum  AtomicF64        │  only grows*      │ visits u32│in_flight u32│
+//!  ├─────────────────────────────┤                   ├───────────┼────────────┤
+//!  │ key  u64  (immutable)       │                   │ prob  f32 │ reward f32 │ immutable
+//!  ├─────────────────────────────┤                   ├───────────┴────────────┤
+//!  │ children *Edge  set once    │                   │ step M      immutable  │
+//!  ├──┬──┬──┬────────────────────┤                   └────────────────────────┘
+//!  │ex│pl│kd│pf│   padding       │
+//!  └──┴──┴──┴──┴─────────────────┘   ex = expansion state, pl = perspective player, kd = kind,
+//!                                     pf = MCTS-Solver proof
+//! ```
+//! (*) `value_sum` changes only by adding backed-up values.
+//!
+//! Virtual loss lives on edges, not nodes: in a DAG a playout's path is a sequence of edges, and a
+//! node's in-flight count is the sum over its incoming edges.
+//!
+//! Invariants are numbered in docs/CONCURRENCY.md and cited as `[I1]`..`[I9]` below.
+
+use std::ptr;
+
+use crate::sync::{AtomicF64, AtomicPtr, AtomicU32, AtomicU8, Ordering};
+
+/// A move out of a node: a player's action at a decision node, a chance outcome at a chance node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<A, O> {
+    /// A player's action.
+    Action(A),
+    /// A chance outcome.
+    Outcome(O),
+    /// Open-loop chance: the game's outcomes are too many to list, so every traversal samples its own
+    /// outcome and the child stands for the distribution of positions after it.
+    Sampled,
+}
+
+/// What kind of position a node stands for. Set at creation, never changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum NodeKind {
+    /// A player chooses (the perspective player of the children is the mover).
+    Decision = 0,
+    /// Nature chooses among outcomes with known probabilities.
+    Chance = 1,
+    /// The game is over.
+    Terminal = 2,
+}
+
+/// A game-theoretic value proven by the search (MCTS-Solver: Winands, Björnsson and Saito, "Monte-Carlo
+/// Tree Search Solver", Computers and Games 2008), from the point of view of a stated player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[repr(u8)]
+pub enum Proof {
+    /// A win against every defence.
+    Win = 1,
+    /// A loss against best play.
+    Loss = 2,
+    /// A draw with best play on both sides.
+    Draw = 3,
+}
+
+impl Proof {
+    /// The same result seen by the opponent in a two-player zero-sum game.
+    pub fn flipped(self) -> Proof {
+        match self {
+            Proof::Win => Proof::Loss,
+            Proof::Loss => Proof::Win,
+            Proof::Draw => Proof::Draw,
+        }
+    }
+
+    /// The exact value of the result on the two-player scale (win 1, draw 0.5, loss 0).
+    pub fn value(self) -> f64 {
+        match self {
+            Proof::Win => 1.0,
+            Proof::Loss => 0.0,
+            Proof::Draw => 0.5,
+        }
+    }
+
+    fn from_u8(v: u8) -> Option<Proof> {
+        match v {
+            1 => Some(Proof::Win),
+            2 => Some(Proof::Loss),
+            3 => Some(Proof::Draw),
+            _ => None,
+        }
+    }
+}
+
+const UNEXPANDED: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+
+/// One position in the shared search graph.
+///
+/// All fields are either immutable after the node is published (`key`, `kind`, `player`) or atomics
+/// written as the docs of each accessor say.
+#[repr(C)]
+pub struct Node<M> {
+    /// Playouts backed up through this node. Only grows (Relaxed, [I4]).
+    visits: AtomicU32,
+    /// Sum of the return-to-go of every playout backed up through this node, from the point of view of
+    /// `player` (Relaxed, [I4]).
+    value_sum: AtomicF64,
+    /// Zobrist key of the position (0 when the game has none). Immutable.
+    key: u64,
+    /// Children block: null until published once with Release ([I1], [I2]).
+    children: AtomicPtr<Edge<M>>,
+    /// Number of edges in the block; written before the Release publication of `children` ([I2]).
+    len: AtomicU32,
+    /// `UNEXPANDED → EXPANDING → EXPANDED`; the compare-exchange to `EXPANDING` elects the one expander
+    /// ([I1]).
+    expansion: AtomicU8,
+    /// The player whose return-to-go `value_sum` holds: the player who moved into the node. Immutable.
+    player: u8,
+    /// [`NodeKind`] as a byte. Immutable.
+    kind: u8,
+    /// MCTS-Solver result from `player`'s point of view: 0 = unknown, else a [`Proof`]. Goes from 0 to a
+    /// value at most once in meaning (racing workers derive the same fact); Relaxed ([I9]).
+    proof: AtomicU8,
+}
+
+/// One move out of a node, with its own statistics (needed for sound statistics in a DAG, where a node
+/// has many parents: Childs, Brodeur and Kocsis, "Transpositions and move groups in Monte Carlo tree
+/// search", CIG 2008).
+#[repr(C)]
+pub struct Edge<M> {
+    /// The node this move leads to: null until linked once with a Release compare-exchange ([I3]).
+    child: AtomicPtr<Node<M>>,
+    /// Playouts backed up through this edge. Only grows (Relaxed, [I4]).
+    visits: AtomicU32,
+    /// Playouts on this edge not backed up yet: the virtual loss count ([I5]).
+    in_flight: AtomicU32,
+    /// Probability of the outcome at a chance node, or the action's prior (normalised; uniform without
+    /// game priors).
+    pub prob: f32,
+    /// Immediate reward of the move for the mover (2048: merge score). Immutable.
+    pub reward: f32,
+    /// The move. Immutable.
+    pub step: M,
+}
+
+// Size targets from docs/ARCHITECTURE.md §3 (a Node is generic only through the edge pointer type).
+#[cfg(not(canopy_loom))]
+const _: () = assert!(std::mem::size_of::<Node<u8>>() <= 64);
+#[cfg(not(canopy_loom))]
+const _: () = assert!(std::mem::size_of::<Edge<Step<u8, (u8, u8)>>>() <= 32);
+
+impl<M> Node<M> {
+    /// A fresh, unpublished node.
+    pub fn new(kind: NodeKind, player: usize, key: u64) -> Self {
+        Self {
+            visits: AtomicU32::new(0),
+            value_sum: AtomicF64::new(0.0),
+            key,
+            children: AtomicPtr::new(ptr::null_mut()),
+            len: AtomicU32::new(0),
+            expansion: AtomicU8::new(UNEXPANDED),
+            player: player as u8,
+            kind: kind as u8,
+            proof: AtomicU8::new(0),
+        }
+    }
+
+    /// The node's kind.
+    #[inline]
+    pub fn kind(&self) -> NodeKind {
+        match self.kind {
+            0 => NodeKind::Decision,
+            1 => NodeKind::Chance,
+            _ => NodeKind::Terminal,
+        }
+    }
+
+    /// The perspective player of `value_sum`.
+    #[inline]
+    pub fn player(&self) -> usize {
+        self.player as usize
+    }
+
+    /// The proven result for [`Node::player`], if any ([I9]).
+    #[inline]
+    pub fn proof_relaxed(&self) -> Option<Proof> {
+        Proof::from_u8(self.proof.load(Ordering::Relaxed))
+    }
+
+    /// Records a proven result for [`Node::player`] ([I9]).
+    #[inline]
+    pub fn set_proof_relaxed(&self, proof: Proof) {
+        self.proof.store(proof as u8, Ordering::Relaxed);
+    }
+
+    /// The node's Zobrist key (0 without a transposition table).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Visit count (a statistic: Relaxed).
+    #[inline]
+    pub fn visits_relaxed(&self) -> u32 {
+        self.visits.load(Ordering::Relaxed)
+    }
+
+    /// Sum of backed-up values (a statistic: Relaxed).
+    #[inline]
+    pub fn value_sum_relaxed(&self) -> f64 {
+        self.value_sum.load(Ordering::Relaxed)
+    }
+
+    /// Mean backed-up value, or `None` before the first visit.
+    #[inline]
+    pub fn mean_relaxed(&self) -> Option<f64> {
+        let n = self.visits_relaxed();
+        (n > 0).then(|| self.value_sum_relaxed() / n as f64)
+    }
+
+    /// Backs up one playout's value: adds it and counts the visit ([I4]).
+    #[inline]
+    pub fn backup_relaxed(&self, value: f64) {
+        self.value_sum.fetch_add(value, Ordering::Relaxed);
+        self.visits.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The published children block, loaded with Acquire so the edges it points to are fully built
+    /// ([I2]). `None` while the node is unexpanded.
+    #[inline]
+    pub fn children_acquire(&self) -> Option<&[Edge<M>]> {
+        let p = self.children.load(Ordering::Acquire);
+        if p.is_null() {
+            return None;
+        }
+        let len = self.len.load(Ordering::Relaxed) as usize;
+        // SAFETY: [I2] the block behind a non-null `children` was fully initialised with `len` edges
+        // before the Release store that published it, and our Acquire load synchronises with it. [I6]
+        // the block lives in a search arena that outlives every reference into the tree.
+        Some(unsafe { std::slice::from_raw_parts(p, len) })
+    }
+
+    /// Tries to become this node's one expander (`UNEXPANDED → EXPANDING`). The loser never waits
+    /// ([I1]).
+    #[inline]
+    pub fn try_claim_expansion(&self) -> bool {
+        self.expansion.load(Ordering::Relaxed) == UNEXPANDED
+            && self.expansion.compare_exchange(UNEXPANDED, EXPANDING, Ordering::Acquire, Ordering::Relaxed).is_ok()
+    }
+
+    /// Gives up a claimed expansion (memory ran out): the node can be claimed again later.
+    pub fn abandon_expansion(&self) {
+        self.expansion.store(UNEXPANDED, Ordering::Release);
+    }
+
+    /// Publishes a fully built children block ([I1], [I2]).
+    ///
+    /// # Safety
+    /// The caller holds the expansion claim ([`Node::try_claim_expansion`] returned true and nobody
+    /// published yet), `edges` points to `len` initialised edges, and the block lives as long as the
+    /// search arena ([I6]).
+    pub unsafe fn publish_children_release(&self, edges: *mut Edge<M>, len: usize) {
+        self.len.store(len as u32, Ordering::Relaxed);
+        self.children.store(edges, Ordering::Release);
+        self.expansion.store(EXPANDED, Ordering::Release);
+    }
+}
+
+impl<M> Edge<M> {
+    /// An unlinked edge.
+    pub fn new(step: M, prob: f32, reward: f32) -> Self {
+        Self {
+            child: AtomicPtr::new(ptr::null_mut()),
+            visits: AtomicU32::new(0),
+            in_flight: AtomicU32::new(0),
+            prob,
+            reward,
+            step,
+        }
+    }
+
+    /// The linked child, loaded with Acquire ([I3]). `None` until some worker links it.
+    #[inline]
+    pub fn child_acquire(&self) -> Option<&Node<M>> {
+        let p = self.child.load(Ordering::Acquire);
+        // SAFETY: [I3] a non-null child pointer was stored by a Release compare-exchange after the node
+        // was fully initialised; our Acquire load synchronises with it. [I6] the node lives in a search
+        // arena that outlives the tree references.
+        unsafe { p.as_ref() }
+    }
+
+    /// Links `node` as this edge's child unless another worker already did; returns the child that won
+    /// ([I3]).
+    ///
+    /// # Safety
+    /// `node` points to a fully initialised node that lives as long as the search arenas ([I6]).
+    pub unsafe fn link_child_release(&self, node: *mut Node<M>) -> &Node<M> {
+        match self.child.compare_exchange(ptr::null_mut(), node, Ordering::Release, Ordering::Acquire) {
+            // SAFETY: [I6] the caller guarantees `node` is valid for the arena's lifetime.
+            Ok(_) => unsafe { &*node },
+            // SAFETY: [I3] the winner's pointer was published with Release; our failure ordering is
+            // Acquire. [I6] arena lifetime.
+            Err(existing) => unsafe { &*existing },
+        }
+    }
+
+    /// Edge visit count (Relaxed).
+    #[inline]
+    pub fn visits_relaxed(&self) -> u32 {
+        self.visits.load(Ordering::Relaxed)
+    }
+
+    /// Virtual-loss count (Relaxed).
+    #[inline]
+    pub fn in_flight_relaxed(&self) -> u32 {
+        self.in_flight.load(Ordering::Relaxed)
+    }
+
+    /// Adds one virtual loss when a playout selects this edge ([I5]).
+    #[inline]
+    pub fn add_in_flight_relaxed(&self) {
+        self.in_flight.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts one backed-up playout and removes its virtual loss ([I4], [I5]).
+    #[inline]
+    pub fn backup_relaxed(&self) {
+        self.visits.fetch_add(1, Ordering::Relaxed);
+        self.in_flight.fetch_sub(1, Ordering::Relaxed);
+    }
+}

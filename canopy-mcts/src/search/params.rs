@@ -1,0 +1,141 @@
+//! Search parameters: each declared once with its range, default and meaning, and copied into the
+//! workers when a search starts (the hot loop never reads shared configuration).
+
+/// How a chance node picks the outcome a playout follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum ChanceSelection {
+    /// The outcome whose visit share lags its probability most (`argmax p_i·(N+1) − n_i`): visit
+    /// shares track the probabilities closely with no sampling noise. Deterministic.
+    #[default]
+    Stratified,
+    /// Sample an outcome by its probability with the worker's RNG.
+    Sample,
+}
+
+/// The selection formula at decision nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Selection {
+    /// UCT: `q + C·sqrt(ln N / n)`, unvisited moves first (Kocsis and Szepesvári, ECML 2006).
+    #[default]
+    Uct,
+    /// PUCT: `q + C·P·sqrt(N) / (1 + n)` with the game's priors `P` (Silver et al., "Mastering the game of
+    /// Go without human knowledge", Nature 2017; Rosin's PUCB, 2011). Unvisited moves score `q = 0` plus
+    /// their exploration term, so a strong prior is tried first.
+    Puct,
+}
+
+/// What a playout backs up through a decision node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Backup {
+    /// The playout's return: a node's value is the mean of the playouts through it (classic MCTS).
+    #[default]
+    Mean,
+    /// Single-player games only: above a decision node, the playout carries the best child's mean
+    /// (`max_a reward(a) + mean(child a)` over visited children) instead of its own return, so a chance
+    /// node averages its outcomes' best values as expectimax does, rather than the mix of good and
+    /// exploratory moves below it (the max backup operator of Coulom, "Efficient selectivity and backup
+    /// operators in Monte-Carlo tree search", CG 2006).
+    Max,
+}
+
+/// Parameters of one search. `Default` gives the documented defaults.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SearchParams {
+    /// Stop after this many playouts (all threads together). `None`: no playout limit.
+    pub playouts: Option<u64>,
+    /// Stop after this many milliseconds of wall time. `None`: no time limit.
+    pub time_ms: Option<u64>,
+    /// Memory budget in bytes for the tree and the transposition table together. Past it the search stops
+    /// adding nodes and keeps running playouts from the leaves it reaches. Default 1 GiB.
+    pub memory_bytes: usize,
+    /// Worker threads, >= 1. Default: the number of logical cores.
+    pub threads: usize,
+    /// Seed of the workers' RNGs (worker `i` uses stream `i`). With one thread a search is reproducible.
+    pub seed: u64,
+    /// Pin worker `i` to core `i mod cores` (core_affinity). Default true.
+    pub pin_threads: bool,
+    /// Use the transposition table when the game provides Zobrist keys. Default true.
+    pub transposition_table: bool,
+    /// UCT exploration constant `C` in `q + C·sqrt(ln N / n)`, on values normalised to `[0, 1]`.
+    /// Range `0.0..`; default 1.0 (Kocsis and Szepesvári's UCT, ECML 2006, uses `sqrt(2)` for rewards in
+    /// `[0, 1]`; smaller values exploit more).
+    pub exploration: f64,
+    /// Selection formula at decision nodes. Default [`Selection::Uct`].
+    pub selection: Selection,
+    /// Virtual loss: each in-flight playout on an edge counts as this many extra visits with the worst
+    /// normalised value (0). Range `0..`; default 1; 0 disables virtual loss.
+    pub virtual_loss: u32,
+    /// A node is expanded (its children block built) once it has this many visits. Range `0..`; default 1
+    /// (0 expands a node the first time it is reached, so one playout can descend arbitrarily deep).
+    pub expand_threshold: u32,
+    /// Chance-node outcome selection. Default [`ChanceSelection::Stratified`].
+    pub chance: ChanceSelection,
+    /// Backup operator at decision nodes. Default [`Backup::Mean`]. [`Backup::Max`] applies to
+    /// single-player games only; with more players the search backs up means (as the solver, which needs
+    /// two players, is off in other games).
+    pub backup: Backup,
+    /// MCTS-Solver for two-player games whose values lie on `[0, 1]`: proven wins and losses propagate,
+    /// are never searched again, and end the search once the root is proven. Default true.
+    pub solver: bool,
+    /// Walk the finished tree and report conservation checks ([`crate::search::TreeAudit`]). Default false.
+    pub audit: bool,
+}
+
+/// Default number of playouts when neither a playout nor a time limit is given.
+pub const DEFAULT_PLAYOUTS: u64 = 10_000;
+
+/// Default memory budget: 1 GiB.
+pub const DEFAULT_MEMORY_BYTES: usize = 1 << 30;
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        Self {
+            playouts: Some(DEFAULT_PLAYOUTS),
+            time_ms: None,
+            memory_bytes: DEFAULT_MEMORY_BYTES,
+            threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            seed: 1,
+            pin_threads: true,
+            transposition_table: true,
+            exploration: 1.0,
+            selection: Selection::Uct,
+            virtual_loss: 1,
+            expand_threshold: 1,
+            chance: ChanceSelection::Stratified,
+            backup: Backup::Mean,
+            audit: false,
+            solver: true,
+        }
+    }
+}
+
+/// Parses a byte count with an optional binary suffix: `1048576`, `512K`, `64MB`, `64MiB`, `2G`, `1GB`
+/// (K/M/G/T are powers of 1024; case-insensitive; an optional `B` or `iB` may follow).
+///
+/// # Errors
+/// Returns a one-line message when the text is not a whole number with a known suffix, or overflows.
+pub fn parse_bytes(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, suffix) = t.split_at(split);
+    if digits.is_empty() {
+        return Err(format!("'{text}' is not a byte count (examples: 1048576, 512MB, 2GiB)"));
+    }
+    let n: u64 = digits.parse().map_err(|_| format!("'{text}' is too large"))?;
+    let shift = match suffix.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        other => return Err(format!("unknown size suffix '{other}' in '{text}' (use K, M, G or T)")),
+    };
+    n.checked_mul(1u64 << shift).and_then(|v| usize::try_from(v).ok()).ok_or_else(|| format!("'{text}' is too large"))
+}

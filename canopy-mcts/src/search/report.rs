@@ -1,0 +1,123 @@
+//! What a search returns: the best action, per-action statistics, the principal variation and totals.
+//! Renders as JSON with serde; the command line draws the tables.
+
+pub use crate::search::node::Proof;
+
+/// Statistics of one root action.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(bound = ""))]
+pub struct ActionStats<A> {
+    /// The action (not serialised: games render it through `name`).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub action: A,
+    /// The game's name for the action.
+    pub name: String,
+    /// Playouts that went through this action.
+    pub visits: u64,
+    /// `visits` divided by the root's playouts (0 when there were none).
+    pub share: f64,
+    /// Mean return of the action for the player to move, in the game's units: the immediate reward plus
+    /// the mean return-to-go after it (2048: expected score still to come; two-player games: win rate,
+    /// draws counting one half). `None` before the first visit.
+    pub mean: Option<f64>,
+    /// Immediate reward of the action (2048: merge score).
+    pub reward: f64,
+    /// The action's prior probability used by PUCT (uniform when the game gives none).
+    pub prior: f64,
+    /// Principal variation after this action (names of the most visited moves and outcomes).
+    pub pv: Vec<String>,
+    /// The proven result of the action for the mover, when the search proved one (two-player games).
+    pub proof: Option<Proof>,
+}
+
+/// Transposition-table figures of a search.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TableStats {
+    /// Number of slots.
+    pub slots: usize,
+    /// Slots holding a key at the end of the search.
+    pub filled: usize,
+    /// Edges linked to a node that was already in the table (a transposition).
+    pub hits: u64,
+}
+
+/// Conservation checks on the finished tree (with `SearchParams::audit`).
+#[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TreeAudit {
+    /// Distinct nodes reachable from the root.
+    pub nodes: u64,
+    /// Edges in all children blocks.
+    pub edges: u64,
+    /// Sum of every edge's in-flight (virtual loss) count: 0 after a search.
+    pub in_flight: u64,
+    /// The root's visit count.
+    pub root_visits: u64,
+    /// The root's value sum (return-to-go of every playout, from the root's perspective).
+    pub root_value_sum: f64,
+    /// Sum of the same returns as computed by the workers, without atomics.
+    pub evaluated_value_sum: f64,
+    /// Nodes whose outgoing edge visits add up to more than the node's own visits (must be 0).
+    pub overcounted_nodes: u64,
+    /// Deepest node reachable from the root (edges from the root).
+    pub depth: u64,
+}
+
+/// The result of one search.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(bound = ""))]
+pub struct SearchReport<A> {
+    /// The most visited root action (ties: higher mean). `None` when the root is terminal.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub best: Option<A>,
+    /// Name of `best`.
+    pub best_name: Option<String>,
+    /// One entry per legal root action, in the game's action order.
+    pub actions: Vec<ActionStats<A>>,
+    /// Principal variation from the root: the best action, then the most visited move or outcome at
+    /// each node below.
+    pub pv: Vec<String>,
+    /// Mean return-to-go of the root for the player to move (`None` without playouts).
+    pub root_value: Option<f64>,
+    /// The proven result of the root for the player to move, when the search proved one.
+    pub root_proof: Option<Proof>,
+    /// Playouts completed.
+    pub playouts: u64,
+    /// The root node's visit count (equals `playouts`: no update is lost).
+    pub root_visits: u64,
+    /// Nodes created.
+    pub nodes: u64,
+    /// Deepest playout path (edges from the root).
+    pub max_depth: u64,
+    /// Mean playout path length (edges from the root).
+    pub mean_depth: f64,
+    /// Wall time of the search in milliseconds.
+    pub elapsed_ms: f64,
+    /// Playouts per second of wall time.
+    pub playouts_per_sec: f64,
+    /// Bytes held by the tree arenas and the transposition table.
+    pub memory_bytes: usize,
+    /// Whether the memory budget stopped the tree from growing.
+    pub memory_limited: bool,
+    /// Transposition-table figures (`None` when the table is off or the game has no keys).
+    pub table: Option<TableStats>,
+    /// How values are put on `[0, 1]` for UCT: "bounds [lo, hi]" or "per-node min/max".
+    pub normalisation: String,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Conservation checks (`None` unless requested).
+    pub audit: Option<TreeAudit>,
+}
+
+impl<A> SearchReport<A> {
+    /// The statistics of `action`, if it is a root action.
+    pub fn action(&self, action: &A) -> Option<&ActionStats<A>>
+    where
+        A: PartialEq,
+    {
+        self.actions.iter().find(|s| &s.action == action)
+    }
+}

@@ -1,0 +1,153 @@
+//! The transposition table: a fixed-size, power-of-two, open-addressed map from Zobrist key to node,
+//! shared lock-free by all workers. It turns the search tree into a DAG where positions repeat.
+//!
+//! A slot is claimed with a compare-exchange of its key from 0 (empty) to the key; the claimer then
+//! publishes the node pointer with Release ([I7]). A probe that finds the key but no pointer yet treats the
+//! slot as a miss (it never waits), and every probe checks the key stored in the node itself, so it never
+//! returns a node of another position ([I8]).
+
+use crate::search::node::Node;
+use crate::sync::{AtomicPtr, AtomicU64, Ordering};
+
+/// Linear-probe distance: after this many occupied slots a key is not stored.
+const PROBE_LIMIT: usize = 8;
+
+/// Bytes per slot (for sizing the table from a memory budget).
+pub const SLOT_BYTES: usize = 16;
+
+/// The key stored for a position whose Zobrist key is 0 (0 marks an empty slot).
+const ZERO_KEY_STAND_IN: u64 = 0x5151_5151_5151_5151;
+
+struct Slot<M> {
+    /// 0 = empty; otherwise a key. Set once by compare-exchange ([I7]).
+    key: AtomicU64,
+    /// Null until the claimer publishes its node with Release ([I7]).
+    node: AtomicPtr<Node<M>>,
+}
+
+/// A lock-free transposition table of `2^k` slots of 16 bytes.
+pub struct TranspositionTable<M> {
+    slots: Box<[Slot<M>]>,
+    mask: usize,
+}
+
+/// Result of [`TranspositionTable::get_or_insert`].
+pub enum Lookup<'a, M> {
+    /// The position was already in the table: use this node (a transposition).
+    Hit(&'a Node<M>),
+    /// The candidate was stored (or could not be stored: the neighbourhood was full or a racing insert
+    /// of the same key had not published yet); use the candidate.
+    Inserted,
+}
+
+impl<M> TranspositionTable<M> {
+    /// A table with at least `min_slots` slots (rounded up to a power of two, at least 16).
+    pub fn with_slots(min_slots: usize) -> Self {
+        let n = min_slots.max(16).next_power_of_two();
+        Self { slots: empty_slots(n), mask: n - 1 }
+    }
+
+    /// Number of slots.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Bytes held by the table.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot<M>>()
+    }
+
+    /// Number of slots whose key is set (a full scan: for reports, not for the hot loop).
+    pub fn filled(&self) -> usize {
+        self.slots.iter().filter(|s| s.key.load(Ordering::Relaxed) != 0).count()
+    }
+
+    #[inline]
+    fn stored_key(key: u64) -> u64 {
+        if key == 0 {
+            ZERO_KEY_STAND_IN
+        } else {
+            key
+        }
+    }
+
+    /// Finds the node stored for `key`, if any ([I7], [I8]).
+    pub fn probe(&self, key: u64) -> Option<&Node<M>> {
+        let k = Self::stored_key(key);
+        let start = (k as usize) & self.mask;
+        for i in 0..PROBE_LIMIT {
+            let slot = &self.slots[(start + i) & self.mask];
+            match slot.key.load(Ordering::Acquire) {
+                0 => return None,
+                sk if sk == k => {
+                    let p = slot.node.load(Ordering::Acquire);
+                    // SAFETY: [I7] a non-null node pointer was published with Release after the node was
+                    // built; our Acquire load synchronises with it. [I6] nodes live as long as the arenas,
+                    // which outlive the table's use.
+                    let node = unsafe { p.as_ref() }?;
+                    // [I8] the node's own key must match.
+                    return (node.key() == key).then_some(node);
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Returns the node already stored for `key`, or stores `candidate` for it.
+    ///
+    /// # Safety
+    /// `candidate` points to a fully initialised node with key `key` that lives as long as the search
+    /// arenas ([I6]).
+    pub unsafe fn get_or_insert(&self, key: u64, candidate: *mut Node<M>) -> Lookup<'_, M> {
+        let k = Self::stored_key(key);
+        let start = (k as usize) & self.mask;
+        for i in 0..PROBE_LIMIT {
+            let slot = &self.slots[(start + i) & self.mask];
+            let mut sk = slot.key.load(Ordering::Acquire);
+            if sk == 0 {
+                match slot.key.compare_exchange(0, k, Ordering::AcqRel, Ordering::Acquire) {
+                    Ok(_) => {
+                        slot.node.store(candidate, Ordering::Release);
+                        return Lookup::Inserted;
+                    }
+                    Err(actual) => sk = actual,
+                }
+            }
+            if sk == k {
+                let p = slot.node.load(Ordering::Acquire);
+                // SAFETY: [I7] as in `probe`; [I6] arena lifetime.
+                return match unsafe { p.as_ref() } {
+                    Some(node) if node.key() == key => Lookup::Hit(node),
+                    // Claimed but not yet published, or a stand-in collision: never wait ([I7]).
+                    _ => Lookup::Inserted,
+                };
+            }
+        }
+        Lookup::Inserted
+    }
+}
+
+/// `n` empty slots. Outside loom the memory comes zeroed from the allocator (the operating system maps
+/// zero pages lazily, so a large table costs nothing until it is used).
+#[cfg(not(canopy_loom))]
+fn empty_slots<M>(n: usize) -> Box<[Slot<M>]> {
+    use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};
+    let layout = Layout::array::<Slot<M>>(n).expect("table size overflows");
+    // SAFETY: [I10] an all-zero `Slot` is a valid empty slot (key 0, null node; both are plain atomics
+    // with no invalid bit patterns), `layout` is the layout of `[Slot<M>; n]` with n >= 16 (non-zero
+    // size), and the box takes ownership of the allocation with that same layout.
+    unsafe {
+        let p = alloc_zeroed(layout) as *mut Slot<M>;
+        if p.is_null() {
+            handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+    }
+}
+
+/// `n` empty slots, built one by one (loom's atomics cannot be zero-initialised).
+#[cfg(canopy_loom)]
+fn empty_slots<M>(n: usize) -> Box<[Slot<M>]> {
+    (0..n).map(|_| Slot { key: AtomicU64::new(0), node: AtomicPtr::new(std::ptr::null_mut()) }).collect()
+}

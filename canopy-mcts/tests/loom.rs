@@ -1,0 +1,169 @@
+//! loom models of the shared tree's races. Run with
+//!
+//! ```sh
+//! RUSTFLAGS="--cfg canopy_loom" LOOM_MAX_PREEMPTIONS=2 cargo test --test loom --release
+//! ```
+//!
+//! Each model was checked to fail on a deliberate bug before it was kept (the bugs are NOT in the code):
+//! - `expansion_publication`: storing `Node::children` with `Relaxed` instead of `Release` in
+//!   `publish_children_release` → loom finds a reader that sees the block pointer but the old `len` (0).
+//! - `concurrent_backups_are_exact`: replacing `visits.fetch_add(1)` in `Node::backup_relaxed` by
+//!   `visits.store(visits.load() + 1)` → loom finds the lost update (visits 1 instead of 2).
+//! - `table_insert_and_probe`: making `probe` accept a slot whose key matches in its low 4 bits only and
+//!   dropping the check of the key stored in the node (`[I8]`) → loom finds a probe of key 21 that
+//!   returns the node of key 5.
+#![cfg(canopy_loom)]
+
+use loom::sync::Arc;
+use loom::thread;
+
+use canopy_mcts::internals::{Edge, Node, NodeKind};
+use canopy_mcts::internals::{Lookup, TranspositionTable};
+
+/// A raw pointer that the models move between loom threads; what it points to is owned by the model's
+/// main thread and outlives every spawned thread.
+struct SendPtr<T>(*mut T);
+impl<T> Clone for SendPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for SendPtr<T> {}
+// SAFETY: [I6] in these models the pointee is kept alive by the main thread until all threads joined.
+unsafe impl<T> Send for SendPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Sync for SendPtr<T> {}
+
+#[test]
+fn expansion_publication() {
+    loom::model(|| {
+        let node = Arc::new(Node::<u8>::new(NodeKind::Decision, 0, 0));
+        // Two candidate children blocks, one per would-be expander.
+        let blocks: Vec<SendPtr<Edge<u8>>> = (0..2)
+            .map(|w| {
+                let block: Box<[Edge<u8>]> = (0..3).map(|i| Edge::new(10 * w + i, 1.0, i as f32)).collect();
+                SendPtr(Box::into_raw(block) as *mut Edge<u8>)
+            })
+            .collect();
+        let expanders: Vec<_> = (0..2)
+            .map(|w| {
+                let node = node.clone();
+                let block = blocks[w];
+                thread::spawn(move || {
+                    if node.try_claim_expansion() {
+                        // SAFETY: [I1] we hold the claim; [I2] the block's 3 edges are initialised; [I6]
+                        // the main thread keeps the block alive until after the join.
+                        unsafe { node.publish_children_release(block.0, 3) };
+                        true
+                    } else {
+                        false
+                    }
+                })
+            })
+            .collect();
+        let reader = {
+            let node = node.clone();
+            thread::spawn(move || {
+                if let Some(children) = node.children_acquire() {
+                    assert_eq!(children.len(), 3, "reader saw a half-built block");
+                    let first = children[0].step;
+                    for (i, e) in children.iter().enumerate() {
+                        assert_eq!(e.step, first + i as u8);
+                        assert_eq!(e.visits_relaxed(), 0);
+                    }
+                }
+            })
+        };
+        let won: usize = expanders.into_iter().map(|h| h.join().unwrap() as usize).sum();
+        reader.join().unwrap();
+        assert_eq!(won, 1, "exactly one worker expands");
+        assert_eq!(node.children_acquire().map(|c| c.len()), Some(3));
+        for b in blocks {
+            // SAFETY: the block was made by Box::into_raw above with length 3 and all threads joined.
+            drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(b.0, 3)) });
+        }
+    });
+}
+
+#[test]
+fn concurrent_backups_are_exact() {
+    loom::model(|| {
+        let node = Arc::new(Node::<u8>::new(NodeKind::Decision, 0, 0));
+        let edge = Arc::new(Edge::new(0u8, 1.0, 0.0));
+        let workers: Vec<_> = [1.5f64, 2.25]
+            .into_iter()
+            .map(|v| {
+                let (node, edge) = (node.clone(), edge.clone());
+                thread::spawn(move || {
+                    edge.add_in_flight_relaxed(); // select: one virtual loss
+                    edge.backup_relaxed(); // backup: visit +1, virtual loss -1
+                    node.backup_relaxed(v);
+                })
+            })
+            .collect();
+        for w in workers {
+            w.join().unwrap();
+        }
+        assert_eq!(node.visits_relaxed(), 2);
+        assert_eq!(node.value_sum_relaxed(), 3.75);
+        assert_eq!(edge.visits_relaxed(), 2);
+        assert_eq!(edge.in_flight_relaxed(), 0, "virtual loss leaked");
+    });
+}
+
+#[test]
+fn table_insert_and_probe() {
+    loom::model(|| {
+        // 16 slots; keys 5 and 5 + 16 share a home slot.
+        let table = Arc::new(TranspositionTable::<u8>::with_slots(16));
+        let key = 5u64;
+        let other = 5u64 + 16;
+        let nodes: Vec<SendPtr<Node<u8>>> = [key, key, other]
+            .iter()
+            .map(|&k| SendPtr(Box::into_raw(Box::new(Node::new(NodeKind::Decision, 0, k)))))
+            .collect();
+        let inserters: Vec<_> = (0..2)
+            .map(|i| {
+                let table = table.clone();
+                let candidate = nodes[i];
+                thread::spawn(move || {
+                    // SAFETY: [I6] the node is fully built and outlives the model's threads.
+                    let used = match unsafe { table.get_or_insert(key, candidate.0) } {
+                        Lookup::Hit(n) => n as *const Node<u8> as usize,
+                        Lookup::Inserted => candidate.0 as usize,
+                    };
+                    (candidate.0 as usize, used)
+                })
+            })
+            .collect();
+        let prober = {
+            let table = table.clone();
+            let colliding = nodes[2];
+            thread::spawn(move || {
+                // SAFETY: [I6] as above.
+                let _ = unsafe { table.get_or_insert(other, colliding.0) };
+                if let Some(n) = table.probe(key) {
+                    assert_eq!(n.key(), key, "probe returned another position's node");
+                }
+                if let Some(n) = table.probe(other) {
+                    assert_eq!(n.key(), other);
+                }
+            })
+        };
+        let used: Vec<(usize, usize)> = inserters.into_iter().map(|h| h.join().unwrap()).collect();
+        prober.join().unwrap();
+        // The table ends with one node for the key, and it is one of the two candidates.
+        let stored = table.probe(key).expect("key stored") as *const Node<u8> as usize;
+        assert!(stored == nodes[0].0 as usize || stored == nodes[1].0 as usize);
+        // A worker that found the slot claimed but not yet published uses its own node (it never waits);
+        // otherwise both use the stored node.
+        for (own, u) in used {
+            assert!(u == stored || u == own, "an insert returned a node that is neither stored nor its own");
+        }
+        assert_eq!(table.probe(other).map(|n| n.key()), Some(other));
+        for n in nodes {
+            // SAFETY: made by Box::into_raw above; all threads joined.
+            drop(unsafe { Box::from_raw(n.0) });
+        }
+    });
+}

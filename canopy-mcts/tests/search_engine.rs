@@ -1,0 +1,147 @@
+//! Engine-level checks that do not depend on a particular game's strength: reproducibility, exact
+//! playout accounting, deep trees and the memory budget.
+
+use canopy_mcts::games::chain::Chain;
+use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
+use canopy_mcts::search::{Search, SearchParams, SearchReport};
+
+/// The report without its timings, as text.
+fn timeless<A: Clone + std::fmt::Debug>(r: &SearchReport<A>) -> String {
+    let mut r = r.clone();
+    r.elapsed_ms = 0.0;
+    r.playouts_per_sec = 0.0;
+    format!("{r:?}")
+}
+
+#[test]
+fn one_thread_with_a_seed_is_reproducible() {
+    let params =
+        SearchParams { playouts: Some(30_000), threads: 1, seed: 42, solver: false, ..SearchParams::default() };
+    let root = TicTacToeState::parse("x../.o./...").unwrap();
+    let a = Search::new(&TicTacToe, params.clone()).run(&root);
+    let b = Search::new(&TicTacToe, params.clone()).run(&root);
+    assert_eq!(timeless(&a), timeless(&b));
+    let c = Search::new(&TicTacToe, SearchParams { seed: 43, ..params }).run(&root);
+    assert_eq!(c.playouts, 30_000);
+}
+
+#[test]
+fn root_visits_equal_playouts_with_threads() {
+    for threads in [2, 4] {
+        let params = SearchParams {
+            playouts: Some(100_000),
+            threads,
+            audit: true,
+            pin_threads: false,
+            // The solver would prove tic-tac-toe and end the search early.
+            solver: false,
+            ..SearchParams::default()
+        };
+        let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
+        let audit = r.audit.unwrap();
+        assert_eq!(r.playouts, 100_000);
+        assert_eq!(audit.root_visits, 100_000, "threads {threads}");
+        assert_eq!(audit.in_flight, 0);
+        assert_eq!(audit.overcounted_nodes, 0);
+        let root_edges: u64 = r.actions.iter().map(|a| a.visits).sum();
+        assert_eq!(root_edges, 100_000);
+        assert!((audit.root_value_sum - audit.evaluated_value_sum).abs() < 1e-6 * audit.evaluated_value_sum.max(1.0));
+    }
+}
+
+#[test]
+fn terminal_root_reports_game_over() {
+    let won = TicTacToeState::parse("xxx/oo./...").unwrap();
+    let r = Search::new(&TicTacToe, SearchParams { threads: 1, ..SearchParams::default() }).run(&won);
+    assert!(r.best.is_none());
+    assert!(r.actions.is_empty());
+    assert_eq!(r.playouts, 0);
+}
+
+#[test]
+fn a_tree_100_000_deep_is_built_and_dropped() {
+    // expand_threshold 0 expands every node on first arrival, so one playout walks the whole chain.
+    let game = Chain { length: 120_000, width: 1 };
+    let params =
+        SearchParams { playouts: Some(3), threads: 1, expand_threshold: 0, audit: true, ..SearchParams::default() };
+    let r = Search::new(&game, params).run(&0);
+    assert!(r.max_depth >= 100_000, "depth {}", r.max_depth);
+    assert!(r.audit.as_ref().unwrap().depth >= 100_000);
+    assert_eq!(r.actions[0].mean, Some(120_000.0));
+}
+
+#[test]
+fn memory_budget_is_respected_and_playouts_continue() {
+    let budget = 8 << 20;
+    let game = Chain { length: 10_000, width: 8 };
+    let params = SearchParams {
+        playouts: Some(200_000),
+        threads: 2,
+        memory_bytes: budget,
+        transposition_table: false,
+        pin_threads: false,
+        audit: true,
+        ..SearchParams::default()
+    };
+    let r = Search::new(&game, params).run(&0);
+    assert!(r.memory_limited, "budget never reached: {} bytes", r.memory_bytes);
+    assert!(r.memory_bytes <= budget, "{} > {budget}", r.memory_bytes);
+    assert_eq!(r.playouts, 200_000);
+    assert_eq!(r.audit.unwrap().root_visits, 200_000);
+}
+
+#[test]
+fn a_100_000_deep_tree_is_dropped_on_a_small_stack() {
+    // The search runs on a thread with a 256 KiB stack: dropping a 100 000-deep tree recursively would
+    // need megabytes of stack, so this passes only if the tree is freed without recursion (the arenas).
+    // No transposition table and two actions per step: a real tree, not a shared chain.
+    let handle = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(|| {
+            let game = Chain { length: 110_000, width: 2 };
+            let params = SearchParams {
+                playouts: Some(2),
+                threads: 1,
+                expand_threshold: 0,
+                transposition_table: false,
+                audit: true,
+                ..SearchParams::default()
+            };
+            let r = Search::new(&game, params).run(&0);
+            let audit = r.audit.unwrap();
+            (r.max_depth, audit.depth, audit.nodes, r.playouts)
+        })
+        .unwrap();
+    let (max_depth, depth, nodes, playouts) = handle.join().expect("the search overflowed its stack");
+    assert!(max_depth >= 100_000 && depth >= 100_000, "depth {max_depth} / {depth}");
+    assert!(nodes >= 100_000, "nodes {nodes}");
+    assert_eq!(playouts, 2);
+}
+
+#[test]
+fn a_64_mib_budget_is_respected_and_playouts_continue() {
+    let budget = 64 << 20;
+    // No table and eight actions per step: each playout adds one node (40 bytes) and about one in two
+    // expands a node (eight 32-byte edges), so the budget is reached after some 450 000 playouts and the
+    // rest run without growing the tree.
+    let game = Chain { length: 10_000, width: 8 };
+    let params = SearchParams {
+        playouts: Some(1_000_000),
+        threads: 2,
+        memory_bytes: budget,
+        transposition_table: false,
+        pin_threads: false,
+        audit: true,
+        ..SearchParams::default()
+    };
+    let r = Search::new(&game, params).run(&0);
+    assert!(r.memory_limited, "budget never reached: {} bytes", r.memory_bytes);
+    assert!(r.memory_bytes <= budget, "{} > {budget}", r.memory_bytes);
+    assert_eq!(r.playouts, 1_000_000);
+    // Far fewer nodes than playouts (each playout adds at most one): many playouts ran after the tree
+    // stopped growing.
+    assert!(r.nodes < r.playouts * 6 / 10, "{} nodes for {} playouts", r.nodes, r.playouts);
+    let audit = r.audit.unwrap();
+    assert_eq!(audit.root_visits, 1_000_000);
+    assert_eq!(audit.in_flight, 0);
+}
