@@ -1,6 +1,7 @@
 //! canopy: a lock-free, tree-parallel Monte Carlo Tree Search engine.
 
 #![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
 
 pub mod game;
 pub mod games;
