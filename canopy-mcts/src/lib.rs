@@ -3,6 +3,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod agent;
 pub mod game;
 pub mod games;
 pub mod rng;

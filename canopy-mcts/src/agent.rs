@@ -1,0 +1,377 @@
+//! Agents: one trait for "choose a move in this state", one game loop, one game record, one seed scheme.
+//!
+//! Every move chooser of the project — the tree search ([`Mcts`]) and every baseline of every game —
+//! implements [`Agent`], so that one loop ([`play_game`]) plays any of them on any game, and the command
+//! line's `play`, `compare`, `sweep` and `match` are written once.
+//!
+//! Seeds ([`GameSeeds`]): a game with seed `s` draws its chance outcomes from one stream, each player's
+//! agent its own randomness from another, and the decision at ply `m` gets the seed `s · 1 000 003 + m`
+//! (a search's seed). Two agents given the same game seed therefore meet the same chance outcomes for
+//! as long as they make the same moves, and see the same start.
+//!
+//! ```
+//! use canopy_mcts::agent::{play_game, Agent, GameSeeds, Mcts, RandomAgent};
+//! use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
+//! use canopy_mcts::SearchParams;
+//!
+//! let params = SearchParams { playouts: Some(2_000), threads: 1, ..SearchParams::default() };
+//! let mut mcts = Mcts::new(params);
+//! let mut random = RandomAgent;
+//! let mut agents: [&mut dyn Agent<TicTacToe>; 2] = [&mut mcts, &mut random];
+//! let record = play_game(&TicTacToe, |_| TicTacToeState::default(), &mut agents, GameSeeds::new(7), None, |_, _| {});
+//! assert!(record.finished);
+//! // The search never loses tic-tac-toe against random moves.
+//! assert!(record.returns[0] >= 0.5);
+//! ```
+
+use std::fmt;
+use std::time::Instant;
+
+use crate::game::{Game, Turn, MAX_PLAYERS};
+use crate::rng::{self, Rng};
+use crate::search::{Search, SearchParams, SearchReport};
+use crate::sync::AtomicBool;
+
+/// How an agent arrived at its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum How {
+    /// The best move of a tree search.
+    Search,
+    /// The only sensible move, played without a search (a win now, a forced block, the only legal or
+    /// safe move).
+    Forced,
+    /// A game-specific procedure that settles the move without a search, named here (Gomoku: `"vcf"`, a
+    /// victory by continuous fours; Snake: `"cycle"`, following a closing Hamiltonian cycle).
+    Tactic(&'static str),
+    /// A baseline agent's rule (random, greedy, expectimax, flat Monte Carlo, ...).
+    Baseline,
+    /// The agent had nothing usable (a search stopped before its first playout); a stand-in move was
+    /// played.
+    Fallback,
+}
+
+impl How {
+    /// Lowercase name: `search`, `forced`, the tactic's name, `baseline` or `fallback`.
+    pub fn name(self) -> &'static str {
+        match self {
+            How::Search => "search",
+            How::Forced => "forced",
+            How::Tactic(name) => name,
+            How::Baseline => "baseline",
+            How::Fallback => "fallback",
+        }
+    }
+}
+
+impl fmt::Display for How {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An agent's choice for one position.
+#[derive(Clone, Debug)]
+pub struct Decision<A> {
+    /// A legal action of the position.
+    pub action: A,
+    /// How it was chosen.
+    pub how: How,
+    /// Work done, in the agent's own unit: playouts (tree search), rollouts (flat Monte Carlo), nodes
+    /// (expectimax), positions scored (greedy), 0 (random).
+    pub work: u64,
+    /// The search behind the choice, when there was one.
+    pub report: Option<SearchReport<A>>,
+}
+
+impl<A> Decision<A> {
+    /// A decision made by rule (no search, no work counted).
+    pub fn by(action: A, how: How) -> Self {
+        Decision { action, how, work: 0, report: None }
+    }
+
+    /// The decision of a finished search: its best action, its playouts as work. `None` when the search
+    /// found no action (it stopped before its first playout).
+    pub fn from_report(report: SearchReport<A>) -> Option<Self>
+    where
+        A: Copy,
+    {
+        let action = report.best?;
+        Some(Decision { action, how: How::Search, work: report.playouts, report: Some(report) })
+    }
+}
+
+/// What an agent is given besides the position.
+pub struct Context<'a> {
+    /// The seed of this decision ([`GameSeeds::decision`]); searches use it as their seed.
+    pub seed: u64,
+    /// The agent's own random stream for this game ([`GameSeeds::agent`]), for baselines' draws.
+    pub rng: &'a mut Rng,
+    /// Becomes true when the caller wants the decision now (a protocol's stop): searches end early.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// A move chooser for game `G`.
+///
+/// Implementations choose for the player to move in a [`Turn::Player`] position; the loop never asks
+/// in a chance or terminal position.
+pub trait Agent<G: Game> {
+    /// Short lowercase name (`mcts`, `random`, `expectimax`, ...), for tables and records.
+    fn name(&self) -> String;
+
+    /// A legal action for the player to move in `state`, or `None` when the agent has none (the loop
+    /// then plays a uniformly random legal action and records it as [`How::Fallback`]).
+    fn choose(&mut self, game: &G, state: &G::State, cx: &mut Context<'_>) -> Option<Decision<G::Action>>;
+}
+
+/// The seed scheme of a game: from one seed, independent streams for chance outcomes and for each
+/// player's agent, and one seed per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSeeds {
+    /// The game's seed.
+    pub seed: u64,
+}
+
+/// Stream number of the chance outcomes (shared with the engine's historical 2048 and Snake loops).
+const CHANCE_STREAM: u64 = 1 << 32;
+/// Stream number of player 0's agent; player `p` uses `AGENT_STREAM + p`.
+const AGENT_STREAM: u64 = 1 << 33;
+
+impl GameSeeds {
+    /// The streams of game seed `seed`.
+    pub fn new(seed: u64) -> Self {
+        GameSeeds { seed }
+    }
+
+    /// The seed of game `index` of a series started with `seed` (`seed + index`, wrapping).
+    pub fn series(seed: u64, index: u64) -> Self {
+        GameSeeds { seed: seed.wrapping_add(index) }
+    }
+
+    /// The chance stream: every spawn, food cell or other outcome of the game, in order.
+    pub fn chance(&self) -> Rng {
+        rng::seeded(self.seed, CHANCE_STREAM)
+    }
+
+    /// Player `player`'s agent stream.
+    pub fn agent(&self, player: usize) -> Rng {
+        rng::seeded(self.seed, AGENT_STREAM + player as u64)
+    }
+
+    /// The seed of the decision at `ply` (0-based count of the players' moves so far): `seed · 1 000 003 +
+    /// ply`, wrapping.
+    pub fn decision(&self, ply: u64) -> u64 {
+        self.seed.wrapping_mul(1_000_003).wrapping_add(ply)
+    }
+}
+
+/// One step of a played game.
+#[derive(Clone, Debug)]
+pub enum Step<G: Game> {
+    /// A player's move.
+    Move {
+        /// The player who moved.
+        player: usize,
+        /// The action played.
+        action: G::Action,
+        /// How the agent chose it.
+        how: How,
+        /// The agent's work for it (see [`Decision::work`]).
+        work: u64,
+        /// Wall time of the decision, milliseconds.
+        elapsed_ms: f64,
+        /// The mover's immediate reward.
+        reward: f64,
+    },
+    /// A chance outcome.
+    Chance(G::Outcome),
+}
+
+/// A played game: the start, every step, the last position and the totals.
+#[derive(Clone, Debug)]
+pub struct GameRecord<G: Game> {
+    /// The game's seed.
+    pub seed: u64,
+    /// The first position.
+    pub start: G::State,
+    /// Every move and chance outcome, in order.
+    pub steps: Vec<Step<G>>,
+    /// The last position.
+    pub last: G::State,
+    /// Whether the last position is terminal (false when the move limit stopped the game).
+    pub finished: bool,
+    /// Each player's return: the rewards of its moves plus, for a finished game, its terminal payoff.
+    /// Two-player games here pay 1 for a win, 0.5 for a draw and 0 for a loss.
+    pub returns: [f64; MAX_PLAYERS],
+    /// Moves played by each player.
+    pub moves: [u64; MAX_PLAYERS],
+    /// Work of each player's decisions, summed (see [`Decision::work`]).
+    pub work: [u64; MAX_PLAYERS],
+    /// Decision time of each player, milliseconds.
+    pub think_ms: [f64; MAX_PLAYERS],
+    /// Wall time of the whole game, milliseconds.
+    pub elapsed_ms: f64,
+}
+
+impl<G: Game> GameRecord<G> {
+    /// Moves of all players together.
+    pub fn total_moves(&self) -> u64 {
+        self.moves.iter().sum()
+    }
+
+    /// The actions played, in order (chance outcomes left out).
+    pub fn actions(&self) -> impl Iterator<Item = G::Action> + '_ {
+        self.steps.iter().filter_map(|s| match s {
+            Step::Move { action, .. } => Some(*action),
+            Step::Chance(_) => None,
+        })
+    }
+
+    /// The winner of a finished two-player game with win/draw/loss payoffs (`None`: a draw, an unfinished
+    /// game, or a game of another kind).
+    pub fn winner(&self) -> Option<usize> {
+        if !self.finished || self.returns.len() < 2 {
+            return None;
+        }
+        match (self.returns[0], self.returns[1]) {
+            (a, b) if a > b => Some(0),
+            (a, b) if b > a => Some(1),
+            _ => None,
+        }
+    }
+}
+
+/// Plays one game of `game` to its end, or until `max_moves` player moves when given.
+///
+/// `start` builds the first position from the game's chance stream (2048 spawns its first two tiles
+/// from it; a fixed position ignores it). `agents[p]` plays for player `p`; a game with fewer players
+/// uses the first entries. Chance outcomes are sampled with [`Game::sample_outcome`] from
+/// [`GameSeeds::chance`]. An agent that returns `None` or an illegal action is replaced for that move by
+/// a uniformly random legal action recorded as [`How::Fallback`]. `on_step` sees every step with the
+/// position after it.
+///
+/// # Panics
+/// Panics when `agents` has fewer entries than the game's players.
+pub fn play_game<G: Game>(
+    game: &G,
+    start: impl FnOnce(&mut Rng) -> G::State,
+    agents: &mut [&mut dyn Agent<G>],
+    seeds: GameSeeds,
+    max_moves: Option<u64>,
+    mut on_step: impl FnMut(&G::State, &Step<G>),
+) -> GameRecord<G> {
+    assert!(agents.len() >= game.players(), "{} agents for a {}-player game", agents.len(), game.players());
+    let began = Instant::now();
+    let mut chance = seeds.chance();
+    let mut agent_rngs: Vec<Rng> = (0..game.players()).map(|p| seeds.agent(p)).collect();
+    let start = start(&mut chance);
+    let mut state = start.clone();
+    let mut record = GameRecord {
+        seed: seeds.seed,
+        start,
+        steps: Vec::new(),
+        last: state.clone(),
+        finished: false,
+        returns: [0.0; MAX_PLAYERS],
+        moves: [0; MAX_PLAYERS],
+        work: [0; MAX_PLAYERS],
+        think_ms: [0.0; MAX_PLAYERS],
+        elapsed_ms: 0.0,
+    };
+    let mut legal = Vec::new();
+    let mut ply = 0u64;
+    loop {
+        match game.to_move(&state) {
+            Turn::Terminal => {
+                record.finished = true;
+                for (r, t) in record.returns.iter_mut().zip(game.returns(&state)) {
+                    *r += t;
+                }
+                break;
+            }
+            Turn::Chance => {
+                let outcome = game.sample_outcome(&state, &mut chance);
+                game.apply_outcome(&mut state, outcome);
+                let step = Step::Chance(outcome);
+                on_step(&state, &step);
+                record.steps.push(step);
+            }
+            Turn::Player(p) => {
+                if max_moves.is_some_and(|m| ply >= m) {
+                    break;
+                }
+                let t0 = Instant::now();
+                let mut cx = Context { seed: seeds.decision(ply), rng: &mut agent_rngs[p], stop: None };
+                let decision = agents[p].choose(game, &state, &mut cx);
+                let elapsed_ms = t0.elapsed().as_secs_f64() * 1e3;
+                let decision = match decision.filter(|d| game.is_legal(&state, d.action, &mut legal)) {
+                    Some(d) => d,
+                    None => {
+                        game.legal_actions(&state, &mut legal);
+                        Decision::by(legal[rng::below(&mut agent_rngs[p], legal.len())], How::Fallback)
+                    }
+                };
+                let reward = game.apply(&mut state, decision.action);
+                record.returns[p] += reward;
+                record.moves[p] += 1;
+                record.work[p] += decision.work;
+                record.think_ms[p] += elapsed_ms;
+                let step = Step::Move {
+                    player: p,
+                    action: decision.action,
+                    how: decision.how,
+                    work: decision.work,
+                    elapsed_ms,
+                    reward,
+                };
+                on_step(&state, &step);
+                record.steps.push(step);
+                ply += 1;
+            }
+        }
+    }
+    record.last = state;
+    record.elapsed_ms = began.elapsed().as_secs_f64() * 1e3;
+    record
+}
+
+/// The tree search as an agent: one [`Search`] per move with `params` (its seed replaced by the
+/// decision's seed).
+#[derive(Clone, Debug)]
+pub struct Mcts {
+    /// Search parameters of every move.
+    pub params: SearchParams,
+}
+
+impl Mcts {
+    /// The search agent with `params`.
+    pub fn new(params: SearchParams) -> Self {
+        Mcts { params }
+    }
+}
+
+impl<G: Game> Agent<G> for Mcts {
+    fn name(&self) -> String {
+        "mcts".to_string()
+    }
+
+    fn choose(&mut self, game: &G, state: &G::State, cx: &mut Context<'_>) -> Option<Decision<G::Action>> {
+        let params = SearchParams { seed: cx.seed, ..self.params.clone() };
+        Decision::from_report(Search::new(game, params).run_with_stop(state, cx.stop))
+    }
+}
+
+/// A uniformly random legal action, for any game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomAgent;
+
+impl<G: Game> Agent<G> for RandomAgent {
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+
+    fn choose(&mut self, game: &G, state: &G::State, cx: &mut Context<'_>) -> Option<Decision<G::Action>> {
+        let mut legal = Vec::new();
+        game.legal_actions(state, &mut legal);
+        (!legal.is_empty()).then(|| Decision::by(legal[rng::below(cx.rng, legal.len())], How::Baseline))
+    }
+}
