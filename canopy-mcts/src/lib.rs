@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod game;
 pub mod games;
+pub mod param;
 pub mod rng;
 pub mod search;
 pub(crate) mod sync;

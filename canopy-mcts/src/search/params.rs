@@ -139,3 +139,135 @@ pub fn parse_bytes(text: &str) -> Result<usize, String> {
     };
     n.checked_mul(1u64 << shift).and_then(|v| usize::try_from(v).ok()).ok_or_else(|| format!("'{text}' is too large"))
 }
+
+/// Largest playout limit a user may set: 10^12 (at a million playouts a second, eleven days).
+pub const MAX_PLAYOUTS: u64 = 1_000_000_000_000;
+/// Largest time limit a user may set, milliseconds: 10^9 (about eleven days).
+pub const MAX_TIME_MS: u64 = 1_000_000_000;
+/// Most worker threads a search may have.
+pub const MAX_THREADS: u64 = 1024;
+/// Smallest memory budget: 64 KiB.
+pub const MIN_MEMORY_BYTES: u64 = 1 << 16;
+/// Largest exploration constant: values normalised to `[0, 1]` make anything larger pure exploration.
+pub const MAX_EXPLORATION: f64 = 100.0;
+/// Largest virtual loss per in-flight playout.
+pub const MAX_VIRTUAL_LOSS: u64 = 1000;
+/// Largest expansion threshold, visits.
+pub const MAX_EXPAND_THRESHOLD: u64 = 1_000_000;
+
+use crate::param::{Kind, Param, Settings, Store, Value};
+
+/// The engine's parameters, each declared once (see [`crate::param`]).
+static SEARCH_PARAMS: &[Param<SearchParams>] = &[
+    Param {
+        name: "playouts",
+        help: "Playouts per search, all threads together (whichever of playouts and time comes first)",
+        kind: Kind::Int { min: 1, max: MAX_PLAYOUTS },
+        store: Store::Int(|p, v| p.playouts = Some(v)),
+        get: |p| p.playouts.map_or(Value::Unset, Value::Int),
+    },
+    Param {
+        name: "time",
+        help: "Wall time per search, milliseconds",
+        kind: Kind::Int { min: 1, max: MAX_TIME_MS },
+        store: Store::Int(|p, v| p.time_ms = Some(v)),
+        get: |p| p.time_ms.map_or(Value::Unset, Value::Int),
+    },
+    Param {
+        name: "threads",
+        help: "Worker threads (default: the logical cores)",
+        kind: Kind::Int { min: 1, max: MAX_THREADS },
+        store: Store::Int(|p, v| p.threads = v as usize),
+        get: |p| Value::Int(p.threads as u64),
+    },
+    Param {
+        name: "seed",
+        help: "Seed of the workers' random streams (one thread and a seed: reproducible)",
+        kind: Kind::Int { min: 0, max: u64::MAX },
+        store: Store::Int(|p, v| p.seed = v),
+        get: |p| Value::Int(p.seed),
+    },
+    Param {
+        name: "memory",
+        help: "Memory budget of the tree and the transposition table, bytes (512MB, 2GiB, ...)",
+        kind: Kind::Bytes { min: MIN_MEMORY_BYTES, max: usize::MAX as u64 },
+        store: Store::Int(|p, v| p.memory_bytes = v as usize),
+        get: |p| Value::Int(p.memory_bytes as u64),
+    },
+    Param {
+        name: "pin",
+        help: "Pin worker threads to cores",
+        kind: Kind::Flag,
+        store: Store::Flag(|p, v| p.pin_threads = v),
+        get: |p| Value::Flag(p.pin_threads),
+    },
+    Param {
+        name: "tt",
+        help: "Use the transposition table where the game has Zobrist keys (a DAG instead of a tree)",
+        kind: Kind::Flag,
+        store: Store::Flag(|p, v| p.transposition_table = v),
+        get: |p| Value::Flag(p.transposition_table),
+    },
+    Param {
+        name: "exploration",
+        help: "Exploration constant C of UCT/PUCT, on values normalised to [0, 1]",
+        kind: Kind::Real { min: 0.0, max: MAX_EXPLORATION },
+        store: Store::Real(|p, v| p.exploration = v),
+        get: |p| Value::Real(p.exploration),
+    },
+    Param {
+        name: "selection",
+        help: "Selection formula: uct, or puct (with the policy's priors)",
+        kind: Kind::Choice(&["uct", "puct"]),
+        store: Store::Choice(|p, i| p.selection = [Selection::Uct, Selection::Puct][i]),
+        get: |p| Value::Choice(["uct", "puct"][p.selection as usize]),
+    },
+    Param {
+        name: "virtual_loss",
+        help: "Virtual loss per in-flight playout, in visits of the worst value (0: off)",
+        kind: Kind::Int { min: 0, max: MAX_VIRTUAL_LOSS },
+        store: Store::Int(|p, v| p.virtual_loss = v as u32),
+        get: |p| Value::Int(u64::from(p.virtual_loss)),
+    },
+    Param {
+        name: "expand_threshold",
+        help: "Visits a node needs before its children are built",
+        kind: Kind::Int { min: 0, max: MAX_EXPAND_THRESHOLD },
+        store: Store::Int(|p, v| p.expand_threshold = v as u32),
+        get: |p| Value::Int(u64::from(p.expand_threshold)),
+    },
+    Param {
+        name: "chance",
+        help: "Outcome selection at chance nodes: stratified (visit shares follow the probabilities) or sample",
+        kind: Kind::Choice(&["stratified", "sample"]),
+        store: Store::Choice(|p, i| p.chance = [ChanceSelection::Stratified, ChanceSelection::Sample][i]),
+        get: |p| Value::Choice(["stratified", "sample"][p.chance as usize]),
+    },
+    Param {
+        name: "backup",
+        help: "Backup at decision nodes of single-player games: mean (the playout's return) or max (best child)",
+        kind: Kind::Choice(&["mean", "max"]),
+        store: Store::Choice(|p, i| p.backup = [Backup::Mean, Backup::Max][i]),
+        get: |p| Value::Choice(["mean", "max"][p.backup as usize]),
+    },
+    Param {
+        name: "solver",
+        help: "MCTS-Solver in two-player win/draw/loss games: proven results propagate and end the search",
+        kind: Kind::Flag,
+        store: Store::Flag(|p, v| p.solver = v),
+        get: |p| Value::Flag(p.solver),
+    },
+    Param {
+        name: "audit",
+        help: "Walk the finished tree and report conservation checks",
+        kind: Kind::Flag,
+        store: Store::Flag(|p, v| p.audit = v),
+        get: |p| Value::Flag(p.audit),
+    },
+];
+
+impl Settings for SearchParams {
+    fn params() -> &'static [Param<SearchParams>] {
+        SEARCH_PARAMS
+    }
+}

@@ -1,0 +1,229 @@
+//! Parameters declared once: a name, a range, a help line and how to read and write the value, for
+//! every setting a user can give an agent. The command line's flags, the JSON `params` block, `match`'s
+//! per-side `key=value` settings and `sweep`'s parameter names are all built from these declarations.
+//!
+//! A settings type (the engine's [`crate::SearchParams`], a game policy's knobs, a baseline's budget)
+//! implements [`Settings`] by listing its [`Param`]s; [`Settings::set`] parses a value in the
+//! declared form, checks its range and stores it; [`Settings::get`] reads it back.
+//!
+//! ```
+//! use canopy_mcts::param::Settings;
+//! use canopy_mcts::SearchParams;
+//!
+//! let mut p = SearchParams::default();
+//! p.set("exploration", "0.7").unwrap();
+//! p.set("tt", "false").unwrap();
+//! assert_eq!(p.exploration, 0.7);
+//! assert!(!p.transposition_table);
+//! // Out of range, or not a value of the declared kind: one line naming the range.
+//! assert!(p.set("threads", "0").unwrap_err().to_string().contains("1..=1024"));
+//! assert!(p.set("exploration", "nan").is_err());
+//! assert!(p.set("no_such_thing", "1").is_err());
+//! ```
+
+use std::fmt;
+
+/// The kind and range of a parameter's values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// A whole number in `min..=max`.
+    Int {
+        /// Smallest value.
+        min: u64,
+        /// Largest value.
+        max: u64,
+    },
+    /// A finite real number in `min..=max`.
+    Real {
+        /// Smallest value.
+        min: f64,
+        /// Largest value.
+        max: f64,
+    },
+    /// `true` or `false` (also `on`/`off`, `yes`/`no`, `1`/`0`).
+    Flag,
+    /// One of the listed names (case-insensitive).
+    Choice(&'static [&'static str]),
+    /// A byte count with an optional binary suffix (`512MB`, `2GiB`; see
+    /// [`crate::search::parse_bytes`]) in `min..=max` bytes.
+    Bytes {
+        /// Smallest value, bytes.
+        min: u64,
+        /// Largest value, bytes.
+        max: u64,
+    },
+}
+
+impl fmt::Display for Kind {
+    /// The form of the values: `1..=1024`, `0..=100`, `true|false`, `uct|puct`, `64KiB..`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Kind::Int { min, max } => write!(f, "{min}..={max}"),
+            Kind::Real { min, max } => write!(f, "{min}..={max}"),
+            Kind::Flag => f.write_str("true|false"),
+            Kind::Choice(names) => f.write_str(&names.join("|")),
+            Kind::Bytes { min, max } => write!(f, "{}..={} bytes", min, max),
+        }
+    }
+}
+
+/// A parameter's value, as read back by [`Param::get`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    /// A whole number (also a byte count).
+    Int(u64),
+    /// A real number.
+    Real(f64),
+    /// A flag.
+    Flag(bool),
+    /// A choice's name.
+    Choice(&'static str),
+    /// No value: the parameter is unset (a limit that does not apply).
+    Unset,
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Real(v) => write!(f, "{v}"),
+            Value::Flag(v) => write!(f, "{v}"),
+            Value::Choice(v) => f.write_str(v),
+            Value::Unset => f.write_str("none"),
+        }
+    }
+}
+
+/// How a parameter stores a parsed, range-checked value into its settings type `T`.
+pub enum Store<T> {
+    /// For [`Kind::Int`] and [`Kind::Bytes`].
+    Int(fn(&mut T, u64)),
+    /// For [`Kind::Real`].
+    Real(fn(&mut T, f64)),
+    /// For [`Kind::Flag`].
+    Flag(fn(&mut T, bool)),
+    /// For [`Kind::Choice`]: the index of the chosen name.
+    Choice(fn(&mut T, usize)),
+}
+
+/// One declared parameter of settings type `T`.
+pub struct Param<T> {
+    /// The name: lowercase with underscores (`virtual_loss`). The command line writes it with hyphens
+    /// (`--virtual-loss`); `match` and `sweep` take it as written here.
+    pub name: &'static str,
+    /// One line of help: what the value means and its unit.
+    pub help: &'static str,
+    /// The kind and range of the values.
+    pub kind: Kind,
+    /// Stores a checked value.
+    pub store: Store<T>,
+    /// Reads the current value.
+    pub get: fn(&T) -> Value,
+}
+
+/// Why a value was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamError {
+    /// No parameter has this name; the known names follow.
+    #[error("unknown parameter '{name}' (known: {known})")]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The declared names, comma-separated.
+        known: String,
+    },
+    /// The text is not a value of the parameter's kind, or is out of its range.
+    #[error("{name}: '{value}' is not in {range}")]
+    Invalid {
+        /// The parameter.
+        name: &'static str,
+        /// The text given.
+        value: String,
+        /// The declared form ([`Kind`]'s display).
+        range: String,
+    },
+}
+
+impl<T> Param<T> {
+    /// The command-line flag: `--` and the name with hyphens.
+    pub fn flag(&self) -> String {
+        format!("--{}", self.name.replace('_', "-"))
+    }
+
+    /// Parses `text` in this parameter's form, checks the range, and stores it into `target`.
+    ///
+    /// # Errors
+    /// [`ParamError::Invalid`] with the declared range; `target` is unchanged then.
+    pub fn apply(&self, target: &mut T, text: &str) -> Result<(), ParamError> {
+        let t = text.trim();
+        let invalid = || ParamError::Invalid { name: self.name, value: text.to_string(), range: self.kind.to_string() };
+        match (&self.kind, &self.store) {
+            (Kind::Int { min, max }, Store::Int(store)) => {
+                let v: u64 = t.parse().map_err(|_| invalid())?;
+                if v < *min || v > *max {
+                    return Err(invalid());
+                }
+                store(target, v);
+            }
+            (Kind::Bytes { min, max }, Store::Int(store)) => {
+                let v = crate::search::parse_bytes(t).map_err(|_| invalid())? as u64;
+                if v < *min || v > *max {
+                    return Err(invalid());
+                }
+                store(target, v);
+            }
+            (Kind::Real { min, max }, Store::Real(store)) => {
+                let v: f64 = t.parse().map_err(|_| invalid())?;
+                // `-0` is refused with the negatives: a range starting at 0 means non-negative values.
+                if !v.is_finite() || v < *min || v > *max || (v == 0.0 && v.is_sign_negative()) {
+                    return Err(invalid());
+                }
+                store(target, v);
+            }
+            (Kind::Flag, Store::Flag(store)) => {
+                let v = match t.to_ascii_lowercase().as_str() {
+                    "true" | "on" | "yes" | "1" => true,
+                    "false" | "off" | "no" | "0" => false,
+                    _ => return Err(invalid()),
+                };
+                store(target, v);
+            }
+            (Kind::Choice(names), Store::Choice(store)) => {
+                let i = names.iter().position(|n| n.eq_ignore_ascii_case(t)).ok_or_else(invalid)?;
+                store(target, i);
+            }
+            _ => unreachable!("parameter {} declares a kind its store cannot take", self.name),
+        }
+        Ok(())
+    }
+}
+
+/// A settings type whose parameters are declared once.
+pub trait Settings: Sized + 'static {
+    /// Every parameter, in the order help texts list them.
+    fn params() -> &'static [Param<Self>];
+
+    /// The parameter named `name` (underscores or hyphens).
+    fn param(name: &str) -> Option<&'static Param<Self>> {
+        let name = name.replace('-', "_");
+        Self::params().iter().find(|p| p.name == name)
+    }
+
+    /// Sets parameter `name` from `text`.
+    ///
+    /// # Errors
+    /// [`ParamError::Unknown`] for a name no parameter has; [`ParamError::Invalid`] for a value out of
+    /// range or of the wrong kind.
+    fn set(&mut self, name: &str, text: &str) -> Result<(), ParamError> {
+        let p = Self::param(name).ok_or_else(|| ParamError::Unknown {
+            name: name.to_string(),
+            known: Self::params().iter().map(|p| p.name).collect::<Vec<_>>().join(", "),
+        })?;
+        p.apply(self, text)
+    }
+
+    /// The current value of every parameter, in declaration order.
+    fn values(&self) -> Vec<(&'static str, Value)> {
+        Self::params().iter().map(|p| (p.name, (p.get)(self))).collect()
+    }
+}
