@@ -9,6 +9,8 @@ mod compare;
 mod g2048;
 mod gomoku;
 mod matches;
+#[allow(dead_code)] // Wired into the commands next.
+mod params;
 mod snake;
 mod tictactoe;
 

@@ -1,0 +1,132 @@
+//! Command-line flags made from the library's parameter declarations ([`canopy_mcts::param`]): one
+//! flag per declared parameter, its help line, range and default taken from the declaration, so that no
+//! option is declared twice.
+//!
+//! A flag parameter whose default is `true` becomes `--no-NAME`; one whose default is `false` becomes
+//! `--NAME`. Every other parameter takes a value (`--NAME VALUE`), parsed and range-checked by the
+//! declaration; negative numbers reach that check (and its message) instead of being taken for flags.
+
+use clap::parser::ValueSource;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+
+use canopy_mcts::param::{Kind, ParamError, Settings, Value};
+
+/// The argument id of parameter `name` (kept apart from hand-written flags by its prefix).
+fn id(name: &str) -> String {
+    format!("param:{name}")
+}
+
+/// Adds one flag per declared parameter of `T` to `cmd`, under `heading` in the help, stating the
+/// defaults of `defaults`. `skip` names parameters left out (a command that sets them itself).
+pub fn add_flags<T: Settings>(mut cmd: Command, defaults: &T, heading: &'static str, skip: &[&str]) -> Command {
+    for p in T::params().iter().filter(|p| !skip.contains(&p.name)) {
+        let default = (p.get)(defaults);
+        let long = p.name.replace('_', "-");
+        let arg = match (p.kind, default) {
+            (Kind::Flag, Value::Flag(true)) => Arg::new(id(p.name))
+                .long(format!("no-{long}"))
+                .action(ArgAction::SetFalse)
+                .help(format!("{} (default on; this turns it off)", p.help)),
+            (Kind::Flag, _) => Arg::new(id(p.name)).long(long).action(ArgAction::SetTrue).help(p.help.to_string()),
+            _ => {
+                let default = match default {
+                    Value::Unset => String::new(),
+                    v => format!(", default {v}"),
+                };
+                Arg::new(id(p.name))
+                    .long(long)
+                    .value_name(value_name(p.kind))
+                    .allow_negative_numbers(true)
+                    .allow_hyphen_values(true)
+                    .help(format!("{} [{}{default}]", p.help, p.kind))
+            }
+        };
+        cmd = cmd.arg(arg.help_heading(heading));
+    }
+    cmd
+}
+
+fn value_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Int { .. } => "N",
+        Kind::Real { .. } => "X",
+        Kind::Bytes { .. } => "BYTES",
+        Kind::Choice(_) | Kind::Flag => "NAME",
+    }
+}
+
+/// The parameters of `T` given on the command line, as `(name, text)` pairs in declaration order (a
+/// `--no-NAME` flag gives `false`, a `--NAME` flag `true`).
+pub fn given<T: Settings>(m: &ArgMatches) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    for p in T::params() {
+        let key = id(p.name);
+        // Parameters a command skipped have no argument: `try_contains_id` keeps that from panicking.
+        if !m.try_contains_id(&key).unwrap_or(false) || m.value_source(&key) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let text = match p.kind {
+            Kind::Flag => m.get_one::<bool>(&key).copied().unwrap_or_default().to_string(),
+            _ => m.get_one::<String>(&key).cloned().unwrap_or_default(),
+        };
+        out.push((p.name, text));
+    }
+    out
+}
+
+/// Applies the parameters of `T` given on the command line to `target` (which holds the command's
+/// defaults); parameters not given keep their values.
+///
+/// # Errors
+/// The declaration's one-line message, naming the flag, for a value out of range or malformed.
+pub fn apply<T: Settings>(m: &ArgMatches, target: &mut T) -> Result<(), String> {
+    for (name, text) in given::<T>(m) {
+        let p = T::param(name).expect("given names are declared");
+        p.apply(target, &text).map_err(|e| match e {
+            ParamError::Invalid { value, range, .. } => format!("{}: '{value}' is not in {range}", p.flag()),
+            other => other.to_string(),
+        })?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use canopy_mcts::SearchParams;
+
+    fn command() -> Command {
+        add_flags(Command::new("t").no_binary_name(true), &SearchParams::default(), "Search", &["audit"])
+    }
+
+    fn parse(args: &[&str]) -> Result<SearchParams, String> {
+        let m = command().try_get_matches_from(args).map_err(|e| e.to_string())?;
+        let mut p = SearchParams::default();
+        apply(&m, &mut p)?;
+        Ok(p)
+    }
+
+    #[test]
+    fn flags_come_from_the_declarations() {
+        let p = parse(&["--threads", "3", "--no-tt", "--exploration", "0.25", "--backup", "max", "--memory", "64MiB"])
+            .unwrap();
+        assert_eq!(p.threads, 3);
+        assert!(!p.transposition_table);
+        assert!(p.pin_threads, "not given: default kept");
+        assert_eq!(p.exploration, 0.25);
+        assert_eq!(p.backup, canopy_mcts::search::Backup::Max);
+        assert_eq!(p.memory_bytes, 64 << 20);
+        let d = SearchParams::default();
+        let untouched = parse(&[]).unwrap();
+        assert_eq!((untouched.threads, untouched.exploration), (d.threads, d.exploration));
+    }
+
+    #[test]
+    fn bad_values_name_the_flag_and_the_range() {
+        assert_eq!(parse(&["--threads", "-1"]).unwrap_err(), "--threads: '-1' is not in 1..=1024");
+        assert!(parse(&["--exploration", "1e308"]).unwrap_err().starts_with("--exploration: '1e308' is not in"));
+        assert!(parse(&["--expand-threshold", "4294967295"]).is_err());
+        // Skipped parameters are not flags of the command.
+        assert!(parse(&["--audit"]).is_err());
+    }
+}
