@@ -2,21 +2,70 @@
 
 use canopy_mcts::search::{parse_bytes, Backup, ChanceSelection, SearchParams, SearchReport, Selection};
 
+/// The accepted values of a whole-number option, inclusive. Each option's range is declared once, here
+/// (the constants below), and every command that takes the option checks it with the same value, as do
+/// `match`'s per-agent settings and `sweep`'s values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Whole {
+    /// Smallest accepted value.
+    pub min: u64,
+    /// Largest accepted value.
+    pub max: u64,
+}
+
+impl Whole {
+    /// Reads `text` as a whole number in the range.
+    ///
+    /// # Errors
+    /// One line naming the value and the range, e.g. `-1 is not a whole number from 1 to 1024`.
+    pub fn parse(self, text: &str) -> Result<u64, String> {
+        let t = text.trim();
+        match t.parse::<u64>() {
+            Ok(v) if (self.min..=self.max).contains(&v) => Ok(v),
+            _ => Err(format!("{t} is not a whole number from {} to {}", self.min, self.max)),
+        }
+    }
+
+    /// [`Whole::parse`] for options stored in 32 bits (the range must fit in `u32`).
+    ///
+    /// # Errors
+    /// As [`Whole::parse`].
+    pub fn parse_u32(self, text: &str) -> Result<u32, String> {
+        debug_assert!(self.max <= u64::from(u32::MAX));
+        self.parse(text).map(|v| v as u32)
+    }
+}
+
+/// Playouts per search, all threads together (`--playouts`; `match`'s `playouts=`).
+pub const PLAYOUTS: Whole = Whole { min: 1, max: 1_000_000_000_000 };
+/// Milliseconds per search (`--time`; `match`'s `time=`): up to about 11.6 days.
+pub const TIME_MS: Whole = Whole { min: 1, max: 1_000_000_000 };
+/// Worker threads (`--threads`, each entry of bench's `--threads` list; `match`'s `threads=`).
+pub const THREADS: Whole = Whole { min: 1, max: 1024 };
+/// Random seeds (`--seed`): every 64-bit value.
+pub const SEED: Whole = Whole { min: 0, max: u64::MAX };
+/// Games of `play`, `compare`, `sweep` and `match` (`--games`).
+pub const GAMES: Whole = Whole { min: 1, max: 1_000_000 };
+/// Virtual loss per in-flight playout (`--virtual-loss`; `match`'s `virtual_loss=`).
+pub const VIRTUAL_LOSS: Whole = Whole { min: 0, max: u32::MAX as u64 };
+/// Visits before a node is expanded (`--expand-threshold`; `match`'s `expand_threshold=`).
+pub const EXPAND_THRESHOLD: Whole = Whole { min: 0, max: u32::MAX as u64 };
+
 /// Search options common to all commands.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Playouts per search (all threads together). Default when no --time is given: 10000 (2048's play,
-    /// compare and sweep: 1000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Playouts per search (all threads together), 1..=1000000000000. Default when no --time is given:
+    /// 10000 (2048's play, compare and sweep: 1000).
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| PLAYOUTS.parse(t))]
     pub playouts: Option<u64>,
-    /// Time per search in milliseconds (whichever of --playouts/--time comes first).
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Time per search in milliseconds, 1..=1000000000 (whichever of --playouts/--time comes first).
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = |t: &str| TIME_MS.parse(t))]
     pub time: Option<u64>,
-    /// Worker threads. Default: all logical cores.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    /// Worker threads, 1..=1024. Default: all logical cores.
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| THREADS.parse(t))]
     pub threads: Option<u64>,
-    /// Random seed (searches with --threads 1 are reproducible).
-    #[arg(long, default_value_t = 1)]
+    /// Random seed, 0..=18446744073709551615 (searches with --threads 1 are reproducible).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| SEED.parse(t))]
     pub seed: u64,
     /// Memory budget for the tree and transposition table, e.g. 512MB, 2GiB, 1048576.
     #[arg(long, value_name = "BYTES", default_value = "1GiB", value_parser = parse_memory)]
@@ -29,16 +78,16 @@ pub struct SearchArgs {
     pub no_tt: bool,
     /// UCT exploration constant C (values normalised to [0, 1]). Default 1.0 (gomoku: 0.5; 2048 with
     /// --agent mcts: the tuned value in docs/2048.md).
-    #[arg(long, value_parser = parse_non_negative)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_non_negative)]
     pub exploration: Option<f64>,
     /// Selection formula: uct, or puct (uses the game's move priors).
     #[arg(long, value_enum, default_value_t = SelectionArg::Uct)]
     pub selection: SelectionArg,
     /// Virtual loss per in-flight playout (0 disables it).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| VIRTUAL_LOSS.parse_u32(t))]
     pub virtual_loss: u32,
     /// Visits a node needs before it is expanded.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| EXPAND_THRESHOLD.parse_u32(t))]
     pub expand_threshold: u32,
     /// Turn MCTS-Solver off (two-player games): no proven wins or losses, no early stop.
     #[arg(long)]

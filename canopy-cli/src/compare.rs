@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde_json::json;
 
+use super::common::GAMES;
 use super::g2048::{self, G2048Args};
 use super::{input_error, AgentName, GameName, SearchArgs};
 use canopy_mcts::games::g2048::agents::GameRecord;
@@ -23,7 +24,7 @@ pub struct CompareArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_value = "mcts,expectimax,flat")]
     pub agents: Vec<AgentName>,
     /// Games per agent (game i of every agent starts from the same board).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
     /// Print one JSON object (summaries and every game) instead of tables.
     #[arg(long)]
@@ -100,11 +101,12 @@ pub struct SweepArgs {
     /// The parameter to vary (the other options hold for every value).
     #[arg(long, value_enum)]
     pub param: SweepParam,
-    /// The values to try, comma-separated, as the parameter's own option would take them.
-    #[arg(long, value_delimiter = ',', required = true, num_args = 1..)]
+    /// The values to try, comma-separated in one argument (0.1,0.3,1), as the parameter's own option would
+    /// take them.
+    #[arg(long, value_delimiter = ',', required = true, num_args = 1, allow_hyphen_values = true)]
     pub values: Vec<String>,
     /// Games per value (game i of every value starts from the same board).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
     /// Write a plot of the mean score (with its standard error) against the values to this SVG file.
     #[arg(long, value_name = "FILE")]

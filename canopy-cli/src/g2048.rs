@@ -4,8 +4,9 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::common::{self, Whole};
 use super::compare::{self, SweepParam};
-use super::{common, input_error, AgentName, AnalyzeArgs, PlayArgs, SearchArgs};
+use super::{input_error, AgentName, AnalyzeArgs, PlayArgs, SearchArgs};
 use canopy_mcts::games::g2048::agents::{self, Agent, AgentConfig, AgentKind, Decision, GameRecord};
 use canopy_mcts::games::g2048::eval::{Features, Heuristic};
 use canopy_mcts::games::g2048::expectimax::{self, DEFAULT_PROB_CUTOFF};
@@ -14,6 +15,11 @@ use canopy_mcts::games::g2048::{Board, Dir, RolloutPolicy, G2048};
 /// Default playouts per move for `play`, `compare` and `sweep` without --playouts or --time (a full game
 /// then takes seconds, not minutes).
 pub const PLAY_DEFAULT_PLAYOUTS: u64 = 1_000;
+
+/// Expectimax depths in moves (`--depth`).
+const DEPTH: Whole = Whole { min: 1, max: expectimax::MAX_DEPTH as u64 };
+/// Expectimax lookahead at the end of truncated rollouts (`--leaf-depth`).
+const LEAF_DEPTH: Whole = Whole { min: 0, max: 3 };
 
 /// Options of the 2048 agents.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -24,23 +30,23 @@ pub struct G2048Args {
     #[arg(long, value_enum)]
     pub rollout: Option<RolloutArg>,
     /// Probability of a random move in egreedy rollouts, 0..=1. Default: 0 for mcts, 0.2 for flat.
-    #[arg(long, value_parser = parse_probability)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_probability)]
     pub epsilon: Option<f64>,
     /// Rollout length: D stops after D moves and adds the evaluation of the board (see docs/2048.md);
     /// `end` plays to the end. Default: 1 for mcts, end for flat.
-    #[arg(long, value_name = "D|end", value_parser = parse_rollout_depth)]
+    #[arg(long, value_name = "D|end", allow_negative_numbers = true, value_parser = parse_rollout_depth)]
     pub rollout_depth: Option<RolloutDepth>,
     /// Score the board where a truncated rollout stops with an expectimax search of L more moves
     /// (0: the evaluation alone). Default: 1 for mcts, 0 for flat.
-    #[arg(long, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=3))]
+    #[arg(long, value_name = "L", allow_negative_numbers = true, value_parser = |t: &str| LEAF_DEPTH.parse_u32(t))]
     pub leaf_depth: Option<u32>,
     /// Expectimax depth in moves (1..=24). Default: iterative deepening within --time; without --time,
     /// max(4, distinct tiles - 1).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=24))]
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| DEPTH.parse_u32(t))]
     pub depth: Option<u32>,
     /// Expectimax probability cut-off: chance nodes reached with a smaller probability are scored by the
     /// evaluation (0 turns it off).
-    #[arg(long, value_name = "P", default_value_t = DEFAULT_PROB_CUTOFF, value_parser = parse_probability)]
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_PROB_CUTOFF, allow_negative_numbers = true, value_parser = parse_probability)]
     pub prob_cutoff: f64,
 }
 

@@ -4,12 +4,16 @@ use std::io::{self, BufReader};
 
 use serde_json::json;
 
-use super::{common, input_error, AnalyzeArgs, SearchArgs};
+use super::common::{self, Whole};
+use super::{input_error, AnalyzeArgs, SearchArgs};
 use canopy_mcts::games::gomoku::protocol::{self, BrainConfig};
 use canopy_mcts::games::gomoku::{
-    forced_move, Cell, Gomoku, GomokuState, Rule, Tuning, BLACK, DEFAULT_EXPLORATION, WHITE,
+    forced_move, Cell, Gomoku, GomokuState, Rule, Tuning, BLACK, DEFAULT_EXPLORATION, MAX_SIZE, MIN_SIZE, WHITE,
 };
 use canopy_mcts::search::{ActionStats, Proof, Search};
+
+/// Gomoku's board sides (`--size`).
+const BOARD_SIDE: Whole = Whole { min: MIN_SIZE as u64, max: MAX_SIZE as u64 };
 
 /// Rows of the candidate table printed by `analyze`.
 const TABLE_ROWS: usize = 12;
@@ -39,10 +43,10 @@ impl From<RuleArg> for Rule {
 pub struct PositionArgs {
     /// Gomoku: moves from the empty board, Black first, in Gomocup coordinates x,y (x = column, y = row,
     /// 0-based), separated by spaces or ';', e.g. "7,7 8,8 7,8".
-    #[arg(long, value_name = "MOVES")]
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
     /// Gomoku: board side, 5..=20.
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, default_value_t = 15, allow_negative_numbers = true, value_parser = |t: &str| BOARD_SIDE.parse(t).map(|s| s as usize))]
     pub size: usize,
     /// Gomoku: the winning rule.
     #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
@@ -77,9 +81,9 @@ impl PositionArgs {
     pub fn position(&self, game: &Gomoku, board: Option<&str>, empty_ok: bool) -> anyhow::Result<GomokuState> {
         match (&self.moves, board) {
             (Some(_), Some(_)) => Err(input_error("give either --moves or --board, not both")),
-            (Some(moves), None) => game.from_moves(moves).map_err(|e| input_error(format!("bad --moves: {e}"))),
+            (Some(moves), None) => game.from_moves(moves).map_err(|e| input_error(format!("--moves: {e}"))),
             (None, Some(board)) => {
-                game.parse_board(&board.replace('/', "\n")).map_err(|e| input_error(format!("bad --board: {e}")))
+                game.parse_board(&board.replace('/', "\n")).map_err(|e| input_error(format!("--board: {e}")))
             }
             (None, None) if empty_ok => Ok(game.new_game()),
             (None, None) => Err(input_error("gomoku needs a position: --moves \"7,7 8,8 ...\" or --board")),

@@ -86,7 +86,7 @@ pub struct AnalyzeArgs {
     /// Tic-tac-toe: nine cells of x, o or . row-major ('/' and spaces ignored).
     /// Snake (also --state): "8x8 body=x,y x,y ... food=x,y [hunger=N]" (head first) or JSON.
     /// Gomoku: rows of x, o and . (or the diagram canopy prints); or use --moves.
-    #[arg(long, visible_alias = "state")]
+    #[arg(long, visible_alias = "state", allow_hyphen_values = true)]
     pub board: Option<String>,
     /// Print one JSON object instead of tables.
     #[arg(long)]
@@ -122,7 +122,7 @@ pub struct PlayArgs {
     /// The game.
     pub game: GameName,
     /// Number of games.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| common::GAMES.parse(t))]
     pub games: u64,
     /// Who chooses the moves.
     #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
@@ -180,6 +180,23 @@ fn exit_quietly_on_broken_pipe() {
     }));
 }
 
+/// `error: --flag: why` for a value an option's parser refused (the parser's message names the value and
+/// what the option accepts), in place of clap's longer `invalid value '...' for '--flag <FLAG>': why`.
+/// `None` for every other error.
+fn value_error_line(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let why = std::error::Error::source(e)?.to_string();
+    let flag = match e.get(ContextKind::InvalidArg)? {
+        ContextValue::String(arg) => arg.split_whitespace().next()?.to_string(),
+        _ => return None,
+    };
+    let why = why.lines().next()?.trim();
+    Some(format!("error: {flag}: {why}"))
+}
+
 fn main() {
     std::process::exit(run());
 }
@@ -199,6 +216,10 @@ fn run() -> i32 {
             ) {
                 let _ = e.print();
                 return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 };
+            }
+            if let Some(line) = value_error_line(&e) {
+                eprintln!("{line} (see canopy --help)");
+                return 2;
             }
             let text = e.to_string();
             let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: bad arguments");

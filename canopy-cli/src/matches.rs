@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde_json::json;
 
+use super::common::GAMES;
 use super::gomoku::{colour, PositionArgs};
 use super::{input_error, GameName, SearchArgs};
 use canopy_mcts::games::gomoku::{
@@ -31,7 +32,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "AGENT", default_value = "threat")]
     pub white: String,
     /// Number of games.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
     /// Alternate colours: agent A plays Black in odd games and White in even games.
     #[arg(long)]

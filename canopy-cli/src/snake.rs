@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{common, input_error, AgentName, AnalyzeArgs, PlayArgs};
+use super::common::{self, Whole};
+use super::{input_error, AgentName, AnalyzeArgs, PlayArgs};
 use canopy_mcts::game::{Game, Turn};
 use canopy_mcts::games::snake::{
-    Baseline, BoxedAgent, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakeState, TailFilter,
+    Baseline, BoxedAgent, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakeState, TailFilter, MAX_SIDE,
 };
 use canopy_mcts::rng::{self, Rng};
 use canopy_mcts::search::{Search, SearchParams};
@@ -17,6 +18,15 @@ use canopy_mcts::search::{Search, SearchParams};
 /// Default search time per move of `play snake --agent mcts` when neither `--playouts` nor `--time` is
 /// given, in milliseconds.
 pub const PLAY_DEFAULT_MS: u64 = 50;
+
+/// Pauses of `--watch` (`--delay`), in milliseconds.
+const DELAY_MS: Whole = Whole { min: 0, max: 10_000 };
+/// Move caps of `--max-moves`.
+const MAX_MOVES: Whole = Whole { min: 1, max: u64::MAX };
+/// Free cells of `--endgame`: 0 (off) to the largest board's cells.
+const ENDGAME: Whole = Whole { min: 0, max: (MAX_SIDE * MAX_SIDE) as u64 };
+/// Rollout caps of `--rollout-moves`.
+const ROLLOUT_MOVES: Whole = Whole { min: 1, max: u32::MAX as u64 };
 
 /// Default board of `play snake`.
 const DEFAULT_SIZE: (usize, usize) = (10, 10);
@@ -31,15 +41,15 @@ pub struct SnakePlayArgs {
     /// Draw the board in the terminal after every move (snake).
     #[arg(long)]
     pub watch: bool,
-    /// Pause after each drawn move, in milliseconds (with --watch).
-    #[arg(long, value_name = "MS", default_value_t = 30)]
+    /// Pause after each drawn move, in milliseconds, 0..=10000 (with --watch).
+    #[arg(long, value_name = "MS", default_value_t = 30, allow_negative_numbers = true, value_parser = |t: &str| DELAY_MS.parse(t))]
     pub delay: u64,
     /// Stop a game after this many moves (snake; the game then counts as unfinished).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| MAX_MOVES.parse(t))]
     pub max_moves: Option<u64>,
-    /// MCTS agent: follow a closing Hamiltonian cycle once one exists with at most N free cells
+    /// MCTS agent: follow a closing Hamiltonian cycle once one exists with at most N free cells, 0..=1024
     /// (snake; default a quarter of the cells; 0 turns it off).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| ENDGAME.parse(t).map(|n| n as usize))]
     pub endgame: Option<usize>,
     #[command(flatten)]
     pub search: SnakeSearchArgs,
@@ -52,7 +62,7 @@ pub struct SnakeSearchArgs {
     #[arg(id = "snake_rollout", long = "snake-rollout", value_enum)]
     pub rollout: Option<RolloutArg>,
     /// Rollout cap in moves (snake; default 2 x board area).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| ROLLOUT_MOVES.parse_u32(t))]
     pub rollout_moves: Option<u32>,
     /// Which safe moves the MCTS agent searches (snake; default now).
     #[arg(long, value_enum)]

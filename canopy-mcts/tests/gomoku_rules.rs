@@ -248,11 +248,14 @@ fn full_small_board_is_a_draw() {
 #[test]
 fn parse_errors_name_the_move() {
     let msg = |r: Result<Vec<Cell>, PositionError>| r.unwrap_err().to_string();
-    assert_eq!(msg(parse_moves("7,7 8,8 99,3", 15)), "move 3 '99,3' is off the 15x15 board");
-    assert_eq!(msg(parse_moves("7,7 8,8 15,3", 15)), "move 3 '15,3' is off the 15x15 board");
+    let off = |token: &str| format!("move 3 '{token}' is not a cell of the 15x15 board (x,y with 0 <= x,y < 15)");
+    assert_eq!(msg(parse_moves("7,7 8,8 99,3", 15)), off("99,3"));
+    assert_eq!(msg(parse_moves("7,7 8,8 15,3", 15)), off("15,3"));
+    assert_eq!(msg(parse_moves("7,7 8,8 -1,3", 15)), off("-1,3"));
+    assert_eq!(msg(parse_moves("7,7 8,8 3,-1", 15)), off("3,-1"));
     assert_eq!(msg(parse_moves("7,7 8,8 7,7", 15)), "move 3 '7,7' is on an occupied cell");
     assert_eq!(msg(parse_moves("7,7 x,8", 15)), "move 2 'x,8' is not of the form x,y (column,row, 0-based)");
-    for bad in ["7", "7,", ",7", "7,7,7", "-1,3", "7.5,3", "7;7"] {
+    for bad in ["7", "7,", ",7", "7,7,7", "-x,3", "7.5,3", "7;7", "--json"] {
         assert!(
             matches!(parse_moves(bad, 15), Err(PositionError::Malformed { index: 1, .. })),
             "{bad}: {:?}",
