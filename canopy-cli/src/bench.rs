@@ -20,7 +20,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::common::{
-    parse_memory, parse_non_negative, ChanceArg, Whole, EXPAND_THRESHOLD, PLAYOUTS, SEED, THREADS, VIRTUAL_LOSS,
+    self, parse_memory, parse_non_negative, ChanceArg, Whole, EXPAND_THRESHOLD, PLAYOUTS, SEED, THREADS, VIRTUAL_LOSS,
 };
 use super::input_error;
 use canopy_mcts::game::{Game, Returns, Turn};
@@ -333,11 +333,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let cfg = Config { threads, playouts, repeat: args.repeat, params };
     // Open the plot file first, so that a bad path fails before the measurements rather than after.
     let plot_file = match &args.plot {
-        Some(path) => Some((
-            path,
-            std::fs::File::create(path)
-                .map_err(|e| input_error(format!("cannot write the plot to {}: {e}", path.display())))?,
-        )),
+        Some(path) => Some((path, common::create_output("--plot", path)?)),
         None => None,
     };
 

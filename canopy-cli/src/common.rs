@@ -229,6 +229,15 @@ pub fn search_with_progress<G: canopy_mcts::Game>(
     search.run_observed(state, None, progress)
 }
 
+/// Creates (or truncates) the output file `path` of option `flag` before any work starts, so that a path
+/// that cannot be written stops the command at once rather than after the games or measurements.
+///
+/// # Errors
+/// An input error naming the option, the path and the reason.
+pub fn create_output(flag: &str, path: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    std::fs::File::create(path).map_err(|e| super::input_error(format!("{flag}: cannot write {}: {e}", path.display())))
+}
+
 /// Human-readable byte count (binary units).
 pub fn format_bytes(n: usize) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde_json::json;
 
-use super::common::GAMES;
+use super::common::{self, GAMES};
 use super::gomoku::{colour, PositionArgs};
 use super::{input_error, GameName, SearchArgs};
 use canopy_mcts::games::gomoku::{
@@ -191,8 +191,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let labels = [format!("A ({})", args.black), format!("B ({})", args.white)];
     let mut out = match &args.out {
         Some(path) => {
-            let mut f = std::fs::File::create(path)
-                .map_err(|e| input_error(format!("cannot write {}: {e}", path.display())))?;
+            let mut f = common::create_output("--out", path)?;
             writeln!(f, "# game\tblack\twhite\tresult\tmoves")?;
             Some(f)
         }

@@ -49,3 +49,59 @@ fn a_board_may_start_with_a_hyphen() {
     assert_eq!(out["game"], "tictactoe");
     assert!(out["actions"].as_array().is_some_and(|a| a.len() == 7), "{out}");
 }
+
+#[test]
+fn output_paths_are_checked_before_any_work() {
+    let dir = std::env::temp_dir().join(format!("canopy-no-such-dir-{}", std::process::id()));
+    assert!(!dir.exists());
+    let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (svg, tsv, plot) = (file("sweep.svg"), file("games.tsv"), file("bench.svg"));
+    // Without --quiet a sweep prints a line per game on stderr, and a match a line per game on stdout:
+    // `refused` sees neither, so no game was played before the refusal.
+    let cases: [(Vec<&str>, &str); 3] = [
+        (
+            vec![
+                "sweep", "2048", "--agent", "greedy", "--param", "epsilon", "--values", "0.1", "--games", "2", "--svg",
+                &svg,
+            ],
+            "--svg",
+        ),
+        (vec!["match", "gomoku", "--black", "random", "--white", "random", "--size", "5", "--out", &tsv], "--out"),
+        (
+            vec![
+                "bench",
+                "--game",
+                "tictactoe",
+                "--playouts",
+                "10",
+                "--repeat",
+                "1",
+                "--threads",
+                "1",
+                "--plot",
+                &plot,
+            ],
+            "--plot",
+        ),
+    ];
+    for (args, flag) in cases {
+        let line = refused(&args);
+        assert!(line.starts_with(&format!("error: {flag}: cannot write {}", dir.display())), "{args:?}: {line}");
+    }
+    assert!(!dir.exists());
+    // A directory is not a file either.
+    let tmp = std::env::temp_dir();
+    let line = refused(&[
+        "sweep",
+        "2048",
+        "--agent",
+        "greedy",
+        "--param",
+        "epsilon",
+        "--values",
+        "0.1",
+        "--svg",
+        tmp.to_str().unwrap(),
+    ]);
+    assert!(line.starts_with("error: --svg: cannot write"), "{line}");
+}
