@@ -1,6 +1,8 @@
 //! Options shared by every searching command, and output helpers.
 
-use canopy_mcts::search::{parse_bytes, Backup, ChanceSelection, SearchParams, SearchReport, Selection};
+use canopy_mcts::search::{
+    parse_bytes, Backup, ChanceSelection, Progress, ProgressObserver, SearchParams, SearchReport, Selection,
+};
 
 /// The accepted values of a whole-number option, inclusive. Each option's range is declared once, here
 /// (the constants below), and every command that takes the option checks it with the same value, as do
@@ -92,7 +94,8 @@ pub struct SearchArgs {
     /// Turn MCTS-Solver off (two-player games): no proven wins or losses, no early stop.
     #[arg(long)]
     pub no_solver: bool,
-    /// No progress lines on stderr during long searches.
+    /// No progress lines on stderr: none every second of a search longer than a second, and (play) no
+    /// line per finished game where stderr is not a terminal.
     #[arg(long)]
     pub no_progress: bool,
     /// Chance-node outcome selection: stratified (visit shares follow the probabilities) or sample.
@@ -209,24 +212,39 @@ impl SearchArgs {
     }
 }
 
-/// Runs a search, printing a progress line on stderr every second when it lasts longer than that.
+/// Milliseconds between two progress lines of a running search.
+pub const PROGRESS_INTERVAL_MS: u64 = 1000;
+
+/// Prints one progress line of a running search on stderr: seconds so far, playouts, the most visited
+/// move and its mean.
+pub fn print_progress(p: &Progress) {
+    eprintln!(
+        "info: {:.1} s  playouts {}  best {}  mean {}",
+        p.elapsed_ms / 1e3,
+        p.playouts,
+        p.best.as_deref().unwrap_or("-"),
+        p.best_mean.map_or("-".to_string(), |m| format!("{m:.3}"))
+    )
+}
+
+/// Runs a search, printing a progress line on stderr every second when it lasts longer than that
+/// (none when `quiet`: `--no-progress`).
 pub fn search_with_progress<G: canopy_mcts::Game>(
     search: &canopy_mcts::search::Search<'_, G>,
     state: &G::State,
     quiet: bool,
 ) -> SearchReport<G::Action> {
-    let mut line = |p: &canopy_mcts::search::Progress| {
-        eprintln!(
-            "info: {:.1} s  playouts {}  best {}  mean {}",
-            p.elapsed_ms / 1e3,
-            p.playouts,
-            p.best.as_deref().unwrap_or("-"),
-            p.best_mean.map_or("-".to_string(), |m| format!("{m:.3}"))
-        )
-    };
-    let progress: Option<canopy_mcts::search::ProgressObserver<'_>> =
-        if quiet { None } else { Some((1000, &mut line)) };
+    let mut line = print_progress;
+    let progress: Option<ProgressObserver<'_>> = if quiet { None } else { Some((PROGRESS_INTERVAL_MS, &mut line)) };
     search.run_observed(state, None, progress)
+}
+
+/// Whether finished games are reported as plain lines on stderr: always when stderr is not a terminal
+/// (indicatif then hides its progress bar, so the lines are the only progress), unless `quiet`; on a
+/// terminal when `on_terminal` (the bar shows the rest).
+pub fn game_lines(quiet: bool, on_terminal: bool) -> bool {
+    use std::io::IsTerminal;
+    !quiet && (on_terminal || !std::io::stderr().is_terminal())
 }
 
 /// Creates (or truncates) the output file `path` of option `flag` before any work starts, so that a path

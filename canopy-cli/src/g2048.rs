@@ -11,6 +11,7 @@ use canopy_mcts::games::g2048::agents::{self, Agent, AgentConfig, AgentKind, Dec
 use canopy_mcts::games::g2048::eval::{Features, Heuristic};
 use canopy_mcts::games::g2048::expectimax::{self, DEFAULT_PROB_CUTOFF};
 use canopy_mcts::games::g2048::{Board, Dir, RolloutPolicy, G2048};
+use canopy_mcts::search::ProgressObserver;
 
 /// Default playouts per move for `play`, `compare` and `sweep` without --playouts or --time (a full game
 /// then takes seconds, not minutes).
@@ -414,7 +415,10 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let config = agent_config(args.agent, &args.search, &args.g2048, canopy_mcts::search::DEFAULT_PLAYOUTS)?;
     let h = config.game.heuristic;
     let mut agent = Agent::new(config.clone());
-    let d = agent.decide(&board, args.search.seed);
+    let mut line = common::print_progress;
+    let progress: Option<ProgressObserver<'_>> =
+        (!args.search.no_progress).then_some((common::PROGRESS_INTERVAL_MS, &mut line));
+    let d = agent.decide_observed(&board, args.search.seed, progress);
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     if args.json {
         print_json(&config, &board, &d)?;
@@ -629,7 +633,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let config = agent_config(args.agent, &args.search, &args.g2048, PLAY_DEFAULT_PLAYOUTS)?;
     let bar = progress_bar(args.games);
     let label = agent_label(args.agent);
-    let quiet = args.json || args.csv || args.games == 1;
+    // A line per game on stderr: on a terminal beside the bar when several games are played as a table,
+    // and always when stderr is not a terminal (the bar is hidden then), unless --no-progress.
+    let quiet = !common::game_lines(args.search.no_progress, !(args.json || args.csv || args.games == 1));
     let results = run_games(&config, args.games, args.search.seed, &bar, &label, quiet);
     bar.finish_and_clear();
     let summary = compare::Summary::of(&results);

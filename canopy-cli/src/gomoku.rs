@@ -172,7 +172,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let state = args.gomoku.position(&game, args.board.as_deref(), false)?;
     let searched = Tuning::default().game(&game);
     let params = args.search.params_with(canopy_mcts::search::DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
-    let report = Search::new(&searched, params).run(&state);
+    let report = common::search_with_progress(&Search::new(&searched, params), &state, args.search.no_progress);
     let forced = forced_move(&game, &state);
     let me = state.mover();
     let ranked = ranked(&report.actions, report.best);

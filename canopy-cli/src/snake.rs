@@ -210,7 +210,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     }
     let game = args.snake.game(state.width(), state.height());
     let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
-    let report = Search::new(&game, params).run(&state);
+    let report = common::search_with_progress(&Search::new(&game, params), &state, args.search.no_progress);
     // Every move the rules allow, marked when the tail filter left it out of the search.
     let mut legal = Vec::new();
     rules.legal_actions(&state, &mut legal);
@@ -362,6 +362,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         indicatif::ProgressStyle::with_template("{spinner} game {pos}/{len} [{elapsed_precise}] {msg}")
             .expect("static template"),
     );
+    // A line per game on stderr: on a terminal beside the bar when several games are played as a table,
+    // and always when stderr is not a terminal (the bar is hidden then), unless --no-progress.
+    let lines = common::game_lines(args.search.no_progress, !args.json && args.games > 1 && !args.snake.watch);
     let mut results = Vec::new();
     for i in 0..args.games {
         let seed = args.search.seed.wrapping_add(i);
@@ -378,16 +381,19 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         };
         let r = play_one(&rules, player, seed, args, (i + 1, args.games), &bar);
         bar.inc(1);
-        if !args.json && args.games > 1 && !args.snake.watch {
-            bar.println(format!(
-                "game {:>3}: length {:>4}  fill {:>5.1}%  {:<10}  moves {:>7}  {:.1} ms/move",
-                i + 1,
-                r.length,
-                r.fill * 100.0,
-                r.end,
-                r.moves,
-                r.ms_per_move
-            ));
+        if lines {
+            bar.suspend(|| {
+                eprintln!(
+                    "game {:>3}/{}: length {:>4}  fill {:>5.1}%  {:<10}  moves {:>7}  {:.1} ms/move  seed {seed}",
+                    i + 1,
+                    args.games,
+                    r.length,
+                    r.fill * 100.0,
+                    r.end,
+                    r.moves,
+                    r.ms_per_move
+                )
+            });
         }
         results.push(r);
     }
