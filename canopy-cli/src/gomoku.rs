@@ -188,6 +188,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "board": rows(&state),
             "game_over": state.is_terminal(),
             "winner": state.winner().map(colour),
+            "result": state.is_terminal().then(|| state.winner().map_or("draw".to_string(), |w| format!("{} wins", colour(w)))),
             "forced_move": forced.map(|c| c.to_string()),
             "best_action": report.best_name,
             "best_win_rate": best_stats.and_then(|a| a.mean),

@@ -205,6 +205,7 @@ fn one_line(e: &impl std::fmt::Display) -> String {
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let state = parse_state(args.board()?)?;
     let rules = Snake::for_state(&state);
+    rules.check_position(&state).map_err(|e| input_error(format!("bad snake state: {e}")))?;
     if state.end().is_none() && state.food().is_none() {
         return Err(input_error("the position has no food: add food=x,y (analyze needs the snake to move)"));
     }

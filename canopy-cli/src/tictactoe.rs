@@ -3,8 +3,12 @@
 use serde_json::json;
 
 use super::{common, input_error, AgentName, AnalyzeArgs};
+use canopy_mcts::game::{Game, Turn};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::Search;
+
+/// The players' marks: X (player 0, first to move) and O.
+const MARKS: [&str; 2] = ["x", "o"];
 
 /// Analyses a tic-tac-toe position.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
@@ -15,11 +19,17 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let state = TicTacToeState::parse(args.board()?).map_err(|e| input_error(format!("bad board: {e}")))?;
     let search = Search::new(&TicTacToe, args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS));
     let report = common::search_with_progress(&search, &state, args.search.no_progress);
+    let over = TicTacToe.to_move(&state) == Turn::Terminal;
+    let winner = state.winner().map(|p| MARKS[p]);
+    let result = over.then(|| winner.map_or("draw".to_string(), |w| format!("{w} wins")));
     if args.json {
         let mut v = json!({
             "game": "tictactoe",
+            "to_move": (!over).then(|| MARKS[state.mover()]),
+            "winner": winner,
+            "result": result,
             "best_action": report.best,
-            "game_over": report.best.is_none(),
+            "game_over": over,
             "actions": report.actions.iter().map(|a| json!({
                 "action": a.action, "visits": a.visits, "share": a.share, "mean": a.mean, "proof": a.proof,
                 "pv": a.pv,
@@ -34,8 +44,8 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
-    if report.best.is_none() {
-        println!("game over");
+    if let Some(result) = result {
+        println!("game over: {result}");
         return Ok(());
     }
     println!("{:>5} {:>9} {:>7} {:>9} {:>7}  pv", "cell", "visits", "share", "win rate", "proven");

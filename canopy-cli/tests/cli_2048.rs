@@ -53,6 +53,12 @@ fn terminal_board_reports_game_over() {
 }
 
 #[test]
+fn an_empty_board_is_no_position() {
+    let line = refused(&["analyze", "2048", "--board", "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"]);
+    assert_eq!(line, "error: bad board: the board has no tile: a 2048 position holds at least one");
+}
+
+#[test]
 fn picks_the_safe_move_on_every_safe_move_board() {
     let data = include_str!("../../tests/data/2048-safe-move.tsv");
     let mut checked = 0;
@@ -108,6 +114,7 @@ fn bad_input_exits_2_with_one_line() {
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,x"],
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,1"],
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,262144"],
+        &["analyze", "2048", "--board", "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"],
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--playouts", "0"],
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--memory", "lots"],
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--threads", "-1"],

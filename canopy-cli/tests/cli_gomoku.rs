@@ -88,7 +88,35 @@ fn analyze_board_diagram_rule_and_text_output() {
     let over = json(&["analyze", "gomoku", "--moves", "0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0", "--json"]);
     assert_eq!(over["game_over"], true);
     assert_eq!(over["winner"], "black");
+    assert_eq!(over["result"], "black wins");
     assert_eq!(over["best_action"], Value::Null);
+}
+
+#[test]
+fn impossible_positions_are_refused() {
+    let board = |rows: [&str; 7]| rows.join("/");
+    let cases = [
+        (
+            board(["xxxxx..", "ooooo..", ".......", ".......", ".......", ".......", "......."]),
+            "both players have a winning line",
+        ),
+        (
+            board(["xxxxx..", "oooo...", ".......", ".......", ".......", ".......", "o......"]),
+            "black has a winning line but white has played since",
+        ),
+        (
+            board(["xxxx...", "ooooo..", ".......", ".......", ".......", ".......", "x.....x"]),
+            "white has a winning line but black has played since",
+        ),
+        (
+            board(["xxx....", ".......", ".......", ".......", ".......", ".......", "......."]),
+            "impossible stone counts: 3 black and 0 white",
+        ),
+    ];
+    for (diagram, why) in cases {
+        let line = refused(&["analyze", "gomoku", "--size", "7", "--board", &diagram]);
+        assert!(line.starts_with("error: --board: ") && line.contains(why), "{diagram}: {line}");
+    }
 }
 
 #[test]

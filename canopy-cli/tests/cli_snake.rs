@@ -150,6 +150,21 @@ fn analyze_text_output_and_a_finished_game() {
 }
 
 #[test]
+fn a_snake_hungrier_than_the_starvation_limit_is_refused() {
+    // An 8x8 board starves the snake after 128 moves without food.
+    for state in [
+        "8x8 body=1,1 food=2,2 hunger=128",
+        "8x8 body=1,1 food=2,2 hunger=4294967295",
+        r#"{"size": "8x8", "body": [[1,1]], "food": [2,2], "hunger": 4294967295}"#,
+    ] {
+        let line = refused(&["analyze", "snake", "--state", state]);
+        assert!(line.contains("is not below the starvation limit of 128 moves"), "{state}: {line}");
+    }
+    let v = json(&["analyze", "snake", "--state", "8x8 body=1,1 food=2,2 hunger=127", "--playouts", "50", "--json"]);
+    assert_eq!(v["state"], "8x8 body=1,1 food=2,2 hunger=127");
+}
+
+#[test]
 fn watch_draws_every_move() {
     let out = canopy(&["play", "snake", "--size", "3x4", "--agent", "hamilton", "--watch", "--delay", "0"]);
     assert!(out.status.success());

@@ -279,6 +279,19 @@ fn parse_errors_name_the_move() {
     assert_eq!(off.to_string(), "cell 15,1 is off the 15x15 board");
     let both = game.from_stones(&cells("0,0 1,0 2,0 3,0 4,0"), &cells("0,5 1,5 2,5 3,5 4,5"));
     assert_eq!(both.unwrap_err(), PositionError::BothWin);
+    // The winner made the last move: Black's five with as many white stones, White's five with a black
+    // stone more, came after the game ended.
+    let late = game.from_stones(&cells("0,0 1,0 2,0 3,0 4,0"), &cells("0,5 1,5 2,5 3,5 9,9"));
+    assert_eq!(late.unwrap_err(), PositionError::PlayedAfterWin { winner: BLACK });
+    let late = game.from_stones(&cells("0,0 1,0 2,0 3,0 9,9 8,8"), &cells("0,5 1,5 2,5 3,5 4,5"));
+    let late = late.unwrap_err();
+    assert_eq!(late, PositionError::PlayedAfterWin { winner: WHITE });
+    assert_eq!(
+        late.to_string(),
+        "white has a winning line but black has played since (the game ends at the first five)"
+    );
+    let white_won = game.from_stones(&cells("0,0 1,0 2,0 3,0 9,9"), &cells("0,5 1,5 2,5 3,5 4,5")).unwrap();
+    assert_eq!(white_won.winner(), Some(WHITE));
     assert_eq!(Gomoku::try_new(4, Rule::Standard).unwrap_err(), PositionError::BadSize(4));
 
     let mut s = game.from_moves("7,7").unwrap();

@@ -72,6 +72,13 @@ pub enum PositionError {
     /// Both players hold a winning line.
     #[error("both players have a winning line")]
     BothWin,
+    /// A player holds a winning line but the other one has played since: the winner must have made the
+    /// last move (Black, with one stone more than White; White, with as many as Black).
+    #[error("{} has a winning line but {} has played since (the game ends at the first five)", colour(*.winner), colour(1 - *.winner))]
+    PlayedAfterWin {
+        /// The player holding the line (0 Black, 1 White).
+        winner: usize,
+    },
     /// A diagram has the wrong number of rows.
     #[error("the diagram has {rows} rows, expected {size}")]
     Rows {
@@ -98,6 +105,15 @@ pub enum PositionError {
         /// The character.
         ch: char,
     },
+}
+
+/// "black" (player 0) or "white", for the messages.
+fn colour(player: usize) -> &'static str {
+    if player == 0 {
+        "black"
+    } else {
+        "white"
+    }
 }
 
 /// Checks a board side: `Ok(size)` when it is in `MIN_SIZE..=MAX_SIZE`.

@@ -202,6 +202,19 @@ impl Snake {
         Snake::new(s.width(), s.height())
     }
 
+    /// Checks that `s`, a position read from text or another format, can arise in this game: its hunger
+    /// counter is below [`Snake::starvation_limit`] (a snake that hungry has starved, an end the position
+    /// formats cannot express).
+    ///
+    /// # Errors
+    /// [`ParseError::Starved`].
+    pub fn check_position(&self, s: &SnakeState) -> Result<(), ParseError> {
+        if s.hunger() >= self.starvation_limit {
+            return Err(ParseError::Starved { hunger: s.hunger(), limit: self.starvation_limit });
+        }
+        Ok(())
+    }
+
     /// The survival bonus per move survived, `min(0.001, 0.5 / starvation_limit)`, in food units.
     pub fn survival_bonus(&self) -> f64 {
         SURVIVAL_BONUS.min(0.5 / self.starvation_limit.max(1) as f64)
