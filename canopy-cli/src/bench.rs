@@ -20,7 +20,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::common::{
-    self, parse_memory, parse_non_negative, ChanceArg, Whole, EXPAND_THRESHOLD, PLAYOUTS, SEED, THREADS, VIRTUAL_LOSS,
+    self, parse_memory, ChanceArg, Whole, EXPAND_THRESHOLD, EXPLORATION, PLAYOUTS, SEED, THREADS, VIRTUAL_LOSS,
 };
 use super::input_error;
 use canopy_mcts::game::{Game, Returns, Turn};
@@ -50,15 +50,15 @@ pub struct BenchArgs {
     /// Board side: gomoku 5..=20 (default 15), snake 6..=32 (default 10, a square board).
     #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| SIDE.parse(t).map(|s| s as usize))]
     pub size: Option<usize>,
-    /// Thread counts to measure, comma-separated (e.g. 1,2,4). Default: 1, 2, 4, ... up to the logical
-    /// cores, and the core count itself.
+    /// Thread counts to measure, comma-separated (e.g. 1,2,4), each 1..=1024. Default: 1, 2, 4, ... up to
+    /// the logical cores, and the core count itself.
     #[arg(long, value_name = "LIST", allow_hyphen_values = true, value_parser = parse_thread_list)]
     pub threads: Option<ThreadList>,
-    /// Playouts per search, i.e. per position and thread count (and bare rollouts per position).
-    /// Default: 2048 20000, tictactoe 50000, gomoku 9x9 (and smaller) 20000, larger gomoku 10000, snake 20000.
+    /// Playouts per search, i.e. per position and thread count (and bare rollouts per position),
+    /// 1..=1000000000000. Default: 2048 20000, tictactoe 50000, gomoku 9x9 (and smaller) 20000, larger gomoku 10000, snake 20000.
     #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| PLAYOUTS.parse(t))]
     pub playouts: Option<u64>,
-    /// Runs per position and thread count; the fastest one counts.
+    /// Runs per position and thread count, 1..=100; the fastest one counts.
     #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = |t: &str| REPEAT.parse_u32(t))]
     pub repeat: u32,
     /// Rollout policy: the game's own (`game`) or uniform random (`uniform`: the Game trait's default
@@ -66,7 +66,8 @@ pub struct BenchArgs {
     /// except gomoku: uniform (plain UCT, the setting other engines' figures use).
     #[arg(long, value_enum)]
     pub rollout: Option<RolloutArg>,
-    /// Random seed of the searches and of the bare rollouts (the positions are fixed).
+    /// Random seed of the searches and of the bare rollouts (the positions are fixed),
+    /// 0..=18446744073709551615.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| SEED.parse(t))]
     pub seed: u64,
     /// Memory budget of each search, e.g. 512MB, 2GiB.
@@ -78,13 +79,13 @@ pub struct BenchArgs {
     /// Do not use the transposition table.
     #[arg(long)]
     pub no_tt: bool,
-    /// UCT exploration constant C (values normalised to [0, 1]).
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = parse_non_negative)]
+    /// UCT exploration constant C (values normalised to [0, 1]), 0..=100.
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = |t: &str| EXPLORATION.parse(t))]
     pub exploration: f64,
-    /// Virtual loss per in-flight playout (0 disables it).
+    /// Virtual loss per in-flight playout, 0..=1000 (0 disables it).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| VIRTUAL_LOSS.parse_u32(t))]
     pub virtual_loss: u32,
-    /// Visits a node needs before it is expanded.
+    /// Visits a node needs before it is expanded, 0..=1000000.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| EXPAND_THRESHOLD.parse_u32(t))]
     pub expand_threshold: u32,
     /// Chance-node outcome selection: stratified or sample.

@@ -38,6 +38,30 @@ impl Whole {
     }
 }
 
+/// The accepted values of a real-number option, inclusive (finite values only), declared once like
+/// [`Whole`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Real {
+    /// Smallest accepted value.
+    pub min: f64,
+    /// Largest accepted value.
+    pub max: f64,
+}
+
+impl Real {
+    /// Reads `text` as a number in the range (`-0` reads as 0).
+    ///
+    /// # Errors
+    /// One line naming the value and the range, e.g. `nan is not a number from 0 to 100`.
+    pub fn parse(self, text: &str) -> Result<f64, String> {
+        let t = text.trim();
+        match t.parse::<f64>() {
+            Ok(v) if v >= self.min && v <= self.max => Ok(v + 0.0),
+            _ => Err(format!("{t} is not a number from {} to {}", self.min, self.max)),
+        }
+    }
+}
+
 /// Playouts per search, all threads together (`--playouts`; `match`'s `playouts=`).
 pub const PLAYOUTS: Whole = Whole { min: 1, max: 1_000_000_000_000 };
 /// Milliseconds per search (`--time`; `match`'s `time=`): up to about 11.6 days.
@@ -48,10 +72,15 @@ pub const THREADS: Whole = Whole { min: 1, max: 1024 };
 pub const SEED: Whole = Whole { min: 0, max: u64::MAX };
 /// Games of `play`, `compare`, `sweep` and `match` (`--games`).
 pub const GAMES: Whole = Whole { min: 1, max: 1_000_000 };
-/// Virtual loss per in-flight playout (`--virtual-loss`; `match`'s `virtual_loss=`).
-pub const VIRTUAL_LOSS: Whole = Whole { min: 0, max: u32::MAX as u64 };
-/// Visits before a node is expanded (`--expand-threshold`; `match`'s `expand_threshold=`).
-pub const EXPAND_THRESHOLD: Whole = Whole { min: 0, max: u32::MAX as u64 };
+/// Virtual loss per in-flight playout, in visits (`--virtual-loss`; `match`'s `virtual_loss=`): past a
+/// thousand, one in-flight playout outweighs any tree a search of seconds builds.
+pub const VIRTUAL_LOSS: Whole = Whole { min: 0, max: 1000 };
+/// Visits before a node is expanded (`--expand-threshold`; `match`'s `expand_threshold=`): past a million
+/// the tree stops below the root in any search of reasonable length.
+pub const EXPAND_THRESHOLD: Whole = Whole { min: 0, max: 1_000_000 };
+/// The UCT (and PUCT) exploration constant on values normalised to [0, 1] (`--exploration`; `match`'s
+/// `exploration=`; `sweep --param exploration`): past 100 selection is uniform in any practical search.
+pub const EXPLORATION: Real = Real { min: 0.0, max: 100.0 };
 
 /// Search options common to all commands.
 #[derive(clap::Args, Debug, Clone)]
@@ -78,17 +107,17 @@ pub struct SearchArgs {
     /// Do not use the transposition table (search a tree instead of a DAG).
     #[arg(long)]
     pub no_tt: bool,
-    /// UCT exploration constant C (values normalised to [0, 1]). Default 1.0 (gomoku: 0.5; 2048 with
-    /// --agent mcts: the tuned value in docs/2048.md).
-    #[arg(long, allow_negative_numbers = true, value_parser = parse_non_negative)]
+    /// UCT exploration constant C (values normalised to [0, 1]), 0..=100. Default 1.0 (gomoku: 0.5; 2048
+    /// with --agent mcts: the tuned value in docs/2048.md).
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| EXPLORATION.parse(t))]
     pub exploration: Option<f64>,
     /// Selection formula: uct, or puct (uses the game's move priors).
     #[arg(long, value_enum, default_value_t = SelectionArg::Uct)]
     pub selection: SelectionArg,
-    /// Virtual loss per in-flight playout (0 disables it).
+    /// Virtual loss per in-flight playout, 0..=1000 (0 disables it).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| VIRTUAL_LOSS.parse_u32(t))]
     pub virtual_loss: u32,
-    /// Visits a node needs before it is expanded.
+    /// Visits a node needs before it is expanded, 0..=1000000.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| EXPAND_THRESHOLD.parse_u32(t))]
     pub expand_threshold: u32,
     /// Turn MCTS-Solver off (two-player games): no proven wins or losses, no early stop.
@@ -149,13 +178,6 @@ pub(super) fn parse_memory(text: &str) -> Result<usize, String> {
         return Err(format!("memory budget {n} bytes is below the 64KiB minimum"));
     }
     Ok(n)
-}
-
-pub(super) fn parse_non_negative(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!("'{text}' is not a non-negative number")),
-    }
 }
 
 impl SearchArgs {

@@ -223,7 +223,7 @@ pub fn agent_config(
 /// The options after setting `param` to `value` (as its option would read it).
 ///
 /// # Errors
-/// A one-line message when the value does not parse.
+/// A one-line message when the value does not parse or lies outside the option's range.
 pub fn with_param(
     search: &SearchArgs,
     g: &G2048Args,
@@ -232,30 +232,13 @@ pub fn with_param(
 ) -> Result<(SearchArgs, G2048Args), String> {
     let (mut s, mut g) = (search.clone(), g.clone());
     let v = value.trim();
-    let whole = |min: u64| -> Result<u64, String> {
-        v.parse::<u64>().ok().filter(|&n| n >= min).ok_or_else(|| format!("'{v}' is not a whole number >= {min}"))
-    };
     match param {
-        SweepParam::Exploration => {
-            s.exploration = Some(
-                v.parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| format!("'{v}' is not a non-negative number"))?,
-            );
-        }
-        SweepParam::VirtualLoss => s.virtual_loss = whole(0)? as u32,
-        SweepParam::ExpandThreshold => s.expand_threshold = whole(0)? as u32,
+        SweepParam::Exploration => s.exploration = Some(common::EXPLORATION.parse(v)?),
+        SweepParam::VirtualLoss => s.virtual_loss = common::VIRTUAL_LOSS.parse_u32(v)?,
+        SweepParam::ExpandThreshold => s.expand_threshold = common::EXPAND_THRESHOLD.parse_u32(v)?,
         SweepParam::Epsilon => g.epsilon = Some(parse_probability(v)?),
         SweepParam::RolloutDepth => g.rollout_depth = Some(parse_rollout_depth(v)?),
-        SweepParam::LeafDepth => {
-            g.leaf_depth = Some(
-                v.parse::<u32>()
-                    .ok()
-                    .filter(|&l| l <= 3)
-                    .ok_or_else(|| format!("'{v}' is not a leaf depth (0 to 3)"))?,
-            )
-        }
+        SweepParam::LeafDepth => g.leaf_depth = Some(LEAF_DEPTH.parse_u32(v)?),
         SweepParam::Rollout => {
             g.rollout = Some(match v.to_ascii_lowercase().as_str() {
                 "random" => RolloutArg::Random,
@@ -263,10 +246,10 @@ pub fn with_param(
                 _ => return Err(format!("'{v}' is not a rollout (random or egreedy)")),
             })
         }
-        SweepParam::Time => s.time = Some(whole(1)?),
-        SweepParam::Playouts => s.playouts = Some(whole(1)?),
-        SweepParam::Threads => s.threads = Some(whole(1)?.min(1024)),
-        SweepParam::Depth => g.depth = Some(whole(1)?.min(u64::from(expectimax::MAX_DEPTH)) as u32),
+        SweepParam::Time => s.time = Some(common::TIME_MS.parse(v)?),
+        SweepParam::Playouts => s.playouts = Some(common::PLAYOUTS.parse(v)?),
+        SweepParam::Threads => s.threads = Some(common::THREADS.parse(v)?),
+        SweepParam::Depth => g.depth = Some(DEPTH.parse_u32(v)?),
         SweepParam::ProbCutoff => g.prob_cutoff = parse_probability(v)?,
     }
     Ok((s, g))

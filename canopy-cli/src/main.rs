@@ -292,4 +292,39 @@ mod tests {
     fn command_line_definition_is_consistent() {
         super::Cli::command().debug_assert();
     }
+
+    /// Every command that takes a numeric search option states the range it checks in the option's help.
+    #[test]
+    fn numeric_search_options_state_their_ranges_in_their_help() {
+        use super::common::{EXPAND_THRESHOLD, EXPLORATION, PLAYOUTS, SEED, THREADS, TIME_MS, VIRTUAL_LOSS};
+        let whole = |r: super::common::Whole| format!("{}..={}", r.min, r.max);
+        let ranges = [
+            ("playouts", whole(PLAYOUTS)),
+            ("time", whole(TIME_MS)),
+            ("threads", whole(THREADS)),
+            ("seed", whole(SEED)),
+            ("virtual-loss", whole(VIRTUAL_LOSS)),
+            ("expand-threshold", whole(EXPAND_THRESHOLD)),
+            ("exploration", format!("{}..={}", EXPLORATION.min, EXPLORATION.max)),
+        ];
+        let mut commands = Vec::new();
+        for cmd in super::Cli::command().get_subcommands() {
+            for arg in cmd.get_arguments() {
+                let Some((flag, range)) = ranges.iter().find(|(flag, _)| arg.get_long() == Some(*flag)) else {
+                    continue;
+                };
+                let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                assert!(help.contains(range.as_str()), "canopy {} --{flag}: {help}", cmd.get_name());
+                commands.push(format!("{} --{flag}", cmd.get_name()));
+            }
+        }
+        for cmd in ["analyze", "play", "compare", "sweep", "match", "gomocup", "bench"] {
+            for (flag, _) in &ranges {
+                if cmd == "bench" && *flag == "time" {
+                    continue;
+                }
+                assert!(commands.contains(&format!("{cmd} --{flag}")), "canopy {cmd} has no --{flag}");
+            }
+        }
+    }
 }

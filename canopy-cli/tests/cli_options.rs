@@ -105,3 +105,65 @@ fn output_paths_are_checked_before_any_work() {
     ]);
     assert!(line.starts_with("error: --svg: cannot write"), "{line}");
 }
+
+#[test]
+fn search_options_outside_their_ranges_are_refused_by_every_command() {
+    let board = "2,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0";
+    // Each bad setting, as an option and as match's per-agent key=value.
+    let settings = [
+        ("exploration", "1e308", "1e308 is not a number from 0 to 100"),
+        ("exploration", "nan", "nan is not a number from 0 to 100"),
+        ("exploration", "inf", "inf is not a number from 0 to 100"),
+        ("expand-threshold", "4294967295", "4294967295 is not a whole number from 0 to 1000000"),
+        ("virtual-loss", "1001", "1001 is not a whole number from 0 to 1000"),
+        ("threads", "1025", "1025 is not a whole number from 1 to 1024"),
+        ("playouts", "1000000000001", "1000000000001 is not a whole number from 1 to 1000000000000"),
+        ("time", "1000000001", "1000000001 is not a whole number from 1 to 1000000000"),
+    ];
+    for (flag, value, why) in settings {
+        let option = format!("--{flag}");
+        let commands: [Vec<&str>; 6] = [
+            ttt(&[]),
+            vec!["analyze", "2048", "--board", board],
+            vec!["play", "snake", "--agent", "mcts"],
+            vec!["compare", "2048", "--agents", "mcts"],
+            vec!["match", "gomoku"],
+            vec!["gomocup"],
+        ];
+        for mut args in commands {
+            args.extend([option.as_str(), value]);
+            let line = refused(&args);
+            assert_eq!(line, format!("error: {option}: {why} (see canopy --help)"), "{args:?}");
+        }
+        if flag != "time" {
+            let line = refused(&["bench", &option, value]);
+            assert!(line.starts_with(&format!("error: {option}: {why}")), "bench {option} {value}: {line}");
+        }
+        let key = flag.replace('-', "_");
+        let agent = format!("mcts:{key}={value}");
+        let line = refused(&["match", "gomoku", "--black", &agent]);
+        assert_eq!(line, format!("error: --black: agent option {key}: {why}"));
+    }
+    // Sweep's values are checked against the same ranges, before any game.
+    for (param, values, why) in [
+        ("exploration", "1,nan", "nan is not a number from 0 to 100"),
+        ("virtual-loss", "1,5000", "5000 is not a whole number from 0 to 1000"),
+        ("expand-threshold", "1,4294967296", "4294967296 is not a whole number from 0 to 1000000"),
+        ("threads", "1,2000", "2000 is not a whole number from 1 to 1024"),
+    ] {
+        let line = refused(&["sweep", "2048", "--param", param, "--values", values]);
+        assert_eq!(line, format!("error: --values: {why}"));
+    }
+    // The edges of the ranges are accepted, and -0 is 0.
+    let v = common::json(&ttt(&[
+        "--exploration",
+        "-0",
+        "--virtual-loss",
+        "1000",
+        "--playouts",
+        "30",
+        "--no-solver",
+        "--json",
+    ]));
+    assert_eq!(v["playouts"], 30);
+}

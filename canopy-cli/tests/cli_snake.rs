@@ -165,6 +165,20 @@ fn a_snake_hungrier_than_the_starvation_limit_is_refused() {
 }
 
 #[test]
+fn a_step_counter_near_its_end_is_refused() {
+    for state in [
+        "8x8 body=1,1 food=2,2 steps=4294967295",
+        r#"{"size": "8x8", "body": [[1,1]], "food": [2,2], "steps": 1000000001}"#,
+    ] {
+        let line = refused(&["analyze", "snake", "--state", state]);
+        assert!(line.contains("is past 1000000000, the most moves a position may have played"), "{state}: {line}");
+    }
+    let v =
+        json(&["analyze", "snake", "--state", "8x8 body=1,1 food=2,2 steps=1000000000", "--playouts", "50", "--json"]);
+    assert_eq!(v["state"], "8x8 body=1,1 food=2,2 steps=1000000000");
+}
+
+#[test]
 fn watch_draws_every_move() {
     let out = canopy(&["play", "snake", "--size", "3x4", "--agent", "hamilton", "--watch", "--delay", "0"]);
     assert!(out.status.success());

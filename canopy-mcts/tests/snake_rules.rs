@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use canopy_mcts::games::snake::{
     greedy, play, random_safe, Baseline, Cell, Dir, End, IllegalMove, ParseError, RolloutPolicy, Snake, SnakeState,
+    MAX_STEPS,
 };
 use canopy_mcts::rng::{seeded, Rng};
 use canopy_mcts::{Game, Turn};
@@ -243,6 +244,21 @@ fn a_position_hungrier_than_the_starvation_limit_is_refused() {
         // A game with a longer limit reaches it.
         let patient = Snake { starvation_limit: u32::MAX, ..game };
         assert_eq!(patient.check_position(&s).is_ok(), hunger < u32::MAX);
+    }
+}
+
+#[test]
+fn a_position_near_the_end_of_the_step_counter_is_refused() {
+    let game = Snake::new(5, 5);
+    let at = |steps: u32| format!("5x5 body=1,1 food=4,4 steps={steps}").parse::<SnakeState>().unwrap();
+    assert_eq!(game.check_position(&at(MAX_STEPS)), Ok(()));
+    for steps in [MAX_STEPS + 1, u32::MAX] {
+        let e = game.check_position(&at(steps)).unwrap_err();
+        assert_eq!(e, ParseError::TooManySteps { steps, max: MAX_STEPS });
+        assert_eq!(
+            e.to_string(),
+            format!("steps={steps} is past 1000000000, the most moves a position may have played")
+        );
     }
 }
 

@@ -88,6 +88,14 @@ pub enum ParseError {
         /// The game's starvation limit, in moves.
         limit: u32,
     },
+    /// A step counter past [`super::MAX_STEPS`], too close to the counter's end for a game to go on.
+    #[error("steps={steps} is past {max}, the most moves a position may have played")]
+    TooManySteps {
+        /// The step counter.
+        steps: u32,
+        /// [`super::MAX_STEPS`].
+        max: u32,
+    },
     /// A move name other than up, down, left, right.
     #[error("bad move '{0}': expected up, down, left or right")]
     BadDir(String),
