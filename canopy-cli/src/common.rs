@@ -1,7 +1,10 @@
 //! Options shared by every searching command, and output helpers.
 
+use serde_json::{json, Map, Value};
+
 use canopy_mcts::search::{
-    parse_bytes, Backup, ChanceSelection, Progress, ProgressObserver, SearchParams, SearchReport, Selection,
+    parse_bytes, ActionStats, Backup, ChanceSelection, Progress, ProgressObserver, SearchParams, SearchReport,
+    Selection,
 };
 
 /// The accepted values of a whole-number option, inclusive. Each option's range is declared once, here
@@ -315,26 +318,109 @@ pub fn print_totals<A>(r: &SearchReport<A>) {
     );
 }
 
-/// The search statistics every `--json` analysis carries, in this key order: `playouts`, `root_visits`, `nodes`,
-/// `max_depth`, `mean_depth`, `elapsed_ms` (milliseconds), `playouts_per_sec`, `memory_bytes`, `memory_limited`,
-/// `table` (null when the transposition table is off), `threads` and `normalisation`.
-pub fn search_stats_json<A>(r: &SearchReport<A>) -> serde_json::Map<String, serde_json::Value> {
-    use serde_json::json;
-    [
-        ("playouts", json!(r.playouts)),
-        ("root_visits", json!(r.root_visits)),
-        ("nodes", json!(r.nodes)),
-        ("max_depth", json!(r.max_depth)),
-        ("mean_depth", json!(r.mean_depth)),
-        ("elapsed_ms", json!(r.elapsed_ms)),
-        ("playouts_per_sec", json!(r.playouts_per_sec)),
-        ("memory_bytes", json!(r.memory_bytes)),
-        ("memory_limited", json!(r.memory_limited)),
-        ("table", json!(r.table)),
-        ("threads", json!(r.threads)),
-        ("normalisation", json!(r.normalisation)),
-    ]
-    .into_iter()
-    .map(|(key, value)| (key.to_string(), value))
-    .collect()
+/// The keys of the search statistics every `--json` analysis carries, in order: `playouts`, `root_visits`,
+/// `nodes`, `max_depth`, `mean_depth`, `elapsed_ms` (milliseconds), `playouts_per_sec`, `memory_bytes`,
+/// `memory_limited`, `table` (null when the transposition table is off), `threads` and `normalisation`.
+const STATS_KEYS: [&str; 12] = [
+    "playouts",
+    "root_visits",
+    "nodes",
+    "max_depth",
+    "mean_depth",
+    "elapsed_ms",
+    "playouts_per_sec",
+    "memory_bytes",
+    "memory_limited",
+    "table",
+    "threads",
+    "normalisation",
+];
+
+/// The search statistics of `r` under [`STATS_KEYS`].
+pub fn search_stats_json<A>(r: &SearchReport<A>) -> Map<String, Value> {
+    let values = [
+        json!(r.playouts),
+        json!(r.root_visits),
+        json!(r.nodes),
+        json!(r.max_depth),
+        json!(r.mean_depth),
+        json!(r.elapsed_ms),
+        json!(r.playouts_per_sec),
+        json!(r.memory_bytes),
+        json!(r.memory_limited),
+        json!(r.table),
+        json!(r.threads),
+        json!(r.normalisation),
+    ];
+    STATS_KEYS.iter().map(|k| k.to_string()).zip(values).collect()
+}
+
+/// The statistics under [`STATS_KEYS`] of a decision made without a search tree (2048's expectimax, flat,
+/// greedy and random agents): `playouts` (the rollouts of flat Monte Carlo, else 0), `elapsed_ms` and
+/// `threads` (null for the agents without threads); the tree's statistics are null.
+pub fn treeless_stats_json(playouts: u64, elapsed_ms: f64, threads: Option<usize>) -> Map<String, Value> {
+    STATS_KEYS
+        .iter()
+        .map(|&k| {
+            let v = match k {
+                "playouts" => json!(playouts),
+                "elapsed_ms" => json!(elapsed_ms),
+                "threads" => json!(threads),
+                _ => Value::Null,
+            };
+            (k.to_string(), v)
+        })
+        .collect()
+}
+
+/// One root move of an analysis in `--json`, with the keys every game's moves share: `action` (the move
+/// in the game's notation), `visits`, `share` (of the root's visits, in [0, 1]), `mean` (the move's mean
+/// return for the side to move; null before its first visit) and `pv` (the principal variation after the
+/// move: moves and chance outcomes in the game's notation). A game adds its own keys after these.
+pub fn action_json<A>(a: &ActionStats<A>) -> Map<String, Value> {
+    move_json(&a.name, a.visits, Some(a.share), a.mean, &a.pv)
+}
+
+/// [`action_json`] from its parts, for moves a search did not report (visits 0, or agents without a tree).
+pub fn move_json(
+    action: &str,
+    visits: u64,
+    share: Option<f64>,
+    mean: Option<f64>,
+    pv: &[String],
+) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("action".into(), json!(action));
+    m.insert("visits".into(), json!(visits));
+    m.insert("share".into(), json!(share));
+    m.insert("mean".into(), json!(mean));
+    m.insert("pv".into(), json!(pv));
+    m
+}
+
+/// The search part every game's `analyze --json` carries, in this order: `best_action` (the chosen move
+/// in the game's notation; null when there is none), `pv` (the principal variation from the root, a list
+/// in the game's notation that starts with the best move), `root_value` (the root's mean return for the
+/// side to move), `actions` (one object per root move, each starting with the keys of [`action_json`]),
+/// then the statistics of [`search_stats_json`]. The game's own keys (board, score, ...) stand beside
+/// them.
+pub fn analysis_json<A>(r: &SearchReport<A>, actions: Vec<Map<String, Value>>) -> Map<String, Value> {
+    analysis_parts_json(r.best_name.clone(), r.pv.clone(), r.root_value, actions, search_stats_json(r))
+}
+
+/// [`analysis_json`] from its parts (for decisions made without a search tree).
+pub fn analysis_parts_json(
+    best_action: Option<String>,
+    pv: Vec<String>,
+    root_value: Option<f64>,
+    actions: Vec<Map<String, Value>>,
+    stats: Map<String, Value>,
+) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("best_action".into(), json!(best_action));
+    m.insert("pv".into(), json!(pv));
+    m.insert("root_value".into(), json!(root_value));
+    m.insert("actions".into(), json!(actions));
+    m.extend(stats);
+    m
 }

@@ -575,36 +575,50 @@ fn print_json(config: &AgentConfig, board: &Board, d: &Decision) -> anyhow::Resu
         "agent": config.kind,
         "board": board.tiles(),
         "game_over": d.best.is_none(),
-        "best_action": d.best.map(|dir| dir.name()),
         "board_eval": h.evaluate(board),
         "board_features": h.features(board),
-        "actions": d.moves.iter().map(|m| {
-            let mut a = json!({
-                "action": m.dir.name(),
-                "value": m.value,
-                "visits": m.visits,
-                "reward": m.reward,
-                "afterstate": afterstate(m.dir),
-                "explain": explain(h, board, m.dir),
-            });
-            if let Some(r) = d.report.as_ref().and_then(|r| r.action(&m.dir)) {
-                a["share"] = json!(r.share);
-                a["mean"] = json!(r.mean);
-                a["pv"] = json!(r.pv);
-            }
-            a
-        }).collect::<Vec<_>>(),
-        "work": d.work,
-        "depth": d.depth,
-        "elapsed_ms": d.elapsed_ms,
-        "config": config_json(config),
     });
-    if let Some(report) = &d.report {
-        if let Some(obj) = v.as_object_mut() {
-            obj.insert("pv".into(), json!(report.pv));
-            obj.insert("root_value".into(), json!(report.root_value));
-            obj.extend(common::search_stats_json(report));
+    // Agents without a search tree have no share, mean or line beyond the move, except flat Monte Carlo,
+    // whose visits are rollouts and whose value is their mean return.
+    let rollouts: u64 = d.moves.iter().map(|m| m.visits).sum();
+    let actions = d
+        .moves
+        .iter()
+        .map(|m| {
+            let mut a = match d.report.as_ref().and_then(|r| r.action(&m.dir)) {
+                Some(r) => common::action_json(r),
+                None if config.kind == AgentKind::Flat && rollouts > 0 => {
+                    common::move_json(m.dir.name(), m.visits, Some(m.visits as f64 / rollouts as f64), m.value, &[])
+                }
+                None => common::move_json(m.dir.name(), m.visits, None, None, &[]),
+            };
+            a.insert("value".into(), json!(m.value));
+            a.insert("reward".into(), json!(m.reward));
+            a.insert("afterstate".into(), json!(afterstate(m.dir)));
+            a.insert("explain".into(), json!(explain(h, board, m.dir)));
+            a
+        })
+        .collect();
+    let search = match &d.report {
+        Some(report) => common::analysis_json(report, actions),
+        None => {
+            let threads =
+                matches!(config.kind, AgentKind::Expectimax | AgentKind::Flat).then_some(config.search.threads);
+            let playouts = if config.kind == AgentKind::Flat { d.work } else { 0 };
+            common::analysis_parts_json(
+                d.best.map(|b| b.name().to_string()),
+                d.best.map(|b| vec![b.name().to_string()]).unwrap_or_default(),
+                None,
+                actions,
+                common::treeless_stats_json(playouts, d.elapsed_ms, threads),
+            )
         }
+    };
+    if let Some(obj) = v.as_object_mut() {
+        obj.extend(search);
+        obj.insert("work".into(), json!(d.work));
+        obj.insert("depth".into(), json!(d.depth));
+        obj.insert("config".into(), json!(config_json(config)));
     }
     println!("{}", serde_json::to_string_pretty(&v)?);
     Ok(())

@@ -190,23 +190,23 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "winner": state.winner().map(colour),
             "result": state.is_terminal().then(|| state.winner().map_or("draw".to_string(), |w| format!("{} wins", colour(w)))),
             "forced_move": forced.map(|c| c.to_string()),
-            "best_action": report.best_name,
-            "best_win_rate": best_stats.and_then(|a| a.mean),
-            "best_proof": best_stats.and_then(|a| a.proof),
-            "root_proof": report.root_proof,
-            "root_value": report.root_value,
-            "pv": report.pv,
-            "actions": ranked.iter().map(|a| json!({
-                "action": a.name,
-                "visits": a.visits,
-                "share": a.share,
-                "win_rate": a.mean,
-                "proof": a.proof,
-                "pv": a.pv,
-            })).collect::<Vec<_>>(),
         });
+        // The moves ranked as the table ranks them; win_rate is the mean (the mover's share of won
+        // playouts, draws one half).
+        let actions = ranked
+            .iter()
+            .map(|a| {
+                let mut m = common::action_json(a);
+                m.insert("win_rate".into(), json!(a.mean));
+                m.insert("proof".into(), json!(a.proof));
+                m
+            })
+            .collect();
         if let Some(obj) = v.as_object_mut() {
-            obj.extend(common::search_stats_json(&report));
+            obj.extend(common::analysis_json(&report, actions));
+            obj.insert("best_win_rate".into(), json!(best_stats.and_then(|a| a.mean)));
+            obj.insert("best_proof".into(), json!(best_stats.and_then(|a| a.proof)));
+            obj.insert("root_proof".into(), json!(report.root_proof));
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());

@@ -231,23 +231,24 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "length": state.len(),
             "game_over": report.best.is_none(),
             "end": state.end().map(|e| e.name()),
-            "best_action": report.best.map(|d| d.name()),
-            "actions": rows.iter().map(|(d, a)| json!({
-                "action": d.name(),
-                "searched": a.is_some(),
-                "safe": safe(*d),
-                "visits": a.map_or(0, |a| a.visits),
-                "share": a.map_or(0.0, |a| a.share),
-                "mean": a.and_then(|a| a.mean),
-                "reward": a.map_or(0.0, |a| a.reward),
-                "pv": a.map(|a| a.pv.clone()).unwrap_or_default(),
-            })).collect::<Vec<_>>(),
-            "pv": report.pv,
-            "root_value": report.root_value,
             "value_units": units,
         });
+        // Every move the rules allow; one the tail filter kept out of the search has no visit.
+        let actions = rows
+            .iter()
+            .map(|(d, a)| {
+                let mut m = match a {
+                    Some(a) => common::action_json(a),
+                    None => common::move_json(d.name(), 0, Some(0.0), None, &[]),
+                };
+                m.insert("searched".into(), json!(a.is_some()));
+                m.insert("safe".into(), json!(safe(*d)));
+                m.insert("reward".into(), json!(a.map_or(0.0, |a| a.reward)));
+                m
+            })
+            .collect();
         if let Some(obj) = v.as_object_mut() {
-            obj.extend(common::search_stats_json(&report));
+            obj.extend(common::analysis_json(&report, actions));
             obj.insert("rollout".into(), json!(format!("{:?}", game.rollout)));
             obj.insert("tail_filter".into(), json!(format!("{:?}", game.tail_filter).to_lowercase()));
         }

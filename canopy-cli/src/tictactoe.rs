@@ -10,6 +10,24 @@ use canopy_mcts::search::Search;
 /// The players' marks: X (player 0, first to move) and O.
 const MARKS: [&str; 2] = ["x", "o"];
 
+/// The board as three rows of `x`, `o` and `.` (the form `--board` reads).
+fn state_rows(state: &TicTacToeState) -> Vec<String> {
+    (0..3)
+        .map(|row| {
+            (0..3)
+                .map(|col| {
+                    let bit = 1u16 << (3 * row + col);
+                    match (state.stones[0] & bit != 0, state.stones[1] & bit != 0) {
+                        (true, _) => 'x',
+                        (_, true) => 'o',
+                        _ => '.',
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// Analyses a tic-tac-toe position.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     if args.agent != AgentName::Mcts {
@@ -23,23 +41,27 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let winner = state.winner().map(|p| MARKS[p]);
     let result = over.then(|| winner.map_or("draw".to_string(), |w| format!("{w} wins")));
     if args.json {
+        // Moves are cells 0..9, row-major, as strings like every game's moves.
         let mut v = json!({
             "game": "tictactoe",
+            "board": state_rows(&state),
             "to_move": (!over).then(|| MARKS[state.mover()]),
+            "game_over": over,
             "winner": winner,
             "result": result,
-            "best_action": report.best,
-            "game_over": over,
-            "actions": report.actions.iter().map(|a| json!({
-                "action": a.action, "visits": a.visits, "share": a.share, "mean": a.mean, "proof": a.proof,
-                "pv": a.pv,
-            })).collect::<Vec<_>>(),
-            "pv": report.pv,
-            "root_value": report.root_value,
-            "root_proof": report.root_proof,
         });
+        let actions = report
+            .actions
+            .iter()
+            .map(|a| {
+                let mut m = common::action_json(a);
+                m.insert("proof".into(), json!(a.proof));
+                m
+            })
+            .collect();
         if let Some(obj) = v.as_object_mut() {
-            obj.extend(common::search_stats_json(&report));
+            obj.extend(common::analysis_json(&report, actions));
+            obj.insert("root_proof".into(), json!(report.root_proof));
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
