@@ -24,7 +24,7 @@ pub struct CompareArgs {
     /// Agents to compare, comma-separated: mcts, expectimax, flat, greedy, random.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "mcts,expectimax,flat")]
     pub agents: Vec<AgentName>,
-    /// Games per agent (game i of every agent starts from the same board).
+    /// Games per agent, 1..=1000000 (game i of every agent starts from the same board).
     #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
     /// Print one JSON object (summaries and every game) instead of tables.
@@ -106,7 +106,7 @@ pub struct SweepArgs {
     /// take them.
     #[arg(long, value_delimiter = ',', required = true, num_args = 1, allow_hyphen_values = true)]
     pub values: Vec<String>,
-    /// Games per value (game i of every value starts from the same board).
+    /// Games per value, 1..=1000000 (game i of every value starts from the same board).
     #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
     /// Write a plot of the mean score (with its standard error) against the values to this SVG file.

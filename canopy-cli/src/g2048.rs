@@ -37,7 +37,7 @@ pub struct G2048Args {
     /// `end` plays to the end. Default: 1 for mcts, end for flat.
     #[arg(long, value_name = "D|end", allow_negative_numbers = true, value_parser = parse_rollout_depth)]
     pub rollout_depth: Option<RolloutDepth>,
-    /// Score the board where a truncated rollout stops with an expectimax search of L more moves
+    /// Score the board where a truncated rollout stops with an expectimax search of L more moves, 0..=3
     /// (0: the evaluation alone). Default: 1 for mcts, 0 for flat.
     #[arg(long, value_name = "L", allow_negative_numbers = true, value_parser = |t: &str| LEAF_DEPTH.parse_u32(t))]
     pub leaf_depth: Option<u32>,

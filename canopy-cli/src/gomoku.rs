@@ -5,7 +5,7 @@ use std::io::{self, BufReader};
 use serde_json::json;
 
 use super::common::{self, Whole};
-use super::{input_error, AnalyzeArgs, SearchArgs};
+use super::{input_error, AgentName, AnalyzeArgs, SearchArgs};
 use canopy_mcts::games::gomoku::protocol::{self, BrainConfig};
 use canopy_mcts::games::gomoku::{
     forced_move, Cell, Gomoku, GomokuState, Rule, Tuning, BLACK, DEFAULT_EXPLORATION, MAX_SIZE, MIN_SIZE, WHITE,
@@ -167,6 +167,9 @@ fn ranked(actions: &[ActionStats<Cell>], best: Option<Cell>) -> Vec<&ActionStats
 
 /// Analyses a Gomoku position.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    if args.agent != AgentName::Mcts {
+        return Err(input_error("gomoku is analysed with --agent mcts only (the other agents play in match)"));
+    }
     args.search.two_player("gomoku")?;
     let game = args.gomoku.game()?;
     let state = args.gomoku.position(&game, args.board.as_deref(), false)?;

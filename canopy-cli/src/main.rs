@@ -84,7 +84,7 @@ pub struct AnalyzeArgs {
     pub game: GameName,
     /// The position. 2048: 16 comma-separated tile values, row-major, row 0 first, 0 = empty.
     /// Tic-tac-toe: nine cells of x, o or . row-major ('/' and spaces ignored).
-    /// Snake (also --state): "8x8 body=x,y x,y ... food=x,y [hunger=N]" (head first) or JSON.
+    /// Snake (also --state): "8x8 body=x,y x,y ... food=x,y [hunger=N] [steps=N]" (head first) or JSON.
     /// Gomoku: rows of x, o and . (or the diagram canopy prints); or use --moves.
     #[arg(long, visible_alias = "state", allow_hyphen_values = true)]
     pub board: Option<String>,
@@ -121,7 +121,7 @@ impl AnalyzeArgs {
 pub struct PlayArgs {
     /// The game.
     pub game: GameName,
-    /// Number of games.
+    /// Number of games, 1..=1000000.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| common::GAMES.parse(t))]
     pub games: u64,
     /// Who chooses the moves.
@@ -222,12 +222,19 @@ fn run() -> i32 {
                 return 2;
             }
             let text = e.to_string();
-            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: bad arguments");
-            // Keep the error on one line, with the accepted values when clap lists them.
+            let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
+            let mut line = lines.next().unwrap_or("error: bad arguments").trim_end().to_string();
+            // Keep the error on one line: a list clap puts under it (the missing arguments) joins it, and so
+            // do the accepted values when clap lists them.
+            if line.ends_with(':') {
+                let items: Vec<&str> =
+                    lines.take_while(|l| l.starts_with(' ') && !l.trim().is_empty()).map(str::trim).collect();
+                line = format!("{line} {}", items.join(", "));
+            }
             let values = text.lines().map(str::trim).find(|l| l.starts_with("[possible values:"));
             match values {
-                Some(v) => eprintln!("{} {v} (see canopy --help)", line.trim_end()),
-                None => eprintln!("{} (see canopy --help)", line.trim_end()),
+                Some(v) => eprintln!("{line} {v} (see canopy --help)"),
+                None => eprintln!("{line} (see canopy --help)"),
             }
             return 2;
         }

@@ -37,7 +37,7 @@ pub struct MatchArgs {
     /// Agent B, White in the first game (same forms as --black).
     #[arg(long, value_name = "AGENT", default_value = "threat")]
     pub white: String,
-    /// Number of games.
+    /// Number of games, 1..=1000000.
     #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
     /// Alternate colours: agent A plays Black in odd games and White in even games.

@@ -44,7 +44,7 @@ pub struct SnakePlayArgs {
     /// Pause after each drawn move, in milliseconds, 0..=10000 (with --watch).
     #[arg(long, value_name = "MS", default_value_t = 30, allow_negative_numbers = true, value_parser = |t: &str| DELAY_MS.parse(t))]
     pub delay: u64,
-    /// Stop a game after this many moves (snake; the game then counts as unfinished).
+    /// Stop a game after this many moves, at least 1 (snake; the game then counts as unfinished).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| MAX_MOVES.parse(t))]
     pub max_moves: Option<u64>,
     /// MCTS agent: follow a closing Hamiltonian cycle once one exists with at most N free cells, 0..=1024
@@ -57,11 +57,12 @@ pub struct SnakePlayArgs {
 
 /// Settings of the MCTS agent's search game (snake), shared by `play` and `analyze`.
 #[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Snake")]
 pub struct SnakeSearchArgs {
     /// Rollout policy of the MCTS agent (snake; default safegreedy).
     #[arg(id = "snake_rollout", long = "snake-rollout", value_enum)]
     pub rollout: Option<RolloutArg>,
-    /// Rollout cap in moves (snake; default 2 x board area).
+    /// Rollout cap in moves, 1..=4294967295 (snake; default 2 x board area).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| ROLLOUT_MOVES.parse_u32(t))]
     pub rollout_moves: Option<u32>,
     /// Which safe moves the MCTS agent searches (snake; default now).
@@ -203,6 +204,9 @@ fn one_line(e: &impl std::fmt::Display) -> String {
 
 /// Analyses a snake position with the MCTS agent's search game.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    if args.agent != AgentName::Mcts {
+        return Err(input_error("snake is analysed with --agent mcts only (the other agents are for play)"));
+    }
     let state = parse_state(args.board()?)?;
     let rules = Snake::for_state(&state);
     rules.check_position(&state).map_err(|e| input_error(format!("bad snake state: {e}")))?;

@@ -167,3 +167,15 @@ fn search_options_outside_their_ranges_are_refused_by_every_command() {
     ]));
     assert_eq!(v["playouts"], 30);
 }
+
+#[test]
+fn a_missing_argument_is_named_and_an_agent_no_analysis_uses_is_refused() {
+    for command in ["analyze", "play", "match", "compare"] {
+        let line = refused(&[command]);
+        assert_eq!(line, "error: the following required arguments were not provided: <GAME> (see canopy --help)");
+    }
+    let line = refused(&["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--agent", "greedy"]);
+    assert!(line.contains("--agent mcts only"), "{line}");
+    let line = refused(&["analyze", "gomoku", "--moves", "7,7", "--agent", "random"]);
+    assert!(line.contains("--agent mcts only"), "{line}");
+}
