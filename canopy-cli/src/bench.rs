@@ -19,7 +19,9 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::common::{parse_memory, parse_non_negative, ChanceArg};
+use super::common::{
+    self, parse_memory, ChanceArg, Whole, EXPAND_THRESHOLD, EXPLORATION, PLAYOUTS, SEED, THREADS, VIRTUAL_LOSS,
+};
 use super::input_error;
 use canopy_mcts::game::{Game, Returns, Turn};
 use canopy_mcts::games::g2048::{Board, G2048State, G2048};
@@ -31,6 +33,11 @@ use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::rng::{self, Rng};
 use canopy_mcts::search::{tree_layout_bytes, ChanceSelection, Search, SearchParams, Selection};
 
+/// Runs per position and thread count (`--repeat`).
+const REPEAT: Whole = Whole { min: 1, max: 100 };
+/// Board sides `--size` reads; each game then checks its own range.
+const SIDE: Whole = Whole { min: 0, max: 1024 };
+
 /// Smallest snake board `canopy bench` accepts (its middle-game position needs a 6x6 board).
 const SNAKE_MIN_BENCH: usize = 6;
 
@@ -41,26 +48,27 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = BenchGame::G2048)]
     pub game: BenchGame,
     /// Board side: gomoku 5..=20 (default 15), snake 6..=32 (default 10, a square board).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| SIDE.parse(t).map(|s| s as usize))]
     pub size: Option<usize>,
-    /// Thread counts to measure, comma-separated (e.g. 1,2,4). Default: 1, 2, 4, ... up to the logical
-    /// cores, and the core count itself.
-    #[arg(long, value_name = "LIST", value_parser = parse_thread_list)]
+    /// Thread counts to measure, comma-separated (e.g. 1,2,4), each 1..=1024. Default: 1, 2, 4, ... up to
+    /// the logical cores, and the core count itself.
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true, value_parser = parse_thread_list)]
     pub threads: Option<ThreadList>,
-    /// Playouts per search, i.e. per position and thread count (and bare rollouts per position).
-    /// Default: 2048 20000, tictactoe 50000, gomoku 9x9 (and smaller) 20000, larger gomoku 10000, snake 20000.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Playouts per search, i.e. per position and thread count (and bare rollouts per position),
+    /// 1..=1000000000000. Default: 2048 20000, tictactoe 50000, gomoku 9x9 (and smaller) 20000, larger gomoku 10000, snake 20000.
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| PLAYOUTS.parse(t))]
     pub playouts: Option<u64>,
-    /// Runs per position and thread count; the fastest one counts.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    /// Runs per position and thread count, 1..=100; the fastest one counts.
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = |t: &str| REPEAT.parse_u32(t))]
     pub repeat: u32,
     /// Rollout policy: the game's own (`game`) or uniform random (`uniform`: the Game trait's default
     /// playout over the legal actions; gomoku: uniformly random empty cells until a five). Default: game,
     /// except gomoku: uniform (plain UCT, the setting other engines' figures use).
     #[arg(long, value_enum)]
     pub rollout: Option<RolloutArg>,
-    /// Random seed of the searches and of the bare rollouts (the positions are fixed).
-    #[arg(long, default_value_t = 1)]
+    /// Random seed of the searches and of the bare rollouts (the positions are fixed),
+    /// 0..=18446744073709551615.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| SEED.parse(t))]
     pub seed: u64,
     /// Memory budget of each search, e.g. 512MB, 2GiB.
     #[arg(long, value_name = "BYTES", default_value = "1GiB", value_parser = parse_memory)]
@@ -71,14 +79,14 @@ pub struct BenchArgs {
     /// Do not use the transposition table.
     #[arg(long)]
     pub no_tt: bool,
-    /// UCT exploration constant C (values normalised to [0, 1]).
-    #[arg(long, default_value_t = 1.0, value_parser = parse_non_negative)]
+    /// UCT exploration constant C (values normalised to [0, 1]), 0..=100.
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = |t: &str| EXPLORATION.parse(t))]
     pub exploration: f64,
-    /// Virtual loss per in-flight playout (0 disables it).
-    #[arg(long, default_value_t = 1)]
+    /// Virtual loss per in-flight playout, 0..=1000 (0 disables it).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| VIRTUAL_LOSS.parse_u32(t))]
     pub virtual_loss: u32,
-    /// Visits a node needs before it is expanded.
-    #[arg(long, default_value_t = 1)]
+    /// Visits a node needs before it is expanded, 0..=1000000.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| EXPAND_THRESHOLD.parse_u32(t))]
     pub expand_threshold: u32,
     /// Chance-node outcome selection: stratified or sample.
     #[arg(long, value_enum, default_value_t = ChanceArg::Stratified)]
@@ -123,12 +131,7 @@ pub struct ThreadList(pub Vec<usize>);
 fn parse_thread_list(text: &str) -> Result<ThreadList, String> {
     let mut list = Vec::new();
     for token in text.split(',') {
-        let t = token.trim();
-        let n: usize = t.parse().map_err(|_| format!("'{t}' is not a thread count (example: --threads 1,2,4)"))?;
-        if !(1..=1024).contains(&n) {
-            return Err(format!("thread count {n} is outside 1..=1024"));
-        }
-        list.push(n);
+        list.push(THREADS.parse(token).map_err(|e| format!("{e} (example: --threads 1,2,4)"))? as usize);
     }
     list.sort_unstable();
     list.dedup();
@@ -331,11 +334,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let cfg = Config { threads, playouts, repeat: args.repeat, params };
     // Open the plot file first, so that a bad path fails before the measurements rather than after.
     let plot_file = match &args.plot {
-        Some(path) => Some((
-            path,
-            std::fs::File::create(path)
-                .map_err(|e| input_error(format!("cannot write the plot to {}: {e}", path.display())))?,
-        )),
+        Some(path) => Some((path, common::create_output("--plot", path)?)),
         None => None,
     };
 

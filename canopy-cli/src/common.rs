@@ -1,22 +1,105 @@
 //! Options shared by every searching command, and output helpers.
 
-use canopy_mcts::search::{parse_bytes, Backup, ChanceSelection, SearchParams, SearchReport, Selection};
+use serde_json::{json, Map, Value};
+
+use canopy_mcts::search::{
+    parse_bytes, ActionStats, Backup, ChanceSelection, Progress, ProgressObserver, SearchParams, SearchReport,
+    Selection,
+};
+
+/// The accepted values of a whole-number option, inclusive. Each option's range is declared once, here
+/// (the constants below), and every command that takes the option checks it with the same value, as do
+/// `match`'s per-agent settings and `sweep`'s values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Whole {
+    /// Smallest accepted value.
+    pub min: u64,
+    /// Largest accepted value.
+    pub max: u64,
+}
+
+impl Whole {
+    /// Reads `text` as a whole number in the range.
+    ///
+    /// # Errors
+    /// One line naming the value and the range, e.g. `-1 is not a whole number from 1 to 1024`.
+    pub fn parse(self, text: &str) -> Result<u64, String> {
+        let t = text.trim();
+        match t.parse::<u64>() {
+            Ok(v) if (self.min..=self.max).contains(&v) => Ok(v),
+            _ => Err(format!("{t} is not a whole number from {} to {}", self.min, self.max)),
+        }
+    }
+
+    /// [`Whole::parse`] for options stored in 32 bits (the range must fit in `u32`).
+    ///
+    /// # Errors
+    /// As [`Whole::parse`].
+    pub fn parse_u32(self, text: &str) -> Result<u32, String> {
+        debug_assert!(self.max <= u64::from(u32::MAX));
+        self.parse(text).map(|v| v as u32)
+    }
+}
+
+/// The accepted values of a real-number option, inclusive (finite values only), declared once like
+/// [`Whole`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Real {
+    /// Smallest accepted value.
+    pub min: f64,
+    /// Largest accepted value.
+    pub max: f64,
+}
+
+impl Real {
+    /// Reads `text` as a number in the range (`-0` reads as 0).
+    ///
+    /// # Errors
+    /// One line naming the value and the range, e.g. `nan is not a number from 0 to 100`.
+    pub fn parse(self, text: &str) -> Result<f64, String> {
+        let t = text.trim();
+        match t.parse::<f64>() {
+            Ok(v) if v >= self.min && v <= self.max => Ok(v + 0.0),
+            _ => Err(format!("{t} is not a number from {} to {}", self.min, self.max)),
+        }
+    }
+}
+
+/// Playouts per search, all threads together (`--playouts`; `match`'s `playouts=`).
+pub const PLAYOUTS: Whole = Whole { min: 1, max: 1_000_000_000_000 };
+/// Milliseconds per search (`--time`; `match`'s `time=`): up to about 11.6 days.
+pub const TIME_MS: Whole = Whole { min: 1, max: 1_000_000_000 };
+/// Worker threads (`--threads`, each entry of bench's `--threads` list; `match`'s `threads=`).
+pub const THREADS: Whole = Whole { min: 1, max: 1024 };
+/// Random seeds (`--seed`): every 64-bit value.
+pub const SEED: Whole = Whole { min: 0, max: u64::MAX };
+/// Games of `play`, `compare`, `sweep` and `match` (`--games`).
+pub const GAMES: Whole = Whole { min: 1, max: 1_000_000 };
+/// Virtual loss per in-flight playout, in visits (`--virtual-loss`; `match`'s `virtual_loss=`): past a
+/// thousand, one in-flight playout outweighs any tree a search of seconds builds.
+pub const VIRTUAL_LOSS: Whole = Whole { min: 0, max: 1000 };
+/// Visits before a node is expanded (`--expand-threshold`; `match`'s `expand_threshold=`): past a million
+/// the tree stops below the root in any search of reasonable length.
+pub const EXPAND_THRESHOLD: Whole = Whole { min: 0, max: 1_000_000 };
+/// The UCT (and PUCT) exploration constant on values normalised to [0, 1] (`--exploration`; `match`'s
+/// `exploration=`; `sweep --param exploration`): past 100 selection is uniform in any practical search.
+pub const EXPLORATION: Real = Real { min: 0.0, max: 100.0 };
 
 /// Search options common to all commands.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Playouts per search (all threads together). Default when no --time is given: 10000 (2048's play,
-    /// compare and sweep: 1000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Playouts per search (all threads together), 1..=1000000000000. Default when no --time is given:
+    /// 10000 (2048's play, compare and sweep: 1000).
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| PLAYOUTS.parse(t))]
     pub playouts: Option<u64>,
-    /// Time per search in milliseconds (whichever of --playouts/--time comes first).
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Time per search in milliseconds, 1..=1000000000 (whichever of --playouts/--time comes first).
+    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = |t: &str| TIME_MS.parse(t))]
     pub time: Option<u64>,
-    /// Worker threads. Default: all logical cores.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    /// Worker threads, 1..=1024. Default: all logical cores.
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| THREADS.parse(t))]
     pub threads: Option<u64>,
-    /// Random seed (searches with --threads 1 are reproducible).
-    #[arg(long, default_value_t = 1)]
+    /// Random seed, 0..=18446744073709551615 (searches with --threads 1 are reproducible).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| SEED.parse(t))]
     pub seed: u64,
     /// Memory budget for the tree and transposition table, e.g. 512MB, 2GiB, 1048576.
     #[arg(long, value_name = "BYTES", default_value = "1GiB", value_parser = parse_memory)]
@@ -27,23 +110,24 @@ pub struct SearchArgs {
     /// Do not use the transposition table (search a tree instead of a DAG).
     #[arg(long)]
     pub no_tt: bool,
-    /// UCT exploration constant C (values normalised to [0, 1]). Default 1.0 (gomoku: 0.5; 2048 with
-    /// --agent mcts: the tuned value in docs/2048.md).
-    #[arg(long, value_parser = parse_non_negative)]
+    /// UCT exploration constant C (values normalised to [0, 1]), 0..=100. Default 1.0 (gomoku: 0.5; 2048
+    /// with --agent mcts: the tuned value in docs/2048.md).
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| EXPLORATION.parse(t))]
     pub exploration: Option<f64>,
     /// Selection formula: uct, or puct (uses the game's move priors).
     #[arg(long, value_enum, default_value_t = SelectionArg::Uct)]
     pub selection: SelectionArg,
-    /// Virtual loss per in-flight playout (0 disables it).
-    #[arg(long, default_value_t = 1)]
+    /// Virtual loss per in-flight playout, 0..=1000 (0 disables it).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| VIRTUAL_LOSS.parse_u32(t))]
     pub virtual_loss: u32,
-    /// Visits a node needs before it is expanded.
-    #[arg(long, default_value_t = 1)]
+    /// Visits a node needs before it is expanded, 0..=1000000.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| EXPAND_THRESHOLD.parse_u32(t))]
     pub expand_threshold: u32,
     /// Turn MCTS-Solver off (two-player games): no proven wins or losses, no early stop.
     #[arg(long)]
     pub no_solver: bool,
-    /// No progress lines on stderr during long searches.
+    /// No progress lines on stderr: none every second of a search longer than a second, and (play) no
+    /// line per finished game where stderr is not a terminal.
     #[arg(long)]
     pub no_progress: bool,
     /// Chance-node outcome selection: stratified (visit shares follow the probabilities) or sample.
@@ -97,13 +181,6 @@ pub(super) fn parse_memory(text: &str) -> Result<usize, String> {
         return Err(format!("memory budget {n} bytes is below the 64KiB minimum"));
     }
     Ok(n)
-}
-
-pub(super) fn parse_non_negative(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!("'{text}' is not a non-negative number")),
-    }
 }
 
 impl SearchArgs {
@@ -160,24 +237,48 @@ impl SearchArgs {
     }
 }
 
-/// Runs a search, printing a progress line on stderr every second when it lasts longer than that.
+/// Milliseconds between two progress lines of a running search.
+pub const PROGRESS_INTERVAL_MS: u64 = 1000;
+
+/// Prints one progress line of a running search on stderr: seconds so far, playouts, the most visited
+/// move and its mean.
+pub fn print_progress(p: &Progress) {
+    eprintln!(
+        "info: {:.1} s  playouts {}  best {}  mean {}",
+        p.elapsed_ms / 1e3,
+        p.playouts,
+        p.best.as_deref().unwrap_or("-"),
+        p.best_mean.map_or("-".to_string(), |m| format!("{m:.3}"))
+    )
+}
+
+/// Runs a search, printing a progress line on stderr every second when it lasts longer than that
+/// (none when `quiet`: `--no-progress`).
 pub fn search_with_progress<G: canopy_mcts::Game>(
     search: &canopy_mcts::search::Search<'_, G>,
     state: &G::State,
     quiet: bool,
 ) -> SearchReport<G::Action> {
-    let mut line = |p: &canopy_mcts::search::Progress| {
-        eprintln!(
-            "info: {:.1} s  playouts {}  best {}  mean {}",
-            p.elapsed_ms / 1e3,
-            p.playouts,
-            p.best.as_deref().unwrap_or("-"),
-            p.best_mean.map_or("-".to_string(), |m| format!("{m:.3}"))
-        )
-    };
-    let progress: Option<canopy_mcts::search::ProgressObserver<'_>> =
-        if quiet { None } else { Some((1000, &mut line)) };
+    let mut line = print_progress;
+    let progress: Option<ProgressObserver<'_>> = if quiet { None } else { Some((PROGRESS_INTERVAL_MS, &mut line)) };
     search.run_observed(state, None, progress)
+}
+
+/// Whether finished games are reported as plain lines on stderr: always when stderr is not a terminal
+/// (indicatif then hides its progress bar, so the lines are the only progress), unless `quiet`; on a
+/// terminal when `on_terminal` (the bar shows the rest).
+pub fn game_lines(quiet: bool, on_terminal: bool) -> bool {
+    use std::io::IsTerminal;
+    !quiet && (on_terminal || !std::io::stderr().is_terminal())
+}
+
+/// Creates (or truncates) the output file `path` of option `flag` before any work starts, so that a path
+/// that cannot be written stops the command at once rather than after the games or measurements.
+///
+/// # Errors
+/// An input error naming the option, the path and the reason.
+pub fn create_output(flag: &str, path: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    std::fs::File::create(path).map_err(|e| super::input_error(format!("{flag}: cannot write {}: {e}", path.display())))
 }
 
 /// Human-readable byte count (binary units).
@@ -217,26 +318,109 @@ pub fn print_totals<A>(r: &SearchReport<A>) {
     );
 }
 
-/// The search statistics every `--json` analysis carries, in this key order: `playouts`, `root_visits`, `nodes`,
-/// `max_depth`, `mean_depth`, `elapsed_ms` (milliseconds), `playouts_per_sec`, `memory_bytes`, `memory_limited`,
-/// `table` (null when the transposition table is off), `threads` and `normalisation`.
-pub fn search_stats_json<A>(r: &SearchReport<A>) -> serde_json::Map<String, serde_json::Value> {
-    use serde_json::json;
-    [
-        ("playouts", json!(r.playouts)),
-        ("root_visits", json!(r.root_visits)),
-        ("nodes", json!(r.nodes)),
-        ("max_depth", json!(r.max_depth)),
-        ("mean_depth", json!(r.mean_depth)),
-        ("elapsed_ms", json!(r.elapsed_ms)),
-        ("playouts_per_sec", json!(r.playouts_per_sec)),
-        ("memory_bytes", json!(r.memory_bytes)),
-        ("memory_limited", json!(r.memory_limited)),
-        ("table", json!(r.table)),
-        ("threads", json!(r.threads)),
-        ("normalisation", json!(r.normalisation)),
-    ]
-    .into_iter()
-    .map(|(key, value)| (key.to_string(), value))
-    .collect()
+/// The keys of the search statistics every `--json` analysis carries, in order: `playouts`, `root_visits`,
+/// `nodes`, `max_depth`, `mean_depth`, `elapsed_ms` (milliseconds), `playouts_per_sec`, `memory_bytes`,
+/// `memory_limited`, `table` (null when the transposition table is off), `threads` and `normalisation`.
+const STATS_KEYS: [&str; 12] = [
+    "playouts",
+    "root_visits",
+    "nodes",
+    "max_depth",
+    "mean_depth",
+    "elapsed_ms",
+    "playouts_per_sec",
+    "memory_bytes",
+    "memory_limited",
+    "table",
+    "threads",
+    "normalisation",
+];
+
+/// The search statistics of `r` under [`STATS_KEYS`].
+pub fn search_stats_json<A>(r: &SearchReport<A>) -> Map<String, Value> {
+    let values = [
+        json!(r.playouts),
+        json!(r.root_visits),
+        json!(r.nodes),
+        json!(r.max_depth),
+        json!(r.mean_depth),
+        json!(r.elapsed_ms),
+        json!(r.playouts_per_sec),
+        json!(r.memory_bytes),
+        json!(r.memory_limited),
+        json!(r.table),
+        json!(r.threads),
+        json!(r.normalisation),
+    ];
+    STATS_KEYS.iter().map(|k| k.to_string()).zip(values).collect()
+}
+
+/// The statistics under [`STATS_KEYS`] of a decision made without a search tree (2048's expectimax, flat,
+/// greedy and random agents): `playouts` (the rollouts of flat Monte Carlo, else 0), `elapsed_ms` and
+/// `threads` (null for the agents without threads); the tree's statistics are null.
+pub fn treeless_stats_json(playouts: u64, elapsed_ms: f64, threads: Option<usize>) -> Map<String, Value> {
+    STATS_KEYS
+        .iter()
+        .map(|&k| {
+            let v = match k {
+                "playouts" => json!(playouts),
+                "elapsed_ms" => json!(elapsed_ms),
+                "threads" => json!(threads),
+                _ => Value::Null,
+            };
+            (k.to_string(), v)
+        })
+        .collect()
+}
+
+/// One root move of an analysis in `--json`, with the keys every game's moves share: `action` (the move
+/// in the game's notation), `visits`, `share` (of the root's visits, in [0, 1]), `mean` (the move's mean
+/// return for the side to move; null before its first visit) and `pv` (the principal variation after the
+/// move: moves and chance outcomes in the game's notation). A game adds its own keys after these.
+pub fn action_json<A>(a: &ActionStats<A>) -> Map<String, Value> {
+    move_json(&a.name, a.visits, Some(a.share), a.mean, &a.pv)
+}
+
+/// [`action_json`] from its parts, for moves a search did not report (visits 0, or agents without a tree).
+pub fn move_json(
+    action: &str,
+    visits: u64,
+    share: Option<f64>,
+    mean: Option<f64>,
+    pv: &[String],
+) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("action".into(), json!(action));
+    m.insert("visits".into(), json!(visits));
+    m.insert("share".into(), json!(share));
+    m.insert("mean".into(), json!(mean));
+    m.insert("pv".into(), json!(pv));
+    m
+}
+
+/// The search part every game's `analyze --json` carries, in this order: `best_action` (the chosen move
+/// in the game's notation; null when there is none), `pv` (the principal variation from the root, a list
+/// in the game's notation that starts with the best move), `root_value` (the root's mean return for the
+/// side to move), `actions` (one object per root move, each starting with the keys of [`action_json`]),
+/// then the statistics of [`search_stats_json`]. The game's own keys (board, score, ...) stand beside
+/// them.
+pub fn analysis_json<A>(r: &SearchReport<A>, actions: Vec<Map<String, Value>>) -> Map<String, Value> {
+    analysis_parts_json(r.best_name.clone(), r.pv.clone(), r.root_value, actions, search_stats_json(r))
+}
+
+/// [`analysis_json`] from its parts (for decisions made without a search tree).
+pub fn analysis_parts_json(
+    best_action: Option<String>,
+    pv: Vec<String>,
+    root_value: Option<f64>,
+    actions: Vec<Map<String, Value>>,
+    stats: Map<String, Value>,
+) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("best_action".into(), json!(best_action));
+    m.insert("pv".into(), json!(pv));
+    m.insert("root_value".into(), json!(root_value));
+    m.insert("actions".into(), json!(actions));
+    m.extend(stats);
+    m
 }

@@ -2,11 +2,13 @@
 //! over several values): the game statistics, their table, CSV and JSON forms, and the SVG plot.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use serde::Serialize;
 use serde_json::json;
 
+use super::common::{self, GAMES};
 use super::g2048::{self, G2048Args};
 use super::{input_error, AgentName, GameName, SearchArgs};
 use canopy_mcts::games::g2048::agents::GameRecord;
@@ -22,8 +24,8 @@ pub struct CompareArgs {
     /// Agents to compare, comma-separated: mcts, expectimax, flat, greedy, random.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "mcts,expectimax,flat")]
     pub agents: Vec<AgentName>,
-    /// Games per agent (game i of every agent starts from the same board).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// Games per agent, 1..=1000000 (game i of every agent starts from the same board).
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
     /// Print one JSON object (summaries and every game) instead of tables.
     #[arg(long)]
@@ -100,11 +102,12 @@ pub struct SweepArgs {
     /// The parameter to vary (the other options hold for every value).
     #[arg(long, value_enum)]
     pub param: SweepParam,
-    /// The values to try, comma-separated, as the parameter's own option would take them.
-    #[arg(long, value_delimiter = ',', required = true, num_args = 1..)]
+    /// The values to try, comma-separated in one argument (0.1,0.3,1), as the parameter's own option would
+    /// take them.
+    #[arg(long, value_delimiter = ',', required = true, num_args = 1, allow_hyphen_values = true)]
     pub values: Vec<String>,
-    /// Games per value (game i of every value starts from the same board).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// Games per value, 1..=1000000 (game i of every value starts from the same board).
+    #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
     /// Write a plot of the mean score (with its standard error) against the values to this SVG file.
     #[arg(long, value_name = "FILE")]
@@ -299,25 +302,30 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     if args.game != GameName::G2048 {
         return Err(input_error("sweep supports 2048"));
     }
-    g2048::warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
-    // Build every configuration first, so that a bad value stops the sweep before any game.
+    let kind = g2048::agent_kind(args.agent)?;
+    // Build every configuration and create the plot's file first, so that a bad value or path stops the
+    // sweep before any game (and before any warning, so that a refusal is one line).
     let mut configs = Vec::new();
     let swept_flag = format!("--{}", args.param.flag());
+    let mut swept_unused = false;
     for value in &args.values {
         let (search, g) = g2048::with_param(&args.search, &args.g2048, args.param, value)
             .map_err(|e| input_error(format!("--values: {e}")))?;
-        if configs.is_empty()
-            && g2048::unused_options(&[g2048::agent_kind(args.agent)?], &search, &g).contains(&swept_flag.as_str())
-        {
-            eprintln!(
-                "warning: {} does not use {swept_flag}; every value plays the same games",
-                g2048::agent_label(args.agent)
-            );
+        if configs.is_empty() {
+            swept_unused = g2048::unused_options(&[kind], &search, &g).contains(&swept_flag.as_str());
         }
         configs.push((
             value.trim().to_string(),
             g2048::agent_config(args.agent, &search, &g, g2048::PLAY_DEFAULT_PLAYOUTS)?,
         ));
+    }
+    let mut svg_file = args.svg.as_deref().map(|path| common::create_output("--svg", path)).transpose()?;
+    g2048::warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
+    if swept_unused {
+        eprintln!(
+            "warning: {} does not use {swept_flag}; every value plays the same games",
+            g2048::agent_label(args.agent)
+        );
     }
     let bar = g2048::progress_bar(args.games * configs.len() as u64);
     let agent = g2048::agent_label(args.agent);
@@ -328,12 +336,12 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
         rows.push((value.clone(), config, Summary::of(&games), games));
     }
     bar.finish_and_clear();
-    if let Some(path) = &args.svg {
+    if let (Some(path), Some(file)) = (&args.svg, svg_file.as_mut()) {
         let points: Vec<(String, f64, f64)> =
             rows.iter().map(|(v, _, s, _)| (v.clone(), s.mean_score, s.stderr_score)).collect();
         let title = format!("2048, {agent}: mean score against {} ({} games per value)", args.param.flag(), args.games);
-        std::fs::write(path, svg_plot(&title, args.param.flag(), &points))
-            .map_err(|e| input_error(format!("cannot write {}: {e}", path.display())))?;
+        file.write_all(svg_plot(&title, args.param.flag(), &points).as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     let flag = args.param.flag();
     if args.json {

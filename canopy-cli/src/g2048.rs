@@ -4,16 +4,23 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::common::{self, Whole};
 use super::compare::{self, SweepParam};
-use super::{common, input_error, AgentName, AnalyzeArgs, PlayArgs, SearchArgs};
+use super::{input_error, AgentName, AnalyzeArgs, PlayArgs, SearchArgs};
 use canopy_mcts::games::g2048::agents::{self, Agent, AgentConfig, AgentKind, Decision, GameRecord};
 use canopy_mcts::games::g2048::eval::{Features, Heuristic};
 use canopy_mcts::games::g2048::expectimax::{self, DEFAULT_PROB_CUTOFF};
 use canopy_mcts::games::g2048::{Board, Dir, RolloutPolicy, G2048};
+use canopy_mcts::search::ProgressObserver;
 
 /// Default playouts per move for `play`, `compare` and `sweep` without --playouts or --time (a full game
 /// then takes seconds, not minutes).
 pub const PLAY_DEFAULT_PLAYOUTS: u64 = 1_000;
+
+/// Expectimax depths in moves (`--depth`).
+const DEPTH: Whole = Whole { min: 1, max: expectimax::MAX_DEPTH as u64 };
+/// Expectimax lookahead at the end of truncated rollouts (`--leaf-depth`).
+const LEAF_DEPTH: Whole = Whole { min: 0, max: 3 };
 
 /// Options of the 2048 agents.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -24,23 +31,23 @@ pub struct G2048Args {
     #[arg(long, value_enum)]
     pub rollout: Option<RolloutArg>,
     /// Probability of a random move in egreedy rollouts, 0..=1. Default: 0 for mcts, 0.2 for flat.
-    #[arg(long, value_parser = parse_probability)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_probability)]
     pub epsilon: Option<f64>,
     /// Rollout length: D stops after D moves and adds the evaluation of the board (see docs/2048.md);
     /// `end` plays to the end. Default: 1 for mcts, end for flat.
-    #[arg(long, value_name = "D|end", value_parser = parse_rollout_depth)]
+    #[arg(long, value_name = "D|end", allow_negative_numbers = true, value_parser = parse_rollout_depth)]
     pub rollout_depth: Option<RolloutDepth>,
-    /// Score the board where a truncated rollout stops with an expectimax search of L more moves
+    /// Score the board where a truncated rollout stops with an expectimax search of L more moves, 0..=3
     /// (0: the evaluation alone). Default: 1 for mcts, 0 for flat.
-    #[arg(long, value_name = "L", value_parser = clap::value_parser!(u32).range(0..=3))]
+    #[arg(long, value_name = "L", allow_negative_numbers = true, value_parser = |t: &str| LEAF_DEPTH.parse_u32(t))]
     pub leaf_depth: Option<u32>,
     /// Expectimax depth in moves (1..=24). Default: iterative deepening within --time; without --time,
     /// max(4, distinct tiles - 1).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=24))]
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| DEPTH.parse_u32(t))]
     pub depth: Option<u32>,
     /// Expectimax probability cut-off: chance nodes reached with a smaller probability are scored by the
     /// evaluation (0 turns it off).
-    #[arg(long, value_name = "P", default_value_t = DEFAULT_PROB_CUTOFF, value_parser = parse_probability)]
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_PROB_CUTOFF, allow_negative_numbers = true, value_parser = parse_probability)]
     pub prob_cutoff: f64,
 }
 
@@ -216,7 +223,7 @@ pub fn agent_config(
 /// The options after setting `param` to `value` (as its option would read it).
 ///
 /// # Errors
-/// A one-line message when the value does not parse.
+/// A one-line message when the value does not parse or lies outside the option's range.
 pub fn with_param(
     search: &SearchArgs,
     g: &G2048Args,
@@ -225,30 +232,13 @@ pub fn with_param(
 ) -> Result<(SearchArgs, G2048Args), String> {
     let (mut s, mut g) = (search.clone(), g.clone());
     let v = value.trim();
-    let whole = |min: u64| -> Result<u64, String> {
-        v.parse::<u64>().ok().filter(|&n| n >= min).ok_or_else(|| format!("'{v}' is not a whole number >= {min}"))
-    };
     match param {
-        SweepParam::Exploration => {
-            s.exploration = Some(
-                v.parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| format!("'{v}' is not a non-negative number"))?,
-            );
-        }
-        SweepParam::VirtualLoss => s.virtual_loss = whole(0)? as u32,
-        SweepParam::ExpandThreshold => s.expand_threshold = whole(0)? as u32,
+        SweepParam::Exploration => s.exploration = Some(common::EXPLORATION.parse(v)?),
+        SweepParam::VirtualLoss => s.virtual_loss = common::VIRTUAL_LOSS.parse_u32(v)?,
+        SweepParam::ExpandThreshold => s.expand_threshold = common::EXPAND_THRESHOLD.parse_u32(v)?,
         SweepParam::Epsilon => g.epsilon = Some(parse_probability(v)?),
         SweepParam::RolloutDepth => g.rollout_depth = Some(parse_rollout_depth(v)?),
-        SweepParam::LeafDepth => {
-            g.leaf_depth = Some(
-                v.parse::<u32>()
-                    .ok()
-                    .filter(|&l| l <= 3)
-                    .ok_or_else(|| format!("'{v}' is not a leaf depth (0 to 3)"))?,
-            )
-        }
+        SweepParam::LeafDepth => g.leaf_depth = Some(LEAF_DEPTH.parse_u32(v)?),
         SweepParam::Rollout => {
             g.rollout = Some(match v.to_ascii_lowercase().as_str() {
                 "random" => RolloutArg::Random,
@@ -256,10 +246,10 @@ pub fn with_param(
                 _ => return Err(format!("'{v}' is not a rollout (random or egreedy)")),
             })
         }
-        SweepParam::Time => s.time = Some(whole(1)?),
-        SweepParam::Playouts => s.playouts = Some(whole(1)?),
-        SweepParam::Threads => s.threads = Some(whole(1)?.min(1024)),
-        SweepParam::Depth => g.depth = Some(whole(1)?.min(u64::from(expectimax::MAX_DEPTH)) as u32),
+        SweepParam::Time => s.time = Some(common::TIME_MS.parse(v)?),
+        SweepParam::Playouts => s.playouts = Some(common::PLAYOUTS.parse(v)?),
+        SweepParam::Threads => s.threads = Some(common::THREADS.parse(v)?),
+        SweepParam::Depth => g.depth = Some(DEPTH.parse_u32(v)?),
         SweepParam::ProbCutoff => g.prob_cutoff = parse_probability(v)?,
     }
     Ok((s, g))
@@ -408,7 +398,10 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let config = agent_config(args.agent, &args.search, &args.g2048, canopy_mcts::search::DEFAULT_PLAYOUTS)?;
     let h = config.game.heuristic;
     let mut agent = Agent::new(config.clone());
-    let d = agent.decide(&board, args.search.seed);
+    let mut line = common::print_progress;
+    let progress: Option<ProgressObserver<'_>> =
+        (!args.search.no_progress).then_some((common::PROGRESS_INTERVAL_MS, &mut line));
+    let d = agent.decide_observed(&board, args.search.seed, progress);
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     if args.json {
         print_json(&config, &board, &d)?;
@@ -582,36 +575,50 @@ fn print_json(config: &AgentConfig, board: &Board, d: &Decision) -> anyhow::Resu
         "agent": config.kind,
         "board": board.tiles(),
         "game_over": d.best.is_none(),
-        "best_action": d.best.map(|dir| dir.name()),
         "board_eval": h.evaluate(board),
         "board_features": h.features(board),
-        "actions": d.moves.iter().map(|m| {
-            let mut a = json!({
-                "action": m.dir.name(),
-                "value": m.value,
-                "visits": m.visits,
-                "reward": m.reward,
-                "afterstate": afterstate(m.dir),
-                "explain": explain(h, board, m.dir),
-            });
-            if let Some(r) = d.report.as_ref().and_then(|r| r.action(&m.dir)) {
-                a["share"] = json!(r.share);
-                a["mean"] = json!(r.mean);
-                a["pv"] = json!(r.pv);
-            }
-            a
-        }).collect::<Vec<_>>(),
-        "work": d.work,
-        "depth": d.depth,
-        "elapsed_ms": d.elapsed_ms,
-        "config": config_json(config),
     });
-    if let Some(report) = &d.report {
-        if let Some(obj) = v.as_object_mut() {
-            obj.insert("pv".into(), json!(report.pv));
-            obj.insert("root_value".into(), json!(report.root_value));
-            obj.extend(common::search_stats_json(report));
+    // Agents without a search tree have no share, mean or line beyond the move, except flat Monte Carlo,
+    // whose visits are rollouts and whose value is their mean return.
+    let rollouts: u64 = d.moves.iter().map(|m| m.visits).sum();
+    let actions = d
+        .moves
+        .iter()
+        .map(|m| {
+            let mut a = match d.report.as_ref().and_then(|r| r.action(&m.dir)) {
+                Some(r) => common::action_json(r),
+                None if config.kind == AgentKind::Flat && rollouts > 0 => {
+                    common::move_json(m.dir.name(), m.visits, Some(m.visits as f64 / rollouts as f64), m.value, &[])
+                }
+                None => common::move_json(m.dir.name(), m.visits, None, None, &[]),
+            };
+            a.insert("value".into(), json!(m.value));
+            a.insert("reward".into(), json!(m.reward));
+            a.insert("afterstate".into(), json!(afterstate(m.dir)));
+            a.insert("explain".into(), json!(explain(h, board, m.dir)));
+            a
+        })
+        .collect();
+    let search = match &d.report {
+        Some(report) => common::analysis_json(report, actions),
+        None => {
+            let threads =
+                matches!(config.kind, AgentKind::Expectimax | AgentKind::Flat).then_some(config.search.threads);
+            let playouts = if config.kind == AgentKind::Flat { d.work } else { 0 };
+            common::analysis_parts_json(
+                d.best.map(|b| b.name().to_string()),
+                d.best.map(|b| vec![b.name().to_string()]).unwrap_or_default(),
+                None,
+                actions,
+                common::treeless_stats_json(playouts, d.elapsed_ms, threads),
+            )
         }
+    };
+    if let Some(obj) = v.as_object_mut() {
+        obj.extend(search);
+        obj.insert("work".into(), json!(d.work));
+        obj.insert("depth".into(), json!(d.depth));
+        obj.insert("config".into(), json!(config_json(config)));
     }
     println!("{}", serde_json::to_string_pretty(&v)?);
     Ok(())
@@ -623,7 +630,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let config = agent_config(args.agent, &args.search, &args.g2048, PLAY_DEFAULT_PLAYOUTS)?;
     let bar = progress_bar(args.games);
     let label = agent_label(args.agent);
-    let quiet = args.json || args.csv || args.games == 1;
+    // A line per game on stderr: on a terminal beside the bar when several games are played as a table,
+    // and always when stderr is not a terminal (the bar is hidden then), unless --no-progress.
+    let quiet = !common::game_lines(args.search.no_progress, !(args.json || args.csv || args.games == 1));
     let results = run_games(&config, args.games, args.search.seed, &bar, &label, quiet);
     bar.finish_and_clear();
     let summary = compare::Summary::of(&results);

@@ -4,12 +4,16 @@ use std::io::{self, BufReader};
 
 use serde_json::json;
 
-use super::{common, input_error, AnalyzeArgs, SearchArgs};
+use super::common::{self, Whole};
+use super::{input_error, AgentName, AnalyzeArgs, SearchArgs};
 use canopy_mcts::games::gomoku::protocol::{self, BrainConfig};
 use canopy_mcts::games::gomoku::{
-    forced_move, Cell, Gomoku, GomokuState, Rule, Tuning, BLACK, DEFAULT_EXPLORATION, WHITE,
+    forced_move, Cell, Gomoku, GomokuState, Rule, Tuning, BLACK, DEFAULT_EXPLORATION, MAX_SIZE, MIN_SIZE, WHITE,
 };
 use canopy_mcts::search::{ActionStats, Proof, Search};
+
+/// Gomoku's board sides (`--size`).
+const BOARD_SIDE: Whole = Whole { min: MIN_SIZE as u64, max: MAX_SIZE as u64 };
 
 /// Rows of the candidate table printed by `analyze`.
 const TABLE_ROWS: usize = 12;
@@ -39,10 +43,10 @@ impl From<RuleArg> for Rule {
 pub struct PositionArgs {
     /// Gomoku: moves from the empty board, Black first, in Gomocup coordinates x,y (x = column, y = row,
     /// 0-based), separated by spaces or ';', e.g. "7,7 8,8 7,8".
-    #[arg(long, value_name = "MOVES")]
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
     /// Gomoku: board side, 5..=20.
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, default_value_t = 15, allow_negative_numbers = true, value_parser = |t: &str| BOARD_SIDE.parse(t).map(|s| s as usize))]
     pub size: usize,
     /// Gomoku: the winning rule.
     #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
@@ -77,9 +81,9 @@ impl PositionArgs {
     pub fn position(&self, game: &Gomoku, board: Option<&str>, empty_ok: bool) -> anyhow::Result<GomokuState> {
         match (&self.moves, board) {
             (Some(_), Some(_)) => Err(input_error("give either --moves or --board, not both")),
-            (Some(moves), None) => game.from_moves(moves).map_err(|e| input_error(format!("bad --moves: {e}"))),
+            (Some(moves), None) => game.from_moves(moves).map_err(|e| input_error(format!("--moves: {e}"))),
             (None, Some(board)) => {
-                game.parse_board(&board.replace('/', "\n")).map_err(|e| input_error(format!("bad --board: {e}")))
+                game.parse_board(&board.replace('/', "\n")).map_err(|e| input_error(format!("--board: {e}")))
             }
             (None, None) if empty_ok => Ok(game.new_game()),
             (None, None) => Err(input_error("gomoku needs a position: --moves \"7,7 8,8 ...\" or --board")),
@@ -163,12 +167,15 @@ fn ranked(actions: &[ActionStats<Cell>], best: Option<Cell>) -> Vec<&ActionStats
 
 /// Analyses a Gomoku position.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    if args.agent != AgentName::Mcts {
+        return Err(input_error("gomoku is analysed with --agent mcts only (the other agents play in match)"));
+    }
     args.search.two_player("gomoku")?;
     let game = args.gomoku.game()?;
     let state = args.gomoku.position(&game, args.board.as_deref(), false)?;
     let searched = Tuning::default().game(&game);
     let params = args.search.params_with(canopy_mcts::search::DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
-    let report = Search::new(&searched, params).run(&state);
+    let report = common::search_with_progress(&Search::new(&searched, params), &state, args.search.no_progress);
     let forced = forced_move(&game, &state);
     let me = state.mover();
     let ranked = ranked(&report.actions, report.best);
@@ -184,24 +191,25 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "board": rows(&state),
             "game_over": state.is_terminal(),
             "winner": state.winner().map(colour),
+            "result": state.is_terminal().then(|| state.winner().map_or("draw".to_string(), |w| format!("{} wins", colour(w)))),
             "forced_move": forced.map(|c| c.to_string()),
-            "best_action": report.best_name,
-            "best_win_rate": best_stats.and_then(|a| a.mean),
-            "best_proof": best_stats.and_then(|a| a.proof),
-            "root_proof": report.root_proof,
-            "root_value": report.root_value,
-            "pv": report.pv,
-            "actions": ranked.iter().map(|a| json!({
-                "action": a.name,
-                "visits": a.visits,
-                "share": a.share,
-                "win_rate": a.mean,
-                "proof": a.proof,
-                "pv": a.pv,
-            })).collect::<Vec<_>>(),
         });
+        // The moves ranked as the table ranks them; win_rate is the mean (the mover's share of won
+        // playouts, draws one half).
+        let actions = ranked
+            .iter()
+            .map(|a| {
+                let mut m = common::action_json(a);
+                m.insert("win_rate".into(), json!(a.mean));
+                m.insert("proof".into(), json!(a.proof));
+                m
+            })
+            .collect();
         if let Some(obj) = v.as_object_mut() {
-            obj.extend(common::search_stats_json(&report));
+            obj.extend(common::analysis_json(&report, actions));
+            obj.insert("best_win_rate".into(), json!(best_stats.and_then(|a| a.mean)));
+            obj.insert("best_proof".into(), json!(best_stats.and_then(|a| a.proof)));
+            obj.insert("root_proof".into(), json!(report.root_proof));
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());

@@ -86,9 +86,9 @@ pub struct AnalyzeArgs {
     pub game: GameName,
     /// The position. 2048: 16 comma-separated tile values, row-major, row 0 first, 0 = empty.
     /// Tic-tac-toe: nine cells of x, o or . row-major ('/' and spaces ignored).
-    /// Snake (also --state): "8x8 body=x,y x,y ... food=x,y [hunger=N]" (head first) or JSON.
+    /// Snake (also --state): "8x8 body=x,y x,y ... food=x,y [hunger=N] [steps=N]" (head first) or JSON.
     /// Gomoku: rows of x, o and . (or the diagram canopy prints); or use --moves.
-    #[arg(long, visible_alias = "state")]
+    #[arg(long, visible_alias = "state", allow_hyphen_values = true)]
     pub board: Option<String>,
     /// Print one JSON object instead of tables.
     #[arg(long)]
@@ -123,8 +123,8 @@ impl AnalyzeArgs {
 pub struct PlayArgs {
     /// The game.
     pub game: GameName,
-    /// Number of games.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// Number of games, 1..=1000000.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| common::GAMES.parse(t))]
     pub games: u64,
     /// Who chooses the moves.
     #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
@@ -182,6 +182,23 @@ fn exit_quietly_on_broken_pipe() {
     }));
 }
 
+/// `error: --flag: why` for a value an option's parser refused (the parser's message names the value and
+/// what the option accepts), in place of clap's longer `invalid value '...' for '--flag <FLAG>': why`.
+/// `None` for every other error.
+fn value_error_line(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let why = std::error::Error::source(e)?.to_string();
+    let flag = match e.get(ContextKind::InvalidArg)? {
+        ContextValue::String(arg) => arg.split_whitespace().next()?.to_string(),
+        _ => return None,
+    };
+    let why = why.lines().next()?.trim();
+    Some(format!("error: {flag}: {why}"))
+}
+
 fn main() {
     std::process::exit(run());
 }
@@ -202,13 +219,24 @@ fn run() -> i32 {
                 let _ = e.print();
                 return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 };
             }
+            if let Some(line) = value_error_line(&e) {
+                eprintln!("{line} (see canopy --help)");
+                return 2;
+            }
             let text = e.to_string();
-            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: bad arguments");
-            // Keep the error on one line, with the accepted values when clap lists them.
+            let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
+            let mut line = lines.next().unwrap_or("error: bad arguments").trim_end().to_string();
+            // Keep the error on one line: a list clap puts under it (the missing arguments) joins it, and so
+            // do the accepted values when clap lists them.
+            if line.ends_with(':') {
+                let items: Vec<&str> =
+                    lines.take_while(|l| l.starts_with(' ') && !l.trim().is_empty()).map(str::trim).collect();
+                line = format!("{line} {}", items.join(", "));
+            }
             let values = text.lines().map(str::trim).find(|l| l.starts_with("[possible values:"));
             match values {
-                Some(v) => eprintln!("{} {v} (see canopy --help)", line.trim_end()),
-                None => eprintln!("{} (see canopy --help)", line.trim_end()),
+                Some(v) => eprintln!("{line} {v} (see canopy --help)"),
+                None => eprintln!("{line} (see canopy --help)"),
             }
             return 2;
         }
@@ -272,5 +300,40 @@ mod tests {
     #[test]
     fn command_line_definition_is_consistent() {
         super::Cli::command().debug_assert();
+    }
+
+    /// Every command that takes a numeric search option states the range it checks in the option's help.
+    #[test]
+    fn numeric_search_options_state_their_ranges_in_their_help() {
+        use super::common::{EXPAND_THRESHOLD, EXPLORATION, PLAYOUTS, SEED, THREADS, TIME_MS, VIRTUAL_LOSS};
+        let whole = |r: super::common::Whole| format!("{}..={}", r.min, r.max);
+        let ranges = [
+            ("playouts", whole(PLAYOUTS)),
+            ("time", whole(TIME_MS)),
+            ("threads", whole(THREADS)),
+            ("seed", whole(SEED)),
+            ("virtual-loss", whole(VIRTUAL_LOSS)),
+            ("expand-threshold", whole(EXPAND_THRESHOLD)),
+            ("exploration", format!("{}..={}", EXPLORATION.min, EXPLORATION.max)),
+        ];
+        let mut commands = Vec::new();
+        for cmd in super::Cli::command().get_subcommands() {
+            for arg in cmd.get_arguments() {
+                let Some((flag, range)) = ranges.iter().find(|(flag, _)| arg.get_long() == Some(*flag)) else {
+                    continue;
+                };
+                let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                assert!(help.contains(range.as_str()), "canopy {} --{flag}: {help}", cmd.get_name());
+                commands.push(format!("{} --{flag}", cmd.get_name()));
+            }
+        }
+        for cmd in ["analyze", "play", "compare", "sweep", "match", "gomocup", "bench"] {
+            for (flag, _) in &ranges {
+                if cmd == "bench" && *flag == "time" {
+                    continue;
+                }
+                assert!(commands.contains(&format!("{cmd} --{flag}")), "canopy {cmd} has no --{flag}");
+            }
+        }
     }
 }

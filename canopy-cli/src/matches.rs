@@ -6,12 +6,18 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde_json::json;
 
+use super::common::{self, Whole, EXPAND_THRESHOLD, EXPLORATION, GAMES, PLAYOUTS, THREADS, TIME_MS, VIRTUAL_LOSS};
 use super::gomoku::{colour, PositionArgs};
 use super::{input_error, GameName, SearchArgs};
 use canopy_mcts::games::gomoku::{
     play_game, GameRecord, How, Player, RolloutPolicy, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, MAX_SIZE,
 };
 use canopy_mcts::search::{parse_bytes, SearchParams};
+
+/// Gomoku candidate radii of the mcts agent (`radius=`, `quiet_radius=`, `rollout_radius=`).
+const RADIUS: Whole = Whole { min: 1, max: MAX_SIZE as u64 };
+/// Rollouts per candidate of the flat agent (`rollouts=`).
+const FLAT_ROLLOUTS: Whole = Whole { min: 1, max: u32::MAX as u64 };
 
 /// Default playouts per MCTS move when neither --playouts nor --time is given.
 pub const MATCH_DEFAULT_PLAYOUTS: u64 = 10_000;
@@ -24,14 +30,15 @@ pub struct MatchArgs {
     /// Agent A, Black in the first game: mcts, flat, threat or random, with options after a colon, e.g.
     /// mcts:playouts=20000,threads=1 or flat:rollouts=50 (mcts keys: playouts, time, threads,
     /// exploration, virtual_loss, expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|uniform,
-    /// radius, quiet_radius, rollout_radius; 0 lifts a playout or time limit).
+    /// radius, quiet_radius, rollout_radius; the ranges of the options of the same names, radii 1..=20; 0
+    /// lifts a playout or time limit).
     #[arg(long, value_name = "AGENT", default_value = "mcts")]
     pub black: String,
     /// Agent B, White in the first game (same forms as --black).
     #[arg(long, value_name = "AGENT", default_value = "threat")]
     pub white: String,
-    /// Number of games.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    /// Number of games, 1..=1000000.
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
     /// Alternate colours: agent A plays Black in odd games and White in even games.
     #[arg(long)]
@@ -66,7 +73,15 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
         .map(|kv| kv.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or(kv))
         .collect::<Result<_, _>>()
         .map_err(|kv| format!("agent option '{kv}' in '{text}' is not key=value"))?;
-    let num = |k: &str, v: &str| v.parse::<u64>().map_err(|_| format!("agent option {k}={v}: not a whole number"));
+    // A value checked against its option's range; the message names the agent option.
+    fn within<T>(k: &str, checked: Result<T, String>) -> Result<T, String> {
+        checked.map_err(|e| format!("agent option {k}: {e}"))
+    }
+    // A playout or time limit: 0 lifts it, other values are checked against the option's range.
+    let limit = |k: &str, v: &str, range: Whole| match v {
+        "0" => Ok(None),
+        _ => within(k, range.parse(v)).map(Some),
+    };
     let flag = |k: &str, v: &str| match v {
         "true" | "on" | "yes" | "1" => Ok(true),
         "false" | "off" | "no" | "0" => Ok(false),
@@ -78,18 +93,12 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
             let mut tuning = Tuning::default();
             for (k, v) in pairs {
                 match k.replace('-', "_").as_str() {
-                    "playouts" => params.playouts = Some(num(k, v)?).filter(|&n| n > 0),
-                    "time" => params.time_ms = Some(num(k, v)?).filter(|&n| n > 0),
-                    "threads" => params.threads = num(k, v)?.clamp(1, 1024) as usize,
-                    "exploration" => {
-                        params.exploration = v
-                            .parse::<f64>()
-                            .ok()
-                            .filter(|c| c.is_finite() && *c >= 0.0)
-                            .ok_or_else(|| format!("agent option exploration={v}: not a non-negative number"))?
-                    }
-                    "virtual_loss" => params.virtual_loss = num(k, v)?.min(u32::MAX as u64) as u32,
-                    "expand_threshold" => params.expand_threshold = num(k, v)?.min(u32::MAX as u64) as u32,
+                    "playouts" => params.playouts = limit(k, v, PLAYOUTS)?,
+                    "time" => params.time_ms = limit(k, v, TIME_MS)?,
+                    "threads" => params.threads = within(k, THREADS.parse(v))? as usize,
+                    "exploration" => params.exploration = within(k, EXPLORATION.parse(v))?,
+                    "virtual_loss" => params.virtual_loss = within(k, VIRTUAL_LOSS.parse_u32(v))?,
+                    "expand_threshold" => params.expand_threshold = within(k, EXPAND_THRESHOLD.parse_u32(v))?,
                     "memory" => params.memory_bytes = parse_bytes(v)?,
                     "tt" => params.transposition_table = flag(k, v)?,
                     "forced" => tuning.forced_answer = flag(k, v)?,
@@ -103,9 +112,9 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
                             _ => return Err(format!("agent option policy={v}: use basic, threats or uniform")),
                         }
                     }
-                    "quiet_radius" => tuning.quiet_radius = Some(num(k, v)?.clamp(1, MAX_SIZE as u64) as usize),
-                    "radius" => tuning.radius = num(k, v)?.clamp(1, MAX_SIZE as u64) as usize,
-                    "rollout_radius" => tuning.rollout_radius = num(k, v)?.clamp(1, MAX_SIZE as u64) as usize,
+                    "quiet_radius" => tuning.quiet_radius = Some(within(k, RADIUS.parse(v))? as usize),
+                    "radius" => tuning.radius = within(k, RADIUS.parse(v))? as usize,
+                    "rollout_radius" => tuning.rollout_radius = within(k, RADIUS.parse(v))? as usize,
                     _ => return Err(format!("unknown mcts option '{k}' in '{text}'")),
                 }
             }
@@ -115,7 +124,7 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
             let mut rollouts = DEFAULT_FLAT_ROLLOUTS;
             for (k, v) in pairs {
                 match k {
-                    "rollouts" => rollouts = num(k, v)?.clamp(1, u32::MAX as u64) as u32,
+                    "rollouts" => rollouts = within(k, FLAT_ROLLOUTS.parse_u32(v))?,
                     _ => return Err(format!("unknown flat option '{k}' in '{text}' (flat takes rollouts=N)")),
                 }
             }
@@ -190,8 +199,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let labels = [format!("A ({})", args.black), format!("B ({})", args.white)];
     let mut out = match &args.out {
         Some(path) => {
-            let mut f = std::fs::File::create(path)
-                .map_err(|e| input_error(format!("cannot write {}: {e}", path.display())))?;
+            let mut f = common::create_output("--out", path)?;
             writeln!(f, "# game\tblack\twhite\tresult\tmoves")?;
             Some(f)
         }

@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{common, input_error, AgentName, AnalyzeArgs, PlayArgs};
+use super::common::{self, Whole};
+use super::{input_error, AgentName, AnalyzeArgs, PlayArgs};
 use canopy_mcts::game::{Game, Turn};
 use canopy_mcts::games::snake::{
-    Baseline, BoxedAgent, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakeState, TailFilter,
+    Baseline, BoxedAgent, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakeState, TailFilter, MAX_SIDE,
 };
 use canopy_mcts::rng::{self, Rng};
 use canopy_mcts::search::{Search, SearchParams};
@@ -17,6 +18,15 @@ use canopy_mcts::search::{Search, SearchParams};
 /// Default search time per move of `play snake --agent mcts` when neither `--playouts` nor `--time` is
 /// given, in milliseconds.
 pub const PLAY_DEFAULT_MS: u64 = 50;
+
+/// Pauses of `--watch` (`--delay`), in milliseconds.
+const DELAY_MS: Whole = Whole { min: 0, max: 10_000 };
+/// Move caps of `--max-moves`.
+const MAX_MOVES: Whole = Whole { min: 1, max: u64::MAX };
+/// Free cells of `--endgame`: 0 (off) to the largest board's cells.
+const ENDGAME: Whole = Whole { min: 0, max: (MAX_SIDE * MAX_SIDE) as u64 };
+/// Rollout caps of `--rollout-moves`.
+const ROLLOUT_MOVES: Whole = Whole { min: 1, max: u32::MAX as u64 };
 
 /// Default board of `play snake`.
 const DEFAULT_SIZE: (usize, usize) = (10, 10);
@@ -31,15 +41,15 @@ pub struct SnakePlayArgs {
     /// Draw the board in the terminal after every move (snake).
     #[arg(long)]
     pub watch: bool,
-    /// Pause after each drawn move, in milliseconds (with --watch).
-    #[arg(long, value_name = "MS", default_value_t = 30)]
+    /// Pause after each drawn move, in milliseconds, 0..=10000 (with --watch).
+    #[arg(long, value_name = "MS", default_value_t = 30, allow_negative_numbers = true, value_parser = |t: &str| DELAY_MS.parse(t))]
     pub delay: u64,
-    /// Stop a game after this many moves (snake; the game then counts as unfinished).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Stop a game after this many moves, at least 1 (snake; the game then counts as unfinished).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| MAX_MOVES.parse(t))]
     pub max_moves: Option<u64>,
-    /// MCTS agent: follow a closing Hamiltonian cycle once one exists with at most N free cells
+    /// MCTS agent: follow a closing Hamiltonian cycle once one exists with at most N free cells, 0..=1024
     /// (snake; default a quarter of the cells; 0 turns it off).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| ENDGAME.parse(t).map(|n| n as usize))]
     pub endgame: Option<usize>,
     #[command(flatten)]
     pub search: SnakeSearchArgs,
@@ -47,12 +57,13 @@ pub struct SnakePlayArgs {
 
 /// Settings of the MCTS agent's search game (snake), shared by `play` and `analyze`.
 #[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Snake")]
 pub struct SnakeSearchArgs {
     /// Rollout policy of the MCTS agent (snake; default safegreedy).
     #[arg(id = "snake_rollout", long = "snake-rollout", value_enum)]
     pub rollout: Option<RolloutArg>,
-    /// Rollout cap in moves (snake; default 2 x board area).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Rollout cap in moves, 1..=4294967295 (snake; default 2 x board area).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| ROLLOUT_MOVES.parse_u32(t))]
     pub rollout_moves: Option<u32>,
     /// Which safe moves the MCTS agent searches (snake; default now).
     #[arg(long, value_enum)]
@@ -193,14 +204,18 @@ fn one_line(e: &impl std::fmt::Display) -> String {
 
 /// Analyses a snake position with the MCTS agent's search game.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    if args.agent != AgentName::Mcts {
+        return Err(input_error("snake is analysed with --agent mcts only (the other agents are for play)"));
+    }
     let state = parse_state(args.board()?)?;
     let rules = Snake::for_state(&state);
+    rules.check_position(&state).map_err(|e| input_error(format!("bad snake state: {e}")))?;
     if state.end().is_none() && state.food().is_none() {
         return Err(input_error("the position has no food: add food=x,y (analyze needs the snake to move)"));
     }
     let game = args.snake.game(state.width(), state.height());
     let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
-    let report = Search::new(&game, params).run(&state);
+    let report = common::search_with_progress(&Search::new(&game, params), &state, args.search.no_progress);
     // Every move the rules allow, marked when the tail filter left it out of the search.
     let mut legal = Vec::new();
     rules.legal_actions(&state, &mut legal);
@@ -220,23 +235,24 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "length": state.len(),
             "game_over": report.best.is_none(),
             "end": state.end().map(|e| e.name()),
-            "best_action": report.best.map(|d| d.name()),
-            "actions": rows.iter().map(|(d, a)| json!({
-                "action": d.name(),
-                "searched": a.is_some(),
-                "safe": safe(*d),
-                "visits": a.map_or(0, |a| a.visits),
-                "share": a.map_or(0.0, |a| a.share),
-                "mean": a.and_then(|a| a.mean),
-                "reward": a.map_or(0.0, |a| a.reward),
-                "pv": a.map(|a| a.pv.clone()).unwrap_or_default(),
-            })).collect::<Vec<_>>(),
-            "pv": report.pv,
-            "root_value": report.root_value,
             "value_units": units,
         });
+        // Every move the rules allow; one the tail filter kept out of the search has no visit.
+        let actions = rows
+            .iter()
+            .map(|(d, a)| {
+                let mut m = match a {
+                    Some(a) => common::action_json(a),
+                    None => common::move_json(d.name(), 0, Some(0.0), None, &[]),
+                };
+                m.insert("searched".into(), json!(a.is_some()));
+                m.insert("safe".into(), json!(safe(*d)));
+                m.insert("reward".into(), json!(a.map_or(0.0, |a| a.reward)));
+                m
+            })
+            .collect();
         if let Some(obj) = v.as_object_mut() {
-            obj.extend(common::search_stats_json(&report));
+            obj.extend(common::analysis_json(&report, actions));
             obj.insert("rollout".into(), json!(format!("{:?}", game.rollout)));
             obj.insert("tail_filter".into(), json!(format!("{:?}", game.tail_filter).to_lowercase()));
         }
@@ -352,6 +368,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         indicatif::ProgressStyle::with_template("{spinner} game {pos}/{len} [{elapsed_precise}] {msg}")
             .expect("static template"),
     );
+    // A line per game on stderr: on a terminal beside the bar when several games are played as a table,
+    // and always when stderr is not a terminal (the bar is hidden then), unless --no-progress.
+    let lines = common::game_lines(args.search.no_progress, !args.json && args.games > 1 && !args.snake.watch);
     let mut results = Vec::new();
     for i in 0..args.games {
         let seed = args.search.seed.wrapping_add(i);
@@ -368,16 +387,19 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         };
         let r = play_one(&rules, player, seed, args, (i + 1, args.games), &bar);
         bar.inc(1);
-        if !args.json && args.games > 1 && !args.snake.watch {
-            bar.println(format!(
-                "game {:>3}: length {:>4}  fill {:>5.1}%  {:<10}  moves {:>7}  {:.1} ms/move",
-                i + 1,
-                r.length,
-                r.fill * 100.0,
-                r.end,
-                r.moves,
-                r.ms_per_move
-            ));
+        if lines {
+            bar.suspend(|| {
+                eprintln!(
+                    "game {:>3}/{}: length {:>4}  fill {:>5.1}%  {:<10}  moves {:>7}  {:.1} ms/move  seed {seed}",
+                    i + 1,
+                    args.games,
+                    r.length,
+                    r.fill * 100.0,
+                    r.end,
+                    r.moves,
+                    r.ms_per_move
+                )
+            });
         }
         results.push(r);
     }

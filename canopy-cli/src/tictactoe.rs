@@ -3,8 +3,30 @@
 use serde_json::json;
 
 use super::{common, input_error, AgentName, AnalyzeArgs};
+use canopy_mcts::game::{Game, Turn};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::Search;
+
+/// The players' marks: X (player 0, first to move) and O.
+const MARKS: [&str; 2] = ["x", "o"];
+
+/// The board as three rows of `x`, `o` and `.` (the form `--board` reads).
+fn state_rows(state: &TicTacToeState) -> Vec<String> {
+    (0..3)
+        .map(|row| {
+            (0..3)
+                .map(|col| {
+                    let bit = 1u16 << (3 * row + col);
+                    match (state.stones[0] & bit != 0, state.stones[1] & bit != 0) {
+                        (true, _) => 'x',
+                        (_, true) => 'o',
+                        _ => '.',
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
 
 /// Analyses a tic-tac-toe position.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
@@ -15,27 +37,37 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let state = TicTacToeState::parse(args.board()?).map_err(|e| input_error(format!("bad board: {e}")))?;
     let search = Search::new(&TicTacToe, args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS));
     let report = common::search_with_progress(&search, &state, args.search.no_progress);
+    let over = TicTacToe.to_move(&state) == Turn::Terminal;
+    let winner = state.winner().map(|p| MARKS[p]);
+    let result = over.then(|| winner.map_or("draw".to_string(), |w| format!("{w} wins")));
     if args.json {
+        // Moves are cells 0..9, row-major, as strings like every game's moves.
         let mut v = json!({
             "game": "tictactoe",
-            "best_action": report.best,
-            "game_over": report.best.is_none(),
-            "actions": report.actions.iter().map(|a| json!({
-                "action": a.action, "visits": a.visits, "share": a.share, "mean": a.mean, "proof": a.proof,
-                "pv": a.pv,
-            })).collect::<Vec<_>>(),
-            "pv": report.pv,
-            "root_value": report.root_value,
-            "root_proof": report.root_proof,
+            "board": state_rows(&state),
+            "to_move": (!over).then(|| MARKS[state.mover()]),
+            "game_over": over,
+            "winner": winner,
+            "result": result,
         });
+        let actions = report
+            .actions
+            .iter()
+            .map(|a| {
+                let mut m = common::action_json(a);
+                m.insert("proof".into(), json!(a.proof));
+                m
+            })
+            .collect();
         if let Some(obj) = v.as_object_mut() {
-            obj.extend(common::search_stats_json(&report));
+            obj.extend(common::analysis_json(&report, actions));
+            obj.insert("root_proof".into(), json!(report.root_proof));
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
-    if report.best.is_none() {
-        println!("game over");
+    if let Some(result) = result {
+        println!("game over: {result}");
         return Ok(());
     }
     println!("{:>5} {:>9} {:>7} {:>9} {:>7}  pv", "cell", "visits", "share", "win rate", "proven");

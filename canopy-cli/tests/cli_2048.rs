@@ -1,19 +1,10 @@
 //! The `canopy` binary on 2048: the shared move cases through `analyze --json`, the safe-move boards,
 //! reproducibility, exact playout accounting, bad input, and `play`.
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn canopy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_canopy")).args(args).output().expect("run canopy")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = canopy(args);
-    assert!(out.status.success(), "canopy {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
+mod common;
+use common::{canopy, json, refused};
 
 fn dir_name(letter: &str) -> &'static str {
     match letter {
@@ -59,6 +50,12 @@ fn terminal_board_reports_game_over() {
     assert_eq!(v["best_action"], Value::Null);
     assert_eq!(v["game_over"], true);
     assert_eq!(v["actions"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn an_empty_board_is_no_position() {
+    let line = refused(&["analyze", "2048", "--board", "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"]);
+    assert_eq!(line, "error: bad board: the board has no tile: a 2048 position holds at least one");
 }
 
 #[test]
@@ -117,6 +114,7 @@ fn bad_input_exits_2_with_one_line() {
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,x"],
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,1"],
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,262144"],
+        &["analyze", "2048", "--board", "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"],
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--playouts", "0"],
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--memory", "lots"],
         &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--threads", "-1"],
@@ -125,11 +123,7 @@ fn bad_input_exits_2_with_one_line() {
         &["play", "2048", "--games", "0"],
     ];
     for args in cases {
-        let out = canopy(args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: stderr should be one line: {err}");
-        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+        refused(args);
     }
 }
 
@@ -309,17 +303,13 @@ fn bad_agent_options_exit_2_with_one_line() {
         &["sweep", "2048", "--param", "rollout-depth", "--values", "2,never"],
     ];
     for args in cases {
-        let out = canopy(args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: stderr should be one line: {err}");
-        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+        refused(args);
     }
 }
 
 #[test]
 fn a_closed_standard_output_ends_the_tool_quietly() {
-    use std::process::Stdio;
+    use std::process::{Command, Stdio};
     // The reading end of the pipe is closed before the search finishes, so the first line printed fails.
     let mut child = Command::new(env!("CARGO_BIN_EXE_canopy"))
         .args(["analyze", "2048", "--board", "0,2,16,4,32,8,2,8,4,16,4,16,2,4,8,4", "--playouts", "20000"])

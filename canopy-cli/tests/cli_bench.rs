@@ -2,13 +2,10 @@
 //! bad input. Playout counts are tiny: these tests check the command, not the machine's speed (no timing
 //! is asserted).
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn canopy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_canopy")).args(args).output().expect("run canopy")
-}
+mod common;
+use common::{canopy, refused};
 
 fn bench_json(args: &[&str]) -> Value {
     let mut all = vec!["bench", "--json", "--no-pin"];
@@ -155,10 +152,6 @@ fn bad_input_exits_2_with_one_line() {
         &["bench", "--game", "tictactoe", "--playouts", "10", "--plot", "/nonexistent-dir/x.svg"],
     ];
     for args in cases {
-        let out = canopy(args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        assert!(out.stdout.is_empty(), "{args:?}");
+        refused(args);
     }
 }

@@ -1,25 +1,10 @@
 //! The `canopy` binary on Gomoku: `analyze gomoku` (table, board, JSON fields), `match gomoku` (results,
 //! --swap, --out, --json) and bad input (exit status 2, one line on stderr).
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn canopy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_canopy")).args(args).output().expect("run canopy")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = canopy(args);
-    assert!(out.status.success(), "canopy {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
-
-fn text(args: &[&str]) -> String {
-    let out = canopy(args);
-    assert!(out.status.success(), "canopy {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
+mod common;
+use common::{json, refused, text};
 
 const T1_MOVES: &str = "5,7 5,8 6,7 6,8 7,7 7,8 8,7 0,0";
 
@@ -103,7 +88,35 @@ fn analyze_board_diagram_rule_and_text_output() {
     let over = json(&["analyze", "gomoku", "--moves", "0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0", "--json"]);
     assert_eq!(over["game_over"], true);
     assert_eq!(over["winner"], "black");
+    assert_eq!(over["result"], "black wins");
     assert_eq!(over["best_action"], Value::Null);
+}
+
+#[test]
+fn impossible_positions_are_refused() {
+    let board = |rows: [&str; 7]| rows.join("/");
+    let cases = [
+        (
+            board(["xxxxx..", "ooooo..", ".......", ".......", ".......", ".......", "......."]),
+            "both players have a winning line",
+        ),
+        (
+            board(["xxxxx..", "oooo...", ".......", ".......", ".......", ".......", "o......"]),
+            "black has a winning line but white has played since",
+        ),
+        (
+            board(["xxxx...", "ooooo..", ".......", ".......", ".......", ".......", "x.....x"]),
+            "white has a winning line but black has played since",
+        ),
+        (
+            board(["xxx....", ".......", ".......", ".......", ".......", ".......", "......."]),
+            "impossible stone counts: 3 black and 0 white",
+        ),
+    ];
+    for (diagram, why) in cases {
+        let line = refused(&["analyze", "gomoku", "--size", "7", "--board", &diagram]);
+        assert!(line.starts_with("error: --board: ") && line.contains(why), "{diagram}: {line}");
+    }
 }
 
 #[test]
@@ -130,11 +143,7 @@ fn bad_input_exits_2_with_one_line() {
         &["play", "gomoku"],
     ];
     for args in cases {
-        let out = canopy(args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: status {:?}, stderr {err}", out.status);
-        assert_eq!(err.lines().count(), 1, "{args:?}: stderr {err:?}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        refused(args);
     }
 }
 

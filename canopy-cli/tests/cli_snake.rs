@@ -1,19 +1,10 @@
 //! The `canopy` binary on Snake: `play` and `analyze` JSON fields, the state formats, the tail filter in
 //! the analysis, `--watch`, and bad input (exit status 2, one line on stderr).
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn canopy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_canopy")).args(args).output().expect("run canopy")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = canopy(args);
-    assert!(out.status.success(), "canopy {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
+mod common;
+use common::{canopy, json, refused};
 
 /// The greedy trap: up eats the food in the corner and walls the head in; down keeps the tail in reach.
 const TRAP: &str = "4x4 body=0,1 1,1 1,0 2,0 3,0 3,1 3,2 3,3 food=0,0";
@@ -159,6 +150,35 @@ fn analyze_text_output_and_a_finished_game() {
 }
 
 #[test]
+fn a_snake_hungrier_than_the_starvation_limit_is_refused() {
+    // An 8x8 board starves the snake after 128 moves without food.
+    for state in [
+        "8x8 body=1,1 food=2,2 hunger=128",
+        "8x8 body=1,1 food=2,2 hunger=4294967295",
+        r#"{"size": "8x8", "body": [[1,1]], "food": [2,2], "hunger": 4294967295}"#,
+    ] {
+        let line = refused(&["analyze", "snake", "--state", state]);
+        assert!(line.contains("is not below the starvation limit of 128 moves"), "{state}: {line}");
+    }
+    let v = json(&["analyze", "snake", "--state", "8x8 body=1,1 food=2,2 hunger=127", "--playouts", "50", "--json"]);
+    assert_eq!(v["state"], "8x8 body=1,1 food=2,2 hunger=127");
+}
+
+#[test]
+fn a_step_counter_near_its_end_is_refused() {
+    for state in [
+        "8x8 body=1,1 food=2,2 steps=4294967295",
+        r#"{"size": "8x8", "body": [[1,1]], "food": [2,2], "steps": 1000000001}"#,
+    ] {
+        let line = refused(&["analyze", "snake", "--state", state]);
+        assert!(line.contains("is past 1000000000, the most moves a position may have played"), "{state}: {line}");
+    }
+    let v =
+        json(&["analyze", "snake", "--state", "8x8 body=1,1 food=2,2 steps=1000000000", "--playouts", "50", "--json"]);
+    assert_eq!(v["state"], "8x8 body=1,1 food=2,2 steps=1000000000");
+}
+
+#[test]
 fn watch_draws_every_move() {
     let out = canopy(&["play", "snake", "--size", "3x4", "--agent", "hamilton", "--watch", "--delay", "0"]);
     assert!(out.status.success());
@@ -198,10 +218,6 @@ fn bad_input_exits_2_with_one_line() {
         &["analyze", "gomoku", "--moves", "7,7", "--backup", "max"],
     ];
     for args in cases {
-        let out = canopy(args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: stderr should be one line: {err}");
-        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+        refused(args);
     }
 }

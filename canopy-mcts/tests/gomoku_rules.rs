@@ -248,11 +248,14 @@ fn full_small_board_is_a_draw() {
 #[test]
 fn parse_errors_name_the_move() {
     let msg = |r: Result<Vec<Cell>, PositionError>| r.unwrap_err().to_string();
-    assert_eq!(msg(parse_moves("7,7 8,8 99,3", 15)), "move 3 '99,3' is off the 15x15 board");
-    assert_eq!(msg(parse_moves("7,7 8,8 15,3", 15)), "move 3 '15,3' is off the 15x15 board");
+    let off = |token: &str| format!("move 3 '{token}' is not a cell of the 15x15 board (x,y with 0 <= x,y < 15)");
+    assert_eq!(msg(parse_moves("7,7 8,8 99,3", 15)), off("99,3"));
+    assert_eq!(msg(parse_moves("7,7 8,8 15,3", 15)), off("15,3"));
+    assert_eq!(msg(parse_moves("7,7 8,8 -1,3", 15)), off("-1,3"));
+    assert_eq!(msg(parse_moves("7,7 8,8 3,-1", 15)), off("3,-1"));
     assert_eq!(msg(parse_moves("7,7 8,8 7,7", 15)), "move 3 '7,7' is on an occupied cell");
     assert_eq!(msg(parse_moves("7,7 x,8", 15)), "move 2 'x,8' is not of the form x,y (column,row, 0-based)");
-    for bad in ["7", "7,", ",7", "7,7,7", "-1,3", "7.5,3", "7;7"] {
+    for bad in ["7", "7,", ",7", "7,7,7", "-x,3", "7.5,3", "7;7", "--json"] {
         assert!(
             matches!(parse_moves(bad, 15), Err(PositionError::Malformed { index: 1, .. })),
             "{bad}: {:?}",
@@ -276,6 +279,19 @@ fn parse_errors_name_the_move() {
     assert_eq!(off.to_string(), "cell 15,1 is off the 15x15 board");
     let both = game.from_stones(&cells("0,0 1,0 2,0 3,0 4,0"), &cells("0,5 1,5 2,5 3,5 4,5"));
     assert_eq!(both.unwrap_err(), PositionError::BothWin);
+    // The winner made the last move: Black's five with as many white stones, White's five with a black
+    // stone more, came after the game ended.
+    let late = game.from_stones(&cells("0,0 1,0 2,0 3,0 4,0"), &cells("0,5 1,5 2,5 3,5 9,9"));
+    assert_eq!(late.unwrap_err(), PositionError::PlayedAfterWin { winner: BLACK });
+    let late = game.from_stones(&cells("0,0 1,0 2,0 3,0 9,9 8,8"), &cells("0,5 1,5 2,5 3,5 4,5"));
+    let late = late.unwrap_err();
+    assert_eq!(late, PositionError::PlayedAfterWin { winner: WHITE });
+    assert_eq!(
+        late.to_string(),
+        "white has a winning line but black has played since (the game ends at the first five)"
+    );
+    let white_won = game.from_stones(&cells("0,0 1,0 2,0 3,0 9,9"), &cells("0,5 1,5 2,5 3,5 4,5")).unwrap();
+    assert_eq!(white_won.winner(), Some(WHITE));
     assert_eq!(Gomoku::try_new(4, Rule::Standard).unwrap_err(), PositionError::BadSize(4));
 
     let mut s = game.from_moves("7,7").unwrap();

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use canopy_mcts::games::snake::{
     greedy, play, random_safe, Baseline, Cell, Dir, End, IllegalMove, ParseError, RolloutPolicy, Snake, SnakeState,
+    MAX_STEPS,
 };
 use canopy_mcts::rng::{seeded, Rng};
 use canopy_mcts::{Game, Turn};
@@ -219,6 +220,46 @@ fn position_errors_are_specific_one_line_messages() {
     );
     assert_eq!("sideways".parse::<Dir>().unwrap_err(), ParseError::BadDir("sideways".into()));
     assert_eq!("L".parse::<Dir>(), Ok(Dir::Left));
+}
+
+#[test]
+fn a_position_hungrier_than_the_starvation_limit_is_refused() {
+    // A 5x5 board starves the snake after 50 moves without food by default.
+    let game = Snake::new(5, 5);
+    assert_eq!(game.starvation_limit, 50);
+    // One move short of starving: the position is one of the game's, and a move that does not eat starves.
+    let s: SnakeState = "5x5 body=1,1 food=4,4 hunger=49".parse().unwrap();
+    assert_eq!(game.check_position(&s), Ok(()));
+    let mut after = s;
+    game.apply(&mut after, Dir::Up);
+    assert_eq!(after.end(), Some(End::Starved));
+    for hunger in [50, u32::MAX] {
+        let s: SnakeState = format!("5x5 body=1,1 food=4,4 hunger={hunger}").parse().unwrap();
+        let e = game.check_position(&s).unwrap_err();
+        assert_eq!(e, ParseError::Starved { hunger, limit: 50 });
+        assert_eq!(
+            e.to_string(),
+            format!("hunger={hunger} is not below the starvation limit of 50 moves: the snake would have starved")
+        );
+        // A game with a longer limit reaches it.
+        let patient = Snake { starvation_limit: u32::MAX, ..game };
+        assert_eq!(patient.check_position(&s).is_ok(), hunger < u32::MAX);
+    }
+}
+
+#[test]
+fn a_position_near_the_end_of_the_step_counter_is_refused() {
+    let game = Snake::new(5, 5);
+    let at = |steps: u32| format!("5x5 body=1,1 food=4,4 steps={steps}").parse::<SnakeState>().unwrap();
+    assert_eq!(game.check_position(&at(MAX_STEPS)), Ok(()));
+    for steps in [MAX_STEPS + 1, u32::MAX] {
+        let e = game.check_position(&at(steps)).unwrap_err();
+        assert_eq!(e, ParseError::TooManySteps { steps, max: MAX_STEPS });
+        assert_eq!(
+            e.to_string(),
+            format!("steps={steps} is past 1000000000, the most moves a position may have played")
+        );
+    }
 }
 
 #[test]

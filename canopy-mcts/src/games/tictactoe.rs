@@ -31,11 +31,13 @@ impl TicTacToeState {
         (self.stones[0] | self.stones[1]) == 0o777
     }
 
-    /// Parses nine characters (`x`, `o`, `.`; whitespace and `/` ignored), row-major.
+    /// Parses nine characters (`x`, `o`, `.`, `-` or `_`; whitespace and `/` ignored), row-major.
     ///
     /// # Errors
-    /// Returns a message naming the problem when the text is not nine cells or the stone counts cannot
-    /// arise in play (X moves first).
+    /// Returns a message naming the problem when the text is not nine cells or the position cannot arise
+    /// in play: X moves first, so X has as many stones as O or one more; play stops at the first line, so
+    /// at most one player has one, and that player made the last move (X with one stone more, O with as
+    /// many).
     pub fn parse(text: &str) -> Result<Self, String> {
         let cells: Vec<char> = text.chars().filter(|c| !c.is_whitespace() && *c != '/').collect();
         if cells.len() != 9 {
@@ -52,9 +54,19 @@ impl TicTacToeState {
         }
         let (x, o) = (s.stones[0].count_ones(), s.stones[1].count_ones());
         if x != o && x != o + 1 {
-            return Err(format!("impossible stone counts: {x} x and {o} o"));
+            return Err(format!("impossible stone counts: {x} x and {o} o (x moves first)"));
         }
-        Ok(s)
+        let lines = |p: usize| LINES.iter().any(|&l| s.stones[p] & l == l);
+        match (lines(0), lines(1)) {
+            (true, true) => Err("impossible position: both x and o have three in a row".to_string()),
+            (true, false) if x == o => {
+                Err(format!("impossible position: x has three in a row, but o moved after it ({x} x and {o} o)"))
+            }
+            (false, true) if x == o + 1 => {
+                Err(format!("impossible position: o has three in a row, but x moved after it ({x} x and {o} o)"))
+            }
+            _ => Ok(s),
+        }
     }
 }
 

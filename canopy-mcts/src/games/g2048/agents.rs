@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use super::expectimax::{self, ParallelExpectimax};
 use super::{greedy_afterstate, tables, Board, Dir, G2048State, RolloutPolicy, G2048};
 use crate::rng::{self, Rng};
-use crate::search::{Backup, Search, SearchParams, SearchReport};
+use crate::search::{Backup, ProgressObserver, Search, SearchParams, SearchReport};
 
 /// The agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -186,6 +186,12 @@ impl Agent {
     /// Chooses a move for `board` (the player to move). `seed` seeds this decision's randomness (MCTS
     /// workers, flat rollouts, random moves).
     pub fn decide(&mut self, board: &Board, seed: u64) -> Decision {
+        self.decide_observed(board, seed, None)
+    }
+
+    /// [`Agent::decide`], calling `progress` while the MCTS agent's search runs (see
+    /// [`Search::run_observed`]); the other agents do not call it.
+    pub fn decide_observed(&mut self, board: &Board, seed: u64, progress: Option<ProgressObserver<'_>>) -> Decision {
         let start = Instant::now();
         let legal = board.legal_dirs();
         let mut moves: Vec<MoveInfo> =
@@ -199,7 +205,7 @@ impl Agent {
         match self.config.kind {
             AgentKind::Mcts => {
                 let params = SearchParams { seed, ..self.config.search.clone() };
-                let report = Search::new(game, params).run(&G2048State::from_board(*board));
+                let report = Search::new(game, params).run_observed(&G2048State::from_board(*board), None, progress);
                 for m in &mut moves {
                     if let Some(a) = report.action(&m.dir) {
                         m.value = a.mean;

@@ -189,6 +189,10 @@ pub enum BoardError {
         /// The token as written.
         text: String,
     },
+    /// A position read from text holds no tile: no game reaches one (a game starts with two tiles and
+    /// every move keeps at least one).
+    #[error("the board has no tile: a 2048 position holds at least one")]
+    Empty,
 }
 
 /// A 2048 board: 16 cells numbered row-major (cell `4 * row + column`, row 0 at the top), each empty or
@@ -495,11 +499,12 @@ impl FromStr for Board {
 
     /// Reads 16 tile values, row-major, row 0 first, 0 (or `.`) for an empty cell. Values are separated
     /// by commas (spaces around them allowed), or, when the text has no comma, by whitespace, so both the
-    /// one-line form (`{:#}`) and the grid drawn by `Display` (`{}`) read back.
+    /// one-line form (`{:#}`) and the grid drawn by `Display` (`{}`) read back. The text is a position, so
+    /// it holds at least one tile ([`Board::EMPTY`] is not read from text).
     ///
     /// # Errors
-    /// [`BoardError::WrongCount`], [`BoardError::NotANumber`] (holding the token) or
-    /// [`BoardError::BadValue`].
+    /// [`BoardError::WrongCount`], [`BoardError::NotANumber`] (holding the token),
+    /// [`BoardError::BadValue`] or [`BoardError::Empty`].
     fn from_str(s: &str) -> Result<Board, BoardError> {
         let tokens: Vec<&str> =
             if s.contains(',') { s.split(',').map(str::trim).collect() } else { s.split_whitespace().collect() };
@@ -513,6 +518,9 @@ impl FromStr for Board {
                 t => t.parse::<u64>().map_err(|_| BoardError::NotANumber { cell, text: t.to_string() })?,
             };
             board.set(cell, tile_exponent(cell, value)?);
+        }
+        if board == Board::EMPTY {
+            return Err(BoardError::Empty);
         }
         Ok(board)
     }

@@ -197,11 +197,12 @@ impl Gomoku {
 
     /// The position with the given stones. The side to move is Black when both have as many stones,
     /// White when Black has one more. A player already holding a winning line is the winner (the
-    /// position is terminal).
+    /// position is terminal); that player must have made the last move.
     ///
     /// # Errors
     /// [`PositionError::CellOffBoard`], [`PositionError::CellOccupied`] (a cell listed twice),
-    /// [`PositionError::Counts`] for other stone counts, [`PositionError::BothWin`].
+    /// [`PositionError::Counts`] for other stone counts, [`PositionError::BothWin`],
+    /// [`PositionError::PlayedAfterWin`] for a winning line followed by a move of the other player.
     pub fn from_stones(&self, black: &[Cell], white: &[Cell]) -> Result<GomokuState, PositionError> {
         if black.len() != white.len() && black.len() != white.len() + 1 {
             return Err(PositionError::Counts { black: black.len(), white: white.len() });
@@ -220,8 +221,11 @@ impl Gomoku {
         }
         state.last = None;
         // `put` toggled the side-to-move key once per stone, as play does, so the key is already right.
+        let black_moved_last = black.len() > white.len();
         match (holds_win(&state, BLACK, self.rule), holds_win(&state, WHITE, self.rule)) {
             (true, true) => return Err(PositionError::BothWin),
+            (true, false) if !black_moved_last => return Err(PositionError::PlayedAfterWin { winner: BLACK }),
+            (false, true) if black_moved_last => return Err(PositionError::PlayedAfterWin { winner: WHITE }),
             (true, false) => state.set_winner(BLACK),
             (false, true) => state.set_winner(WHITE),
             (false, false) => {}

@@ -11,7 +11,7 @@ pub enum PositionError {
     /// The board side is outside `MIN_SIZE..=MAX_SIZE`.
     #[error("board size {0} is outside {MIN_SIZE}..={MAX_SIZE}")]
     BadSize(usize),
-    /// A move token is not `x,y` with two non-negative integers. `index` is 1-based.
+    /// A move token is not `x,y` with two integers. `index` is 1-based.
     #[error("move {index} '{token}' is not of the form x,y (column,row, 0-based)")]
     Malformed {
         /// Position of the move in the list, from 1.
@@ -19,8 +19,9 @@ pub enum PositionError {
         /// The token as written.
         token: String,
     },
-    /// A move names a cell outside the board. `index` is 1-based.
-    #[error("move {index} '{token}' is off the {size}x{size} board")]
+    /// A move `x,y` names a cell outside the board (a coordinate is negative or at least `size`).
+    /// `index` is 1-based.
+    #[error("move {index} '{token}' is not a cell of the {size}x{size} board (x,y with 0 <= x,y < {size})")]
     OffBoard {
         /// Position of the move in the list, from 1.
         index: usize,
@@ -71,6 +72,13 @@ pub enum PositionError {
     /// Both players hold a winning line.
     #[error("both players have a winning line")]
     BothWin,
+    /// A player holds a winning line but the other one has played since: the winner must have made the
+    /// last move (Black, with one stone more than White; White, with as many as Black).
+    #[error("{} has a winning line but {} has played since (the game ends at the first five)", colour(*.winner), colour(1 - *.winner))]
+    PlayedAfterWin {
+        /// The player holding the line (0 Black, 1 White).
+        winner: usize,
+    },
     /// A diagram has the wrong number of rows.
     #[error("the diagram has {rows} rows, expected {size}")]
     Rows {
@@ -99,6 +107,15 @@ pub enum PositionError {
     },
 }
 
+/// "black" (player 0) or "white", for the messages.
+fn colour(player: usize) -> &'static str {
+    if player == 0 {
+        "black"
+    } else {
+        "white"
+    }
+}
+
 /// Checks a board side: `Ok(size)` when it is in `MIN_SIZE..=MAX_SIZE`.
 ///
 /// # Errors
@@ -116,8 +133,9 @@ pub fn check_size(size: usize) -> Result<usize, PositionError> {
 /// move comes after a win depends on the rule and is checked by [`super::Gomoku::from_moves`].
 ///
 /// # Errors
-/// [`PositionError::BadSize`] for a bad `size`; [`PositionError::Malformed`], [`PositionError::OffBoard`]
-/// or [`PositionError::Occupied`] for the first bad move, naming it (1-based) and its text.
+/// [`PositionError::BadSize`] for a bad `size`; [`PositionError::Malformed`] (not two integers),
+/// [`PositionError::OffBoard`] (two integers, one of them negative or at least `size`) or
+/// [`PositionError::Occupied`] for the first bad move, naming it (1-based) and its text.
 pub fn parse_moves(text: &str, size: usize) -> Result<Vec<Cell>, PositionError> {
     check_size(size)?;
     let mut moves = Vec::new();
@@ -127,11 +145,13 @@ pub fn parse_moves(text: &str, size: usize) -> Result<Vec<Cell>, PositionError> 
         let index = i + 1;
         let bad = || PositionError::Malformed { index, token: token.to_string() };
         let (x, y) = token.split_once(',').ok_or_else(bad)?;
-        let x: usize = x.parse().map_err(|_| bad())?;
-        let y: usize = y.parse().map_err(|_| bad())?;
-        if x >= size || y >= size {
+        let x: i64 = x.parse().map_err(|_| bad())?;
+        let y: i64 = y.parse().map_err(|_| bad())?;
+        let side = 0..size as i64;
+        if !side.contains(&x) || !side.contains(&y) {
             return Err(PositionError::OffBoard { index, token: token.to_string(), size });
         }
+        let (x, y) = (x as usize, y as usize);
         if taken[y] >> x & 1 != 0 {
             return Err(PositionError::Occupied { index, token: token.to_string() });
         }

@@ -132,6 +132,12 @@ pub enum IllegalMove {
     ChanceTurn,
 }
 
+/// The most moves a position may have played ([`Snake::check_position`]): the step counter (32 bits) then
+/// has room for more than three billion further moves, where a game on the largest board with the default
+/// starvation limit lasts at most `32 * 32 * 2 * 32 * 32` (about two million: a food at least every
+/// starvation limit, and at most one food per cell).
+pub const MAX_STEPS: u32 = 1_000_000_000;
+
 /// The Snake game: board size, starvation limit and rollout settings. States are [`SnakeState`],
 /// actions [`Dir`], chance outcomes the food [`Cell`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -200,6 +206,23 @@ impl Snake {
     /// The board size and settings for a parsed position (default settings).
     pub fn for_state(s: &SnakeState) -> Self {
         Snake::new(s.width(), s.height())
+    }
+
+    /// Checks that `s`, a position read from text or another format, can arise in this game: its hunger
+    /// counter is below [`Snake::starvation_limit`] (a snake that hungry has starved, an end the position
+    /// formats cannot express), and its step counter is at most [`MAX_STEPS`] (so that the game can go on
+    /// without the counter running over).
+    ///
+    /// # Errors
+    /// [`ParseError::Starved`] or [`ParseError::TooManySteps`].
+    pub fn check_position(&self, s: &SnakeState) -> Result<(), ParseError> {
+        if s.hunger() >= self.starvation_limit {
+            return Err(ParseError::Starved { hunger: s.hunger(), limit: self.starvation_limit });
+        }
+        if s.steps() > MAX_STEPS {
+            return Err(ParseError::TooManySteps { steps: s.steps(), max: MAX_STEPS });
+        }
+        Ok(())
     }
 
     /// The survival bonus per move survived, `min(0.001, 0.5 / starvation_limit)`, in food units.

@@ -17,8 +17,9 @@ use std::str::FromStr;
 
 use super::state::{Cell, SnakeState, MAX_SIDE, MIN_SIDE};
 
-/// Why a position text (or a body handed to [`SnakeState::from_body`]) was refused. Each message is one
-/// line and quotes the offending input.
+/// Why a position text (or a body handed to [`SnakeState::from_body`], or a position that
+/// [`super::Snake::check_position`] finds its game cannot reach) was refused. Each message is one line and
+/// quotes the offending input.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
     /// The text is empty.
@@ -78,6 +79,22 @@ pub enum ParseError {
         field: &'static str,
         /// The text given.
         value: String,
+    },
+    /// A hunger counter at or past the game's starvation limit: the snake would have starved already.
+    #[error("hunger={hunger} is not below the starvation limit of {limit} moves: the snake would have starved")]
+    Starved {
+        /// The hunger counter.
+        hunger: u32,
+        /// The game's starvation limit, in moves.
+        limit: u32,
+    },
+    /// A step counter past [`super::MAX_STEPS`], too close to the counter's end for a game to go on.
+    #[error("steps={steps} is past {max}, the most moves a position may have played")]
+    TooManySteps {
+        /// The step counter.
+        steps: u32,
+        /// [`super::MAX_STEPS`].
+        max: u32,
     },
     /// A move name other than up, down, left, right.
     #[error("bad move '{0}': expected up, down, left or right")]

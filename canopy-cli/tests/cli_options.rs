@@ -1,0 +1,181 @@
+//! Options shared by the commands, through the `canopy` binary: negative and out-of-range numbers are
+//! refused with one line that names the option, the value and what the option takes.
+
+mod common;
+use common::refused;
+
+const TTT: [&str; 4] = ["analyze", "tictactoe", "--board", "x.o/.o./..x"];
+
+/// `TTT` followed by `extra`.
+fn ttt(extra: &[&'static str]) -> Vec<&'static str> {
+    TTT.iter().chain(extra).copied().collect()
+}
+
+#[test]
+fn negative_numbers_are_refused_with_what_the_option_takes() {
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (ttt(&["--threads", "-1"]), "error: --threads: -1 is not a whole number from 1 to 1024"),
+        (ttt(&["--playouts", "-5"]), "error: --playouts: -5 is not a whole number from 1 to 1000000000000"),
+        (ttt(&["--time", "-10"]), "error: --time: -10 is not a whole number from 1 to 1000000000"),
+        (ttt(&["--seed", "-1"]), "error: --seed: -1 is not a whole number from 0 to 18446744073709551615"),
+        (vec!["play", "2048", "--games", "-3"], "error: --games: -3 is not a whole number from 1 to 1000000"),
+        (vec!["match", "gomoku", "--games", "-3"], "error: --games: -3 is not a whole number from 1 to 1000000"),
+        (
+            vec!["analyze", "gomoku", "--moves", "-1,3"],
+            "error: --moves: move 1 '-1,3' is not a cell of the 15x15 board (x,y with 0 <= x,y < 15)",
+        ),
+        (
+            vec!["analyze", "gomoku", "--moves", "7,7", "--size", "-9"],
+            "error: --size: -9 is not a whole number from 5 to 20",
+        ),
+        (vec!["play", "snake", "--delay", "-5"], "error: --delay: -5 is not a whole number from 0 to 10000"),
+        (vec!["bench", "--threads", "-1,2"], "error: --threads: -1 is not a whole number from 1 to 1024"),
+        (vec!["bench", "--repeat", "-2"], "error: --repeat: -2 is not a whole number from 1 to 100"),
+        (
+            vec!["analyze", "2048", "--board", "2,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "--leaf-depth", "-1"],
+            "error: --leaf-depth: -1 is not a whole number from 0 to 3",
+        ),
+    ];
+    for (args, want) in cases {
+        let line = refused(&args);
+        assert!(line.starts_with(want), "{args:?}: {line}");
+    }
+}
+
+#[test]
+fn a_board_may_start_with_a_hyphen() {
+    // Tic-tac-toe reads '-' as an empty cell; the board is a value, not an option.
+    let out = common::json(&["analyze", "tictactoe", "--board", "-xo/---/---", "--playouts", "50", "--json"]);
+    assert_eq!(out["game"], "tictactoe");
+    assert!(out["actions"].as_array().is_some_and(|a| a.len() == 7), "{out}");
+}
+
+#[test]
+fn output_paths_are_checked_before_any_work() {
+    let dir = std::env::temp_dir().join(format!("canopy-no-such-dir-{}", std::process::id()));
+    assert!(!dir.exists());
+    let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (svg, tsv, plot) = (file("sweep.svg"), file("games.tsv"), file("bench.svg"));
+    // Without --quiet a sweep prints a line per game on stderr, and a match a line per game on stdout:
+    // `refused` sees neither, so no game was played before the refusal.
+    let cases: [(Vec<&str>, &str); 3] = [
+        (
+            vec![
+                "sweep", "2048", "--agent", "greedy", "--param", "epsilon", "--values", "0.1", "--games", "2", "--svg",
+                &svg,
+            ],
+            "--svg",
+        ),
+        (vec!["match", "gomoku", "--black", "random", "--white", "random", "--size", "5", "--out", &tsv], "--out"),
+        (
+            vec![
+                "bench",
+                "--game",
+                "tictactoe",
+                "--playouts",
+                "10",
+                "--repeat",
+                "1",
+                "--threads",
+                "1",
+                "--plot",
+                &plot,
+            ],
+            "--plot",
+        ),
+    ];
+    for (args, flag) in cases {
+        let line = refused(&args);
+        assert!(line.starts_with(&format!("error: {flag}: cannot write {}", dir.display())), "{args:?}: {line}");
+    }
+    assert!(!dir.exists());
+    // A directory is not a file either.
+    let tmp = std::env::temp_dir();
+    let line = refused(&[
+        "sweep",
+        "2048",
+        "--agent",
+        "greedy",
+        "--param",
+        "epsilon",
+        "--values",
+        "0.1",
+        "--svg",
+        tmp.to_str().unwrap(),
+    ]);
+    assert!(line.starts_with("error: --svg: cannot write"), "{line}");
+}
+
+#[test]
+fn search_options_outside_their_ranges_are_refused_by_every_command() {
+    let board = "2,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0";
+    // Each bad setting, as an option and as match's per-agent key=value.
+    let settings = [
+        ("exploration", "1e308", "1e308 is not a number from 0 to 100"),
+        ("exploration", "nan", "nan is not a number from 0 to 100"),
+        ("exploration", "inf", "inf is not a number from 0 to 100"),
+        ("expand-threshold", "4294967295", "4294967295 is not a whole number from 0 to 1000000"),
+        ("virtual-loss", "1001", "1001 is not a whole number from 0 to 1000"),
+        ("threads", "1025", "1025 is not a whole number from 1 to 1024"),
+        ("playouts", "1000000000001", "1000000000001 is not a whole number from 1 to 1000000000000"),
+        ("time", "1000000001", "1000000001 is not a whole number from 1 to 1000000000"),
+    ];
+    for (flag, value, why) in settings {
+        let option = format!("--{flag}");
+        let commands: [Vec<&str>; 6] = [
+            ttt(&[]),
+            vec!["analyze", "2048", "--board", board],
+            vec!["play", "snake", "--agent", "mcts"],
+            vec!["compare", "2048", "--agents", "mcts"],
+            vec!["match", "gomoku"],
+            vec!["gomocup"],
+        ];
+        for mut args in commands {
+            args.extend([option.as_str(), value]);
+            let line = refused(&args);
+            assert_eq!(line, format!("error: {option}: {why} (see canopy --help)"), "{args:?}");
+        }
+        if flag != "time" {
+            let line = refused(&["bench", &option, value]);
+            assert!(line.starts_with(&format!("error: {option}: {why}")), "bench {option} {value}: {line}");
+        }
+        let key = flag.replace('-', "_");
+        let agent = format!("mcts:{key}={value}");
+        let line = refused(&["match", "gomoku", "--black", &agent]);
+        assert_eq!(line, format!("error: --black: agent option {key}: {why}"));
+    }
+    // Sweep's values are checked against the same ranges, before any game.
+    for (param, values, why) in [
+        ("exploration", "1,nan", "nan is not a number from 0 to 100"),
+        ("virtual-loss", "1,5000", "5000 is not a whole number from 0 to 1000"),
+        ("expand-threshold", "1,4294967296", "4294967296 is not a whole number from 0 to 1000000"),
+        ("threads", "1,2000", "2000 is not a whole number from 1 to 1024"),
+    ] {
+        let line = refused(&["sweep", "2048", "--param", param, "--values", values]);
+        assert_eq!(line, format!("error: --values: {why}"));
+    }
+    // The edges of the ranges are accepted, and -0 is 0.
+    let v = common::json(&ttt(&[
+        "--exploration",
+        "-0",
+        "--virtual-loss",
+        "1000",
+        "--playouts",
+        "30",
+        "--no-solver",
+        "--json",
+    ]));
+    assert_eq!(v["playouts"], 30);
+}
+
+#[test]
+fn a_missing_argument_is_named_and_an_agent_no_analysis_uses_is_refused() {
+    for command in ["analyze", "play", "match", "compare"] {
+        let line = refused(&[command]);
+        assert_eq!(line, "error: the following required arguments were not provided: <GAME> (see canopy --help)");
+    }
+    let line = refused(&["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--agent", "greedy"]);
+    assert!(line.contains("--agent mcts only"), "{line}");
+    let line = refused(&["analyze", "gomoku", "--moves", "7,7", "--agent", "random"]);
+    assert!(line.contains("--agent mcts only"), "{line}");
+}

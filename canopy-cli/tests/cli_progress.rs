@@ -1,0 +1,56 @@
+//! Progress on stderr: a line every second of an analysis longer than a second, for every game, and a line
+//! per finished game of `play` when stderr is not a terminal (as here, where the tests capture it);
+//! `--no-progress` turns both off. No speed is asserted: `--time` makes each search last past the first
+//! progress line whatever the machine.
+
+mod common;
+use common::canopy;
+
+/// The progress lines (`info: ...`) `canopy` printed on stderr for `args`, which must succeed.
+fn info_lines(args: &[&str]) -> Vec<String> {
+    let out = canopy(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {err}");
+    err.lines().filter(|l| l.starts_with("info: ")).map(str::to_string).collect()
+}
+
+#[test]
+fn every_game_analysis_longer_than_a_second_reports_progress() {
+    let positions: [&[&str]; 4] = [
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0"],
+        &["analyze", "gomoku", "--moves", "7,7 8,8"],
+        &["analyze", "snake", "--state", "8x8 body=1,1 1,2 food=5,5"],
+        &["analyze", "tictactoe", "--board", "x.o/.o./..x", "--no-solver"],
+    ];
+    for position in positions {
+        let args = [position, &["--time", "1300", "--threads", "1", "--json"]].concat();
+        let lines = info_lines(&args);
+        assert!(!lines.is_empty(), "{args:?}: no progress line");
+        assert!(
+            lines[0].starts_with("info: 1.") && lines[0].contains("playouts ") && lines[0].contains("best "),
+            "{lines:?}"
+        );
+    }
+    let quiet =
+        info_lines(&["analyze", "gomoku", "--moves", "7,7", "--time", "1300", "--threads", "1", "--no-progress"]);
+    assert!(quiet.is_empty(), "{quiet:?}");
+}
+
+#[test]
+fn play_prints_a_line_per_finished_game_when_stderr_is_not_a_terminal() {
+    for (game, agent, word) in [("2048", "random", "score "), ("snake", "greedy", "length ")] {
+        let out = canopy(&["play", game, "--agent", agent, "--games", "3", "--json"]);
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = err.lines().filter(|l| l.contains(" game ") || l.starts_with("game ")).collect();
+        assert_eq!(lines.len(), 3, "{game}: {err}");
+        for (i, line) in lines.iter().enumerate() {
+            assert!(line.contains(&format!("{}/3: ", i + 1)) && line.contains(word), "{game}: {line}");
+        }
+        // The JSON on stdout is untouched by the lines.
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+        assert_eq!(v["games"].as_array().map(Vec::len), Some(3));
+        let quiet = canopy(&["play", game, "--agent", agent, "--games", "3", "--json", "--no-progress"]);
+        assert!(quiet.status.success() && quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
+    }
+}
