@@ -145,3 +145,42 @@ fn a_64_mib_budget_is_respected_and_playouts_continue() {
     assert_eq!(audit.root_visits, 1_000_000);
     assert_eq!(audit.in_flight, 0);
 }
+
+/// The checks of a search that ran into its memory budget: it says so, it ran every playout, and it left no
+/// expansion claim and no virtual loss behind.
+fn check_memory_limited<A>(r: &SearchReport<A>, playouts: u64, label: &str) {
+    let audit = r.audit.as_ref().expect("audit requested");
+    assert!(r.memory_limited, "{label}: the budget was reached but not reported ({} bytes)", r.memory_bytes);
+    assert_eq!(r.playouts, playouts, "{label}");
+    assert_eq!(r.root_visits, playouts, "{label}");
+    assert_eq!(audit.root_visits, playouts, "{label}");
+    assert_eq!(audit.claimed_nodes, 0, "{label}: nodes left EXPANDING");
+    assert_eq!(audit.in_flight, 0, "{label}");
+}
+
+#[test]
+fn a_failed_expansion_gives_its_claim_back_and_marks_the_search_memory_limited() {
+    // Twenty actions per step and the table on: the chain is a DAG of one node per step, each new node is
+    // 40 bytes and each expansion a 640-byte children block. With a few kilobytes the arena soon has room
+    // for nodes but not for a block, so an expansion fails while node allocations still succeed.
+    // Tic-tac-toe, with smaller blocks, runs into the same budgets.
+    let chain = Chain { length: 50, width: 20 };
+    for threads in [1, 2] {
+        for budget in [4 << 10, 16 << 10] {
+            let params = SearchParams {
+                playouts: Some(5_000),
+                threads,
+                memory_bytes: budget,
+                pin_threads: false,
+                solver: false,
+                audit: true,
+                ..SearchParams::default()
+            };
+            let label = format!("{threads} threads, {budget} bytes");
+            let r = Search::new(&chain, params.clone()).run(&0);
+            check_memory_limited(&r, 5_000, &format!("chain, {label}"));
+            let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
+            check_memory_limited(&r, 5_000, &format!("tic-tac-toe, {label}"));
+        }
+    }
+}

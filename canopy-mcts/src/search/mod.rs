@@ -364,7 +364,10 @@ fn audit_tree<M>(root: &Node<M>) -> TreeAudit {
     while let Some((node, depth)) = stack.pop() {
         audit.nodes += 1;
         audit.depth = audit.depth.max(depth);
-        let Some(children) = node.children_acquire() else { continue };
+        let Some(children) = node.children_acquire() else {
+            audit.claimed_nodes += u64::from(node.expansion_claimed_relaxed());
+            continue;
+        };
         let mut edge_visits = 0u64;
         for e in children {
             audit.edges += 1;
