@@ -184,3 +184,24 @@ fn a_failed_expansion_gives_its_claim_back_and_marks_the_search_memory_limited()
         }
     }
 }
+
+#[test]
+fn the_roots_children_count_against_the_budget() {
+    // 250 actions per step: the root's children block alone is 8000 bytes, a quarter of the budget.
+    let budget = 32 << 10;
+    let game = Chain { length: 1_000, width: 250 };
+    for threads in [1, 2] {
+        let params = SearchParams {
+            playouts: Some(20_000),
+            threads,
+            memory_bytes: budget,
+            transposition_table: false,
+            pin_threads: false,
+            ..SearchParams::default()
+        };
+        let r = Search::new(&game, params).run(&0);
+        assert!(r.memory_limited, "budget never reached: {} bytes", r.memory_bytes);
+        assert!(r.memory_bytes <= budget, "{threads} threads: {} > {budget}", r.memory_bytes);
+        assert_eq!(r.playouts, 20_000);
+    }
+}

@@ -119,16 +119,6 @@ impl<'g, G: Game> Search<'g, G> {
         let root_arena = Bump::new();
         let root_key = if use_table { game.zobrist(root_state).unwrap_or(0) } else { 0 };
         let root: &GameNode<G> = root_arena.alloc(Node::new(node_kind(root_turn), root_player, root_key));
-        let arena_limit =
-            params.memory_bytes.saturating_sub(table_bytes + root_arena.allocated_bytes()) / params.threads;
-        let mut arenas: Vec<Bump> = (0..params.threads)
-            .map(|_| {
-                let b = Bump::new();
-                b.set_allocation_limit(Some(arena_limit));
-                b
-            })
-            .collect();
-
         let claimed = AtomicU64::new(0);
         let internal_stop = AtomicBool::new(false);
         let shared = Shared {
@@ -145,9 +135,22 @@ impl<'g, G: Game> Search<'g, G> {
             max_backup: params.backup == Backup::Max && game.players() == 1,
         };
 
-        let mut stats = Vec::with_capacity(params.threads);
         if root_turn != Turn::Terminal {
             Worker::new(&shared, params.clone(), &root_arena, 0).expand_root();
+        }
+        // The workers share what the table and the root (with its children block) leave of the budget.
+        let arena_limit =
+            params.memory_bytes.saturating_sub(table_bytes + root_arena.allocated_bytes()) / params.threads;
+        let mut arenas: Vec<Bump> = (0..params.threads)
+            .map(|_| {
+                let b = Bump::new();
+                b.set_allocation_limit(Some(arena_limit));
+                b
+            })
+            .collect();
+
+        let mut stats = Vec::with_capacity(params.threads);
+        if root_turn != Turn::Terminal {
             let shared = &shared;
             std::thread::scope(|scope| {
                 let handles: Vec<_> = arenas
