@@ -3,7 +3,7 @@
 
 use canopy_mcts::games::chain::Chain;
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
-use canopy_mcts::search::{Search, SearchParams, SearchReport};
+use canopy_mcts::search::{Search, SearchParams, SearchReport, DEFAULT_PLAYOUTS};
 
 /// The report without its timings, as text.
 fn timeless<A: Clone + std::fmt::Debug>(r: &SearchReport<A>) -> String {
@@ -204,4 +204,23 @@ fn the_roots_children_count_against_the_budget() {
         assert!(r.memory_bytes <= budget, "{threads} threads: {} > {budget}", r.memory_bytes);
         assert_eq!(r.playouts, 20_000);
     }
+}
+
+#[test]
+fn a_time_limit_alone_is_the_limit() {
+    // No playout limit by default: a search given only a time runs for that time (the default playout
+    // count, reached in a few milliseconds on tic-tac-toe, applies only when no limit is given at all).
+    let params =
+        SearchParams { time_ms: Some(300), threads: 1, solver: false, pin_threads: false, ..SearchParams::default() };
+    let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
+    assert!(r.elapsed_ms >= 250.0, "stopped after {:.1} ms and {} playouts", r.elapsed_ms, r.playouts);
+    assert_eq!(r.root_visits, r.playouts);
+    assert_eq!(SearchParams::default().playouts, None);
+}
+
+#[test]
+fn no_limit_at_all_runs_the_default_playouts() {
+    let params = SearchParams { threads: 2, solver: false, pin_threads: false, ..SearchParams::default() };
+    let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
+    assert_eq!(r.playouts, DEFAULT_PLAYOUTS);
 }

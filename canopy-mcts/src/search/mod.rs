@@ -81,12 +81,14 @@ impl<'g, G: Game> Search<'g, G> {
         &self.params
     }
 
-    /// Searches `root` until the playout, time or memory limit, whichever comes first.
+    /// Searches `root` until the playout, time or memory limit, whichever comes first; with neither a
+    /// playout nor a time limit, for [`DEFAULT_PLAYOUTS`] playouts.
     pub fn run(&self, root: &G::State) -> SearchReport<G::Action> {
         self.run_with_stop(root, None)
     }
 
     /// Like [`Search::run`], and also stops soon after `stop` becomes true (for protocols and embedding).
+    /// With a stop flag and neither a playout nor a time limit, the search runs until the flag is set.
     pub fn run_with_stop(&self, root_state: &G::State, stop: Option<&AtomicBool>) -> SearchReport<G::Action> {
         self.run_observed(root_state, stop, None)
     }

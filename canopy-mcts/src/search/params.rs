@@ -48,9 +48,11 @@ pub enum Backup {
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SearchParams {
-    /// Stop after this many playouts (all threads together). `None`: no playout limit.
+    /// Stop after this many playouts (all threads together). `None` (the default): no playout limit; a
+    /// search given no playout limit, no time limit and no stop flag runs [`DEFAULT_PLAYOUTS`].
     pub playouts: Option<u64>,
-    /// Stop after this many milliseconds of wall time. `None`: no time limit.
+    /// Stop after this many milliseconds of wall time. `None` (the default): no time limit. Given alone,
+    /// the search runs for the whole time (unless MCTS-Solver proves the root first).
     pub time_ms: Option<u64>,
     /// Memory budget in bytes for the tree and the transposition table together. Past it the search stops
     /// adding nodes and keeps running playouts from the leaves it reaches. Default 1 GiB.
@@ -88,7 +90,8 @@ pub struct SearchParams {
     pub audit: bool,
 }
 
-/// Default number of playouts when neither a playout nor a time limit is given.
+/// Playouts of a search given neither a playout limit, nor a time limit, nor a stop flag (see
+/// [`SearchParams::playouts`]).
 pub const DEFAULT_PLAYOUTS: u64 = 10_000;
 
 /// Default memory budget: 1 GiB.
@@ -97,7 +100,7 @@ pub const DEFAULT_MEMORY_BYTES: usize = 1 << 30;
 impl Default for SearchParams {
     fn default() -> Self {
         Self {
-            playouts: Some(DEFAULT_PLAYOUTS),
+            playouts: None,
             time_ms: None,
             memory_bytes: DEFAULT_MEMORY_BYTES,
             threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
