@@ -16,7 +16,10 @@ mod report;
 pub(crate) mod tt;
 pub(crate) mod worker;
 
+use std::any::Any;
 use std::collections::HashSet;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use bumpalo::Bump;
@@ -30,7 +33,7 @@ pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
 use tt::TranspositionTable;
 
 use crate::game::{Game, Turn};
-use crate::sync::{AtomicBool, AtomicU64};
+use crate::sync::{AtomicBool, AtomicU64, Ordering};
 use worker::{node_kind, q_value, GameNode, Shared, Worker, WorkerStats};
 
 /// Sizes in bytes of one tree node and one edge of the children blocks for game `G` (for memory
@@ -83,6 +86,12 @@ impl<'g, G: Game> Search<'g, G> {
 
     /// Searches `root` until the playout, time or memory limit, whichever comes first; with neither a
     /// playout nor a time limit, for [`DEFAULT_PLAYOUTS`] playouts.
+    ///
+    /// # Panics
+    /// When the game panics: on a worker thread, every worker stops at its next playout and, once all
+    /// have finished, the first worker panic is raised again on the calling thread with its original
+    /// payload (`std::panic::resume_unwind`). The same holds for [`Search::run_with_stop`] and
+    /// [`Search::run_observed`], whose observer's panics also stop the workers.
     pub fn run(&self, root: &G::State) -> SearchReport<G::Action> {
         self.run_with_stop(root, None)
     }
@@ -152,8 +161,11 @@ impl<'g, G: Game> Search<'g, G> {
             .collect();
 
         let mut stats = Vec::with_capacity(params.threads);
+        // The payload of the first worker panic (a panicking game), re-raised once every worker is done.
+        let first_panic: Mutex<Option<Box<dyn Any + Send>>> = Mutex::new(None);
         if root_turn != Turn::Terminal {
             let shared = &shared;
+            let first_panic = &first_panic;
             std::thread::scope(|scope| {
                 let handles: Vec<_> = arenas
                     .iter_mut()
@@ -161,16 +173,29 @@ impl<'g, G: Game> Search<'g, G> {
                     .map(|(i, arena)| {
                         let params = params.clone();
                         scope.spawn(move || {
-                            if params.pin_threads {
-                                pin_to_worker_core(i);
+                            let worker = AssertUnwindSafe(|| {
+                                if params.pin_threads {
+                                    pin_to_worker_core(i);
+                                }
+                                let arena: &Bump = arena;
+                                let mut w = Worker::new(shared, params, arena, i);
+                                w.run();
+                                w.stats
+                            });
+                            match panic::catch_unwind(worker) {
+                                Ok(stats) => Some(stats),
+                                Err(payload) => {
+                                    // Stop the other workers now rather than at their limits.
+                                    shared.stop.store(true, Ordering::Relaxed);
+                                    first_panic.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(payload);
+                                    None
+                                }
                             }
-                            let arena: &Bump = arena;
-                            let mut w = Worker::new(shared, params, arena, i);
-                            w.run();
-                            w.stats
                         })
                     })
                     .collect();
+                // A panic on this thread (in the observer) stops the workers too.
+                let _stop_on_panic = StopOnPanic(shared.stop);
                 if let Some((interval, observer)) = progress {
                     // The calling thread reports progress while the workers search.
                     let interval = Duration::from_millis(interval.max(1));
@@ -184,9 +209,17 @@ impl<'g, G: Game> Search<'g, G> {
                     }
                 }
                 for h in handles {
-                    stats.push(h.join().expect("search worker panicked"));
+                    match h.join() {
+                        Ok(worker_stats) => stats.extend(worker_stats),
+                        Err(payload) => panic::resume_unwind(payload),
+                    }
                 }
             });
+        }
+        if let Some(payload) = first_panic.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            // The tree is dropped unreported with the arenas, so the panicking worker's virtual loss (and an
+            // expansion claim it may hold) is never seen.
+            panic::resume_unwind(payload);
         }
         let elapsed = start.elapsed();
 
@@ -243,6 +276,17 @@ impl<'g, G: Game> Search<'g, G> {
             threads: params.threads,
             audit,
             actions,
+        }
+    }
+}
+
+/// Sets the search's stop flag when dropped during a panic.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
         }
     }
 }
