@@ -224,3 +224,16 @@ fn no_limit_at_all_runs_the_default_playouts() {
     let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
     assert_eq!(r.playouts, DEFAULT_PLAYOUTS);
 }
+
+#[test]
+fn a_budget_beyond_the_machines_memory_does_not_allocate_it() {
+    // No limit but a stop flag, already set: the table would be sized from the budget alone, and 1000 TiB
+    // of budget asked the allocator for an eighth of it and aborted the process.
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let params = SearchParams { memory_bytes: 1000 << 40, threads: 1, ..SearchParams::default() };
+    let r = Search::new(&TicTacToe, params).run_with_stop(&TicTacToeState::default(), Some(&stop));
+    let table = r.table.expect("tic-tac-toe has keys");
+    if let Some(machine) = canopy_mcts::search::physical_memory_bytes() {
+        assert!(table.slots * 16 <= machine / 8, "{} slots on a machine of {machine} bytes", table.slots);
+    }
+}

@@ -27,7 +27,8 @@ use bumpalo::Bump;
 pub use node::Proof;
 use node::{Node, Step};
 pub use params::{
-    parse_bytes, Backup, ChanceSelection, SearchParams, Selection, DEFAULT_MEMORY_BYTES, DEFAULT_PLAYOUTS,
+    parse_bytes, physical_memory_bytes, Backup, ChanceSelection, SearchParams, Selection, DEFAULT_MEMORY_BYTES,
+    DEFAULT_PLAYOUTS,
 };
 pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
 use tt::TranspositionTable;
@@ -124,7 +125,7 @@ impl<'g, G: Game> Search<'g, G> {
         };
 
         let use_table = params.transposition_table && game.zobrist(root_state).is_some();
-        let table = use_table.then(|| TranspositionTable::with_slots(table_slots(&params)));
+        let table = if use_table { allocate_table(table_slots(&params, physical_memory_bytes())) } else { None };
         let table_bytes = table.as_ref().map_or(0, |t| t.bytes());
 
         let root_arena = Bump::new();
@@ -321,9 +322,11 @@ fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant) -> Progres
 }
 
 /// Transposition-table size for a search: enough for the playouts it may run (each playout adds at most
-/// one node), never more than `1/TABLE_SHARE` of the memory budget.
-fn table_slots(params: &SearchParams) -> usize {
-    let budget_slots = (params.memory_bytes / TABLE_SHARE / tt::SLOT_BYTES).max(16);
+/// one node), never more than `1/TABLE_SHARE` of the memory budget, nor of the machine's memory
+/// (`physical`, in bytes, when known).
+fn table_slots(params: &SearchParams, physical: Option<usize>) -> usize {
+    let usable = physical.map_or(params.memory_bytes, |m| m.min(params.memory_bytes));
+    let budget_slots = (usable / TABLE_SHARE / tt::SLOT_BYTES).max(16);
     let max_slots = if budget_slots.is_power_of_two() { budget_slots } else { budget_slots.next_power_of_two() / 2 };
     let by_playouts = params.playouts.map(|p| (p as usize).saturating_mul(2));
     let by_time = params.time_ms.map(|ms| (ms as usize).saturating_mul(PLAYOUTS_PER_MS_ESTIMATE * params.threads));
@@ -333,6 +336,21 @@ fn table_slots(params: &SearchParams) -> usize {
         (None, None) => max_slots,
     };
     wanted.max(16).min(max_slots)
+}
+
+/// A table of `slots` slots or, when the allocator refuses it, of half as many, and so on; `None` (no
+/// table) when it refuses even 16 slots.
+fn allocate_table<M>(slots: usize) -> Option<TranspositionTable<M>> {
+    let mut slots = slots.max(16);
+    loop {
+        if let Some(table) = TranspositionTable::try_with_slots(slots) {
+            return Some(table);
+        }
+        if slots <= 16 {
+            return None;
+        }
+        slots /= 2;
+    }
 }
 
 /// Per-action statistics of the root's children.
@@ -433,4 +451,32 @@ fn audit_tree<M>(root: &Node<M>) -> TreeAudit {
         }
     }
     audit
+}
+
+#[cfg(all(test, not(canopy_loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_sized_from_the_machines_memory_when_the_budget_is_larger() {
+        let machine = 24 << 30;
+        let huge = SearchParams { memory_bytes: 1000 << 40, playouts: Some(1 << 40), ..SearchParams::default() };
+        let slots = table_slots(&huge, Some(machine));
+        assert!(slots * tt::SLOT_BYTES <= machine / TABLE_SHARE, "{slots} slots on a 24 GiB machine");
+        assert!(slots.is_power_of_two() && slots >= (machine / TABLE_SHARE / tt::SLOT_BYTES) / 2);
+        // Within the machine's memory the budget and the playouts size it, as before.
+        let small = SearchParams { playouts: Some(10_000), ..SearchParams::default() };
+        assert_eq!(table_slots(&small, Some(machine)), table_slots(&small, None));
+        assert_eq!(table_slots(&small, None), 20_000);
+    }
+
+    #[test]
+    fn a_table_the_allocator_refuses_is_replaced_by_a_smaller_one() {
+        // 2^58 slots are 4 EiB, more than any address space: the allocator refuses them, and smaller
+        // tables are tried until one is given. (`black_box`: an allocation nothing reads could be
+        // optimised away, as if it had been given.)
+        let table = std::hint::black_box(allocate_table::<u8>(1 << 58)).expect("some table");
+        assert!(table.capacity() < 1 << 58, "{} slots", table.capacity());
+        assert!(TranspositionTable::<u8>::try_with_slots(usize::MAX).is_none(), "overflowing size");
+    }
 }

@@ -142,3 +142,20 @@ pub fn parse_bytes(text: &str) -> Result<usize, String> {
     };
     n.checked_mul(1u64 << shift).and_then(|v| usize::try_from(v).ok()).ok_or_else(|| format!("'{text}' is too large"))
 }
+
+/// The machine's physical memory in bytes: `MemTotal` of `/proc/meminfo` on Linux; `None` elsewhere or
+/// when it cannot be read. The search never sizes its transposition table past an eighth of it.
+pub fn physical_memory_bytes() -> Option<usize> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    // "MemTotal:       24514588 kB"
+    let mut fields = line["MemTotal:".len()..].split_whitespace();
+    let kib: usize = fields.next()?.parse().ok()?;
+    match fields.next() {
+        Some("kB") => kib.checked_mul(1024),
+        _ => None,
+    }
+}
