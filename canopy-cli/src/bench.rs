@@ -62,7 +62,7 @@ pub struct BenchArgs {
     /// Random seed of the searches and of the bare rollouts (the positions are fixed).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Memory budget of each search, e.g. 512MB, 2GiB.
+    /// Memory budget of each search, e.g. 512MB, 2GiB (no more than this machine's memory).
     #[arg(long, value_name = "BYTES", default_value = "1GiB", value_parser = parse_memory)]
     pub memory: usize,
     /// Do not pin worker threads to cores.

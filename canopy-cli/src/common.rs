@@ -1,6 +1,9 @@
 //! Options shared by every searching command, and output helpers.
 
-use canopy_mcts::search::{parse_bytes, Backup, ChanceSelection, SearchParams, SearchReport, Selection};
+use canopy_mcts::search::{
+    parse_bytes, physical_memory_bytes, Backup, ChanceSelection, SearchParams, SearchReport, Selection,
+    DEFAULT_MEMORY_BYTES,
+};
 
 /// Search options common to all commands.
 #[derive(clap::Args, Debug, Clone)]
@@ -18,7 +21,8 @@ pub struct SearchArgs {
     /// Random seed (searches with --threads 1 are reproducible).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Memory budget for the tree and transposition table, e.g. 512MB, 2GiB, 1048576.
+    /// Memory budget for the tree and transposition table, e.g. 512MB, 2GiB, 1048576 (no more than this
+    /// machine's memory).
     #[arg(long, value_name = "BYTES", default_value = "1GiB", value_parser = parse_memory)]
     pub memory: usize,
     /// Do not pin worker threads to cores.
@@ -91,10 +95,16 @@ pub enum ChanceArg {
     Sample,
 }
 
+/// Reads a `--memory` budget: a byte count of at least 64 KiB that this machine can hold. Budgets above
+/// the default (1 GiB) that exceed the physical memory are refused (Linux, where it is known; the
+/// default itself is always accepted, as a search takes only what it needs).
 pub(super) fn parse_memory(text: &str) -> Result<usize, String> {
     let n = parse_bytes(text)?;
     if n < 1 << 16 {
         return Err(format!("memory budget {n} bytes is below the 64KiB minimum"));
+    }
+    if let Some(machine) = physical_memory_bytes().filter(|&m| n > DEFAULT_MEMORY_BYTES && n > m) {
+        return Err(format!("{} is more than this machine's {} of memory", text.trim(), format_bytes(machine)));
     }
     Ok(n)
 }

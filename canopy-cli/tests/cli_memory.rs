@@ -79,3 +79,39 @@ fn a_tiny_budget_on_a_wide_gomoku_position_is_reported_and_every_playout_runs() 
         }
     }
 }
+
+/// Runs canopy with `args`; returns the exit status, standard output and standard error.
+fn canopy(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_canopy")).args(args).output().expect("run canopy");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Linux only: elsewhere the machine's memory is unknown and every budget is accepted.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_budget_beyond_the_machines_memory_is_refused_in_one_line() {
+    // Before, the transposition table was allocated from such a budget and the process aborted.
+    for args in [
+        &["analyze", "tictactoe", "--board", "x.o/.o./..x", "--memory", "1000T"][..],
+        &["analyze", "tictactoe", "--board", "x.o/.o./..x", "--memory", "1000T", "--time", "100", "--json"][..],
+        &["bench", "--game", "tictactoe", "--memory", "1000T"][..],
+    ] {
+        let (code, stdout, stderr) = canopy(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("1000T is more than this machine's"), "{args:?}: {stderr}");
+    }
+    let (code, stdout, stderr) =
+        canopy(&["analyze", "tictactoe", "--board", "x.o/.o./..x", "--memory", "64MiB", "--json", "--threads", "1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    // x must block o's diagonal 2-4-6.
+    assert_eq!(v["best_action"], 6);
+    assert_eq!(v["root_visits"], v["playouts"]);
+    assert!(v["memory_bytes"].as_u64().unwrap() <= 64 << 20);
+}
