@@ -70,7 +70,7 @@ pub struct BenchArgs {
     /// 0..=18446744073709551615.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| SEED.parse(t))]
     pub seed: u64,
-    /// Memory budget of each search, e.g. 512MB, 2GiB.
+    /// Memory budget of each search, e.g. 512MB, 2GiB (no more than this machine's memory).
     #[arg(long, value_name = "BYTES", default_value = "1GiB", value_parser = parse_memory)]
     pub memory: usize,
     /// Do not pin worker threads to cores.

@@ -3,8 +3,8 @@
 use serde_json::{json, Map, Value};
 
 use canopy_mcts::search::{
-    parse_bytes, ActionStats, Backup, ChanceSelection, Progress, ProgressObserver, SearchParams, SearchReport,
-    Selection,
+    parse_bytes, physical_memory_bytes, ActionStats, Backup, ChanceSelection, Progress, ProgressObserver, SearchParams,
+    SearchReport, Selection, DEFAULT_MEMORY_BYTES,
 };
 
 /// The accepted values of a whole-number option, inclusive. Each option's range is declared once, here
@@ -101,7 +101,8 @@ pub struct SearchArgs {
     /// Random seed, 0..=18446744073709551615 (searches with --threads 1 are reproducible).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| SEED.parse(t))]
     pub seed: u64,
-    /// Memory budget for the tree and transposition table, e.g. 512MB, 2GiB, 1048576.
+    /// Memory budget for the tree and transposition table, e.g. 512MB, 2GiB, 1048576 (no more than this
+    /// machine's memory).
     #[arg(long, value_name = "BYTES", default_value = "1GiB", value_parser = parse_memory)]
     pub memory: usize,
     /// Do not pin worker threads to cores.
@@ -175,10 +176,16 @@ pub enum ChanceArg {
     Sample,
 }
 
+/// Reads a `--memory` budget: a byte count of at least 64 KiB that this machine can hold. Budgets above
+/// the default (1 GiB) that exceed the physical memory are refused (Linux, where it is known; the
+/// default itself is always accepted, as a search takes only what it needs).
 pub(super) fn parse_memory(text: &str) -> Result<usize, String> {
     let n = parse_bytes(text)?;
     if n < 1 << 16 {
         return Err(format!("memory budget {n} bytes is below the 64KiB minimum"));
+    }
+    if let Some(machine) = physical_memory_bytes().filter(|&m| n > DEFAULT_MEMORY_BYTES && n > m) {
+        return Err(format!("{} is more than this machine's {} of memory", text.trim(), format_bytes(machine)));
     }
     Ok(n)
 }

@@ -37,3 +37,81 @@ fn analyze_2048_with_64_mib_stays_within_it_and_runs_every_playout() {
     assert_eq!(v["playouts"], 100_000);
     assert_eq!(v["root_visits"], 100_000);
 }
+
+/// `canopy analyze` with `args`, parsed as JSON; panics with stderr when the command fails.
+fn analyze_json(args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_canopy")).arg("analyze").args(args).output().expect("run canopy");
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_tiny_budget_on_a_wide_gomoku_position_is_reported_and_every_playout_runs() {
+    // A 20x20 board with stones spread out: some fifty candidate moves, so a children block is about 1.6
+    // KiB against 40 bytes for a node, and an expansion can fail while nodes still fit. Every node a
+    // playout reaches is expanded (`--expand-threshold 0`). Among these seeds and budgets, before failed
+    // expansions gave their claim back, six searches reported `memory_limited: false`.
+    for seed in ["1", "3", "6", "7"] {
+        for memory in ["64KiB", "80KiB", "100KiB"] {
+            let v = analyze_json(&[
+                "gomoku",
+                "--size",
+                "20",
+                "--moves",
+                "0,0 19,19 0,19 19,0 10,10 5,5 15,15 5,15 15,5",
+                "--memory",
+                memory,
+                "--expand-threshold",
+                "0",
+                "--playouts",
+                "2000",
+                "--threads",
+                "1",
+                "--seed",
+                seed,
+                "--json",
+                "--no-progress",
+            ]);
+            let label = format!("seed {seed}, --memory {memory}");
+            assert_eq!(v["memory_limited"], true, "{label}: budget reached but not reported");
+            assert_eq!(v["playouts"], 2000, "{label}");
+            assert_eq!(v["root_visits"], 2000, "{label}");
+        }
+    }
+}
+
+/// Runs canopy with `args`; returns the exit status, standard output and standard error.
+fn canopy(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_canopy")).args(args).output().expect("run canopy");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Linux only: elsewhere the machine's memory is unknown and every budget is accepted.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_budget_beyond_the_machines_memory_is_refused_in_one_line() {
+    // Before, the transposition table was allocated from such a budget and the process aborted.
+    for args in [
+        &["analyze", "tictactoe", "--board", "x.o/.o./..x", "--memory", "1000T"][..],
+        &["analyze", "tictactoe", "--board", "x.o/.o./..x", "--memory", "1000T", "--time", "100", "--json"][..],
+        &["bench", "--game", "tictactoe", "--memory", "1000T"][..],
+    ] {
+        let (code, stdout, stderr) = canopy(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("1000T is more than this machine's"), "{args:?}: {stderr}");
+    }
+    let (code, stdout, stderr) =
+        canopy(&["analyze", "tictactoe", "--board", "x.o/.o./..x", "--memory", "64MiB", "--json", "--threads", "1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    // x must block o's diagonal 2-4-6.
+    assert_eq!(v["best_action"], "6");
+    assert_eq!(v["root_visits"], v["playouts"]);
+    assert!(v["memory_bytes"].as_u64().unwrap() <= 64 << 20);
+}

@@ -9,6 +9,11 @@
 //!   `publish_children_release` → loom finds a reader that sees the block pointer but the old `len` (0).
 //! - `concurrent_backups_are_exact`: replacing `visits.fetch_add(1)` in `Node::backup_relaxed` by
 //!   `visits.store(visits.load() + 1)` → loom finds the lost update (visits 1 instead of 2).
+//! - `expansion_claim_given_back`: deleting the store in `Node::abandon_expansion` (a failed expansion
+//!   that keeps its claim, as the worker did before it gave claims back) → loom finds the interleaving
+//!   where the worker without memory claims first and the node is left `EXPANDING`; and replacing the
+//!   compare-exchange in `try_claim_expansion` by a load and a store → loom finds both workers holding the
+//!   claim, and the give-back of one reopening a node the other has already published.
 //! - `table_insert_and_probe`: making `probe` accept a slot whose key matches in its low 4 bits only and
 //!   dropping the check of the key stored in the node (`[I8]`) → loom finds a probe of key 21 that
 //!   returns the node of key 5.
@@ -82,6 +87,63 @@ fn expansion_publication() {
             // SAFETY: the block was made by Box::into_raw above with length 3 and all threads joined.
             drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(b.0, 3)) });
         }
+    });
+}
+
+#[test]
+fn expansion_claim_given_back() {
+    loom::model(|| {
+        let node = Arc::new(Node::<u8>::new(NodeKind::Decision, 0, 0));
+        let block: Box<[Edge<u8>]> = (0..3).map(|i| Edge::new(i, 1.0, 0.0)).collect();
+        let block = SendPtr(Box::into_raw(block) as *mut Edge<u8>);
+        // A worker whose arena is full: it claims the node, cannot build the block and gives the claim
+        // back.
+        let short = {
+            let node = node.clone();
+            thread::spawn(move || {
+                if node.try_claim_expansion() {
+                    node.abandon_expansion();
+                }
+            })
+        };
+        // A worker with memory, reaching the node on two playouts.
+        let roomy = {
+            let node = node.clone();
+            thread::spawn(move || {
+                for _ in 0..2 {
+                    if node.try_claim_expansion() {
+                        // SAFETY: [I1] we hold the claim; [I2] the block's 3 edges are initialised; [I6]
+                        // the main thread keeps the block alive until after the join.
+                        unsafe { node.publish_children_release(block.0, 3) };
+                        return true;
+                    }
+                }
+                false
+            })
+        };
+        let reader = {
+            let node = node.clone();
+            thread::spawn(move || {
+                if let Some(children) = node.children_acquire() {
+                    assert_eq!(children.len(), 3, "reader saw a half-built block");
+                }
+            })
+        };
+        short.join().unwrap();
+        let published = roomy.join().unwrap();
+        reader.join().unwrap();
+        // Once the workers have joined no claim is held: the node is expanded, or it is a leaf that the
+        // next playout can claim.
+        assert!(!node.expansion_claimed_relaxed(), "a claim was kept: the node is left EXPANDING");
+        if published {
+            assert_eq!(node.children_acquire().map(|c| c.len()), Some(3));
+            assert!(!node.try_claim_expansion(), "an expanded node was claimed again");
+        } else {
+            assert!(node.children_acquire().is_none());
+            assert!(node.try_claim_expansion(), "a node given back cannot be claimed");
+        }
+        // SAFETY: the block was made by Box::into_raw above with length 3 and all threads joined.
+        drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(block.0, 3)) });
     });
 }
 

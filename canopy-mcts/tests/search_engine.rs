@@ -3,7 +3,7 @@
 
 use canopy_mcts::games::chain::Chain;
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
-use canopy_mcts::search::{Search, SearchParams, SearchReport};
+use canopy_mcts::search::{Search, SearchParams, SearchReport, DEFAULT_PLAYOUTS};
 
 /// The report without its timings, as text.
 fn timeless<A: Clone + std::fmt::Debug>(r: &SearchReport<A>) -> String {
@@ -144,4 +144,96 @@ fn a_64_mib_budget_is_respected_and_playouts_continue() {
     let audit = r.audit.unwrap();
     assert_eq!(audit.root_visits, 1_000_000);
     assert_eq!(audit.in_flight, 0);
+}
+
+/// The checks of a search that ran into its memory budget: it says so, it ran every playout, and it left no
+/// expansion claim and no virtual loss behind.
+fn check_memory_limited<A>(r: &SearchReport<A>, playouts: u64, label: &str) {
+    let audit = r.audit.as_ref().expect("audit requested");
+    assert!(r.memory_limited, "{label}: the budget was reached but not reported ({} bytes)", r.memory_bytes);
+    assert_eq!(r.playouts, playouts, "{label}");
+    assert_eq!(r.root_visits, playouts, "{label}");
+    assert_eq!(audit.root_visits, playouts, "{label}");
+    assert_eq!(audit.claimed_nodes, 0, "{label}: nodes left EXPANDING");
+    assert_eq!(audit.in_flight, 0, "{label}");
+}
+
+#[test]
+fn a_failed_expansion_gives_its_claim_back_and_marks_the_search_memory_limited() {
+    // Twenty actions per step and the table on: the chain is a DAG of one node per step, each new node is
+    // 40 bytes and each expansion a 640-byte children block. With a few kilobytes the arena soon has room
+    // for nodes but not for a block, so an expansion fails while node allocations still succeed.
+    // Tic-tac-toe, with smaller blocks, runs into the same budgets.
+    let chain = Chain { length: 50, width: 20 };
+    for threads in [1, 2] {
+        for budget in [4 << 10, 16 << 10] {
+            let params = SearchParams {
+                playouts: Some(5_000),
+                threads,
+                memory_bytes: budget,
+                pin_threads: false,
+                solver: false,
+                audit: true,
+                ..SearchParams::default()
+            };
+            let label = format!("{threads} threads, {budget} bytes");
+            let r = Search::new(&chain, params.clone()).run(&0);
+            check_memory_limited(&r, 5_000, &format!("chain, {label}"));
+            let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
+            check_memory_limited(&r, 5_000, &format!("tic-tac-toe, {label}"));
+        }
+    }
+}
+
+#[test]
+fn the_roots_children_count_against_the_budget() {
+    // 250 actions per step: the root's children block alone is 8000 bytes, a quarter of the budget.
+    let budget = 32 << 10;
+    let game = Chain { length: 1_000, width: 250 };
+    for threads in [1, 2] {
+        let params = SearchParams {
+            playouts: Some(20_000),
+            threads,
+            memory_bytes: budget,
+            transposition_table: false,
+            pin_threads: false,
+            ..SearchParams::default()
+        };
+        let r = Search::new(&game, params).run(&0);
+        assert!(r.memory_limited, "budget never reached: {} bytes", r.memory_bytes);
+        assert!(r.memory_bytes <= budget, "{threads} threads: {} > {budget}", r.memory_bytes);
+        assert_eq!(r.playouts, 20_000);
+    }
+}
+
+#[test]
+fn a_time_limit_alone_is_the_limit() {
+    // No playout limit by default: a search given only a time runs for that time (the default playout
+    // count, reached in a few milliseconds on tic-tac-toe, applies only when no limit is given at all).
+    let params =
+        SearchParams { time_ms: Some(300), threads: 1, solver: false, pin_threads: false, ..SearchParams::default() };
+    let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
+    assert!(r.elapsed_ms >= 250.0, "stopped after {:.1} ms and {} playouts", r.elapsed_ms, r.playouts);
+    assert_eq!(r.root_visits, r.playouts);
+    assert_eq!(SearchParams::default().playouts, None);
+}
+
+#[test]
+fn no_limit_at_all_runs_the_default_playouts() {
+    let params = SearchParams { threads: 2, solver: false, pin_threads: false, ..SearchParams::default() };
+    let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
+    assert_eq!(r.playouts, DEFAULT_PLAYOUTS);
+}
+
+#[test]
+fn a_budget_beyond_the_machines_memory_does_not_allocate_it() {
+    // No limit but a stop flag, already set: the table would be sized from the budget alone, and 1000 TiB
+    // of budget asked the allocator for an eighth of it and aborted the process.
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let params = SearchParams { memory_bytes: 1000 << 40, threads: 1, ..SearchParams::default() };
+    let r = Search::new(&TicTacToe, params).run_with_stop(&TicTacToeState::default(), Some(&stop));
+    let table = r.table.expect("tic-tac-toe has keys");
+    if let Some(machine) = canopy_mcts::search::physical_memory_bytes() {
+        assert!(table.slots * 16 <= machine / 8, "{} slots on a machine of {machine} bytes", table.slots);
+    }
 }

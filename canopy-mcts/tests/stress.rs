@@ -7,7 +7,8 @@
 //! - value conservation: the value backed up into the root equals the sum of the returns the workers
 //!   evaluated (within float tolerance: the same numbers added in another order);
 //! - no leaked virtual loss: every edge's in-flight count is 0;
-//! - no node whose outgoing edge visits exceed its own visits.
+//! - no node whose outgoing edge visits exceed its own visits;
+//! - no expansion claim left behind: no node is `EXPANDING` (claims are published or given back).
 //!
 //! The searches are short (a few thousand playouts) so that the whole file runs in seconds. The tests were
 //! checked to fail on a deliberate bug (not in the code): `Edge::backup_relaxed` counting the visit with a
@@ -43,6 +44,7 @@ fn check<A>(r: &SearchReport<A>, playouts: u64, label: &str) {
     }
     assert_eq!(audit.in_flight, 0, "{label}: leaked virtual loss");
     assert_eq!(audit.overcounted_nodes, 0, "{label}: edge visits above node visits");
+    assert_eq!(audit.claimed_nodes, 0, "{label}: nodes left EXPANDING");
     let tolerance = 1e-9 * audit.evaluated_value_sum.abs().max(1.0);
     assert!(
         (audit.root_value_sum - audit.evaluated_value_sum).abs() <= tolerance,

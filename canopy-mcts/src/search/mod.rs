@@ -16,7 +16,10 @@ mod report;
 pub(crate) mod tt;
 pub(crate) mod worker;
 
+use std::any::Any;
 use std::collections::HashSet;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use bumpalo::Bump;
@@ -24,13 +27,14 @@ use bumpalo::Bump;
 pub use node::Proof;
 use node::{Node, Step};
 pub use params::{
-    parse_bytes, Backup, ChanceSelection, SearchParams, Selection, DEFAULT_MEMORY_BYTES, DEFAULT_PLAYOUTS,
+    parse_bytes, physical_memory_bytes, Backup, ChanceSelection, SearchParams, Selection, DEFAULT_MEMORY_BYTES,
+    DEFAULT_PLAYOUTS,
 };
 pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
 use tt::TranspositionTable;
 
 use crate::game::{Game, Turn};
-use crate::sync::{AtomicBool, AtomicU64};
+use crate::sync::{AtomicBool, AtomicU64, Ordering};
 use worker::{node_kind, q_value, GameNode, Shared, Worker, WorkerStats};
 
 /// Sizes in bytes of one tree node and one edge of the children blocks for game `G` (for memory
@@ -81,12 +85,20 @@ impl<'g, G: Game> Search<'g, G> {
         &self.params
     }
 
-    /// Searches `root` until the playout, time or memory limit, whichever comes first.
+    /// Searches `root` until the playout, time or memory limit, whichever comes first; with neither a
+    /// playout nor a time limit, for [`DEFAULT_PLAYOUTS`] playouts.
+    ///
+    /// # Panics
+    /// When the game panics: on a worker thread, every worker stops at its next playout and, once all
+    /// have finished, the first worker panic is raised again on the calling thread with its original
+    /// payload (`std::panic::resume_unwind`). The same holds for [`Search::run_with_stop`] and
+    /// [`Search::run_observed`], whose observer's panics also stop the workers.
     pub fn run(&self, root: &G::State) -> SearchReport<G::Action> {
         self.run_with_stop(root, None)
     }
 
     /// Like [`Search::run`], and also stops soon after `stop` becomes true (for protocols and embedding).
+    /// With a stop flag and neither a playout nor a time limit, the search runs until the flag is set.
     pub fn run_with_stop(&self, root_state: &G::State, stop: Option<&AtomicBool>) -> SearchReport<G::Action> {
         self.run_observed(root_state, stop, None)
     }
@@ -113,22 +125,12 @@ impl<'g, G: Game> Search<'g, G> {
         };
 
         let use_table = params.transposition_table && game.zobrist(root_state).is_some();
-        let table = use_table.then(|| TranspositionTable::with_slots(table_slots(&params)));
+        let table = if use_table { allocate_table(table_slots(&params, physical_memory_bytes())) } else { None };
         let table_bytes = table.as_ref().map_or(0, |t| t.bytes());
 
         let root_arena = Bump::new();
         let root_key = if use_table { game.zobrist(root_state).unwrap_or(0) } else { 0 };
         let root: &GameNode<G> = root_arena.alloc(Node::new(node_kind(root_turn), root_player, root_key));
-        let arena_limit =
-            params.memory_bytes.saturating_sub(table_bytes + root_arena.allocated_bytes()) / params.threads;
-        let mut arenas: Vec<Bump> = (0..params.threads)
-            .map(|_| {
-                let b = Bump::new();
-                b.set_allocation_limit(Some(arena_limit));
-                b
-            })
-            .collect();
-
         let claimed = AtomicU64::new(0);
         let internal_stop = AtomicBool::new(false);
         let shared = Shared {
@@ -145,10 +147,26 @@ impl<'g, G: Game> Search<'g, G> {
             max_backup: params.backup == Backup::Max && game.players() == 1,
         };
 
-        let mut stats = Vec::with_capacity(params.threads);
         if root_turn != Turn::Terminal {
             Worker::new(&shared, params.clone(), &root_arena, 0).expand_root();
+        }
+        // The workers share what the table and the root (with its children block) leave of the budget.
+        let arena_limit =
+            params.memory_bytes.saturating_sub(table_bytes + root_arena.allocated_bytes()) / params.threads;
+        let mut arenas: Vec<Bump> = (0..params.threads)
+            .map(|_| {
+                let b = Bump::new();
+                b.set_allocation_limit(Some(arena_limit));
+                b
+            })
+            .collect();
+
+        let mut stats = Vec::with_capacity(params.threads);
+        // The payload of the first worker panic (a panicking game), re-raised once every worker is done.
+        let first_panic: Mutex<Option<Box<dyn Any + Send>>> = Mutex::new(None);
+        if root_turn != Turn::Terminal {
             let shared = &shared;
+            let first_panic = &first_panic;
             std::thread::scope(|scope| {
                 let handles: Vec<_> = arenas
                     .iter_mut()
@@ -156,16 +174,29 @@ impl<'g, G: Game> Search<'g, G> {
                     .map(|(i, arena)| {
                         let params = params.clone();
                         scope.spawn(move || {
-                            if params.pin_threads {
-                                pin_to_worker_core(i);
+                            let worker = AssertUnwindSafe(|| {
+                                if params.pin_threads {
+                                    pin_to_worker_core(i);
+                                }
+                                let arena: &Bump = arena;
+                                let mut w = Worker::new(shared, params, arena, i);
+                                w.run();
+                                w.stats
+                            });
+                            match panic::catch_unwind(worker) {
+                                Ok(stats) => Some(stats),
+                                Err(payload) => {
+                                    // Stop the other workers now rather than at their limits.
+                                    shared.stop.store(true, Ordering::Relaxed);
+                                    first_panic.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(payload);
+                                    None
+                                }
                             }
-                            let arena: &Bump = arena;
-                            let mut w = Worker::new(shared, params, arena, i);
-                            w.run();
-                            w.stats
                         })
                     })
                     .collect();
+                // A panic on this thread (in the observer) stops the workers too.
+                let _stop_on_panic = StopOnPanic(shared.stop);
                 if let Some((interval, observer)) = progress {
                     // The calling thread reports progress while the workers search.
                     let interval = Duration::from_millis(interval.max(1));
@@ -179,9 +210,17 @@ impl<'g, G: Game> Search<'g, G> {
                     }
                 }
                 for h in handles {
-                    stats.push(h.join().expect("search worker panicked"));
+                    match h.join() {
+                        Ok(worker_stats) => stats.extend(worker_stats),
+                        Err(payload) => panic::resume_unwind(payload),
+                    }
                 }
             });
+        }
+        if let Some(payload) = first_panic.into_inner().unwrap_or_else(PoisonError::into_inner) {
+            // The tree is dropped unreported with the arenas, so the panicking worker's virtual loss (and an
+            // expansion claim it may hold) is never seen.
+            panic::resume_unwind(payload);
         }
         let elapsed = start.elapsed();
 
@@ -242,6 +281,17 @@ impl<'g, G: Game> Search<'g, G> {
     }
 }
 
+/// Sets the search's stop flag when dropped during a panic.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 /// A progress callback and its interval in milliseconds (see [`Search::run_observed`]).
 pub type ProgressObserver<'a> = (u64, &'a mut dyn FnMut(&Progress));
 
@@ -272,9 +322,11 @@ fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant) -> Progres
 }
 
 /// Transposition-table size for a search: enough for the playouts it may run (each playout adds at most
-/// one node), never more than `1/TABLE_SHARE` of the memory budget.
-fn table_slots(params: &SearchParams) -> usize {
-    let budget_slots = (params.memory_bytes / TABLE_SHARE / tt::SLOT_BYTES).max(16);
+/// one node), never more than `1/TABLE_SHARE` of the memory budget, nor of the machine's memory
+/// (`physical`, in bytes, when known).
+fn table_slots(params: &SearchParams, physical: Option<usize>) -> usize {
+    let usable = physical.map_or(params.memory_bytes, |m| m.min(params.memory_bytes));
+    let budget_slots = (usable / TABLE_SHARE / tt::SLOT_BYTES).max(16);
     let max_slots = if budget_slots.is_power_of_two() { budget_slots } else { budget_slots.next_power_of_two() / 2 };
     let by_playouts = params.playouts.map(|p| (p as usize).saturating_mul(2));
     let by_time = params.time_ms.map(|ms| (ms as usize).saturating_mul(PLAYOUTS_PER_MS_ESTIMATE * params.threads));
@@ -284,6 +336,21 @@ fn table_slots(params: &SearchParams) -> usize {
         (None, None) => max_slots,
     };
     wanted.max(16).min(max_slots)
+}
+
+/// A table of `slots` slots or, when the allocator refuses it, of half as many, and so on; `None` (no
+/// table) when it refuses even 16 slots.
+fn allocate_table<M>(slots: usize) -> Option<TranspositionTable<M>> {
+    let mut slots = slots.max(16);
+    loop {
+        if let Some(table) = TranspositionTable::try_with_slots(slots) {
+            return Some(table);
+        }
+        if slots <= 16 {
+            return None;
+        }
+        slots /= 2;
+    }
 }
 
 /// Per-action statistics of the root's children.
@@ -364,7 +431,10 @@ fn audit_tree<M>(root: &Node<M>) -> TreeAudit {
     while let Some((node, depth)) = stack.pop() {
         audit.nodes += 1;
         audit.depth = audit.depth.max(depth);
-        let Some(children) = node.children_acquire() else { continue };
+        let Some(children) = node.children_acquire() else {
+            audit.claimed_nodes += u64::from(node.expansion_claimed_relaxed());
+            continue;
+        };
         let mut edge_visits = 0u64;
         for e in children {
             audit.edges += 1;
@@ -381,4 +451,32 @@ fn audit_tree<M>(root: &Node<M>) -> TreeAudit {
         }
     }
     audit
+}
+
+#[cfg(all(test, not(canopy_loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_sized_from_the_machines_memory_when_the_budget_is_larger() {
+        let machine = 24 << 30;
+        let huge = SearchParams { memory_bytes: 1000 << 40, playouts: Some(1 << 40), ..SearchParams::default() };
+        let slots = table_slots(&huge, Some(machine));
+        assert!(slots * tt::SLOT_BYTES <= machine / TABLE_SHARE, "{slots} slots on a 24 GiB machine");
+        assert!(slots.is_power_of_two() && slots >= (machine / TABLE_SHARE / tt::SLOT_BYTES) / 2);
+        // Within the machine's memory the budget and the playouts size it, as before.
+        let small = SearchParams { playouts: Some(10_000), ..SearchParams::default() };
+        assert_eq!(table_slots(&small, Some(machine)), table_slots(&small, None));
+        assert_eq!(table_slots(&small, None), 20_000);
+    }
+
+    #[test]
+    fn a_table_the_allocator_refuses_is_replaced_by_a_smaller_one() {
+        // 2^58 slots are 4 EiB, more than any address space: the allocator refuses them, and smaller
+        // tables are tried until one is given. (`black_box`: an allocation nothing reads could be
+        // optimised away, as if it had been given.)
+        let table = std::hint::black_box(allocate_table::<u8>(1 << 58)).expect("some table");
+        assert!(table.capacity() < 1 << 58, "{} slots", table.capacity());
+        assert!(TranspositionTable::<u8>::try_with_slots(usize::MAX).is_none(), "overflowing size");
+    }
 }

@@ -252,9 +252,17 @@ impl<M> Node<M> {
             && self.expansion.compare_exchange(UNEXPANDED, EXPANDING, Ordering::Acquire, Ordering::Relaxed).is_ok()
     }
 
-    /// Gives up a claimed expansion (memory ran out): the node can be claimed again later.
+    /// Gives a claimed expansion back (`EXPANDING → UNEXPANDED`) when the children block could not be
+    /// built (the memory budget ran out before publication): the node stays a leaf and any worker may
+    /// claim it again later ([I1]). Only the claim's holder calls it, and only before publishing.
     pub fn abandon_expansion(&self) {
         self.expansion.store(UNEXPANDED, Ordering::Release);
+    }
+
+    /// Whether some worker holds the expansion claim and has not published yet (a statistic: Relaxed; for
+    /// the tree audit, where after a search it must be false for every node, [I1]).
+    pub fn expansion_claimed_relaxed(&self) -> bool {
+        self.expansion.load(Ordering::Relaxed) == EXPANDING
     }
 
     /// Publishes a fully built children block ([I1], [I2]).

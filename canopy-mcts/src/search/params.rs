@@ -48,9 +48,11 @@ pub enum Backup {
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SearchParams {
-    /// Stop after this many playouts (all threads together). `None`: no playout limit.
+    /// Stop after this many playouts (all threads together). `None` (the default): no playout limit; a
+    /// search given no playout limit, no time limit and no stop flag runs [`DEFAULT_PLAYOUTS`].
     pub playouts: Option<u64>,
-    /// Stop after this many milliseconds of wall time. `None`: no time limit.
+    /// Stop after this many milliseconds of wall time. `None` (the default): no time limit. Given alone,
+    /// the search runs for the whole time (unless MCTS-Solver proves the root first).
     pub time_ms: Option<u64>,
     /// Memory budget in bytes for the tree and the transposition table together. Past it the search stops
     /// adding nodes and keeps running playouts from the leaves it reaches. Default 1 GiB.
@@ -88,7 +90,8 @@ pub struct SearchParams {
     pub audit: bool,
 }
 
-/// Default number of playouts when neither a playout nor a time limit is given.
+/// Playouts of a search given neither a playout limit, nor a time limit, nor a stop flag (see
+/// [`SearchParams::playouts`]).
 pub const DEFAULT_PLAYOUTS: u64 = 10_000;
 
 /// Default memory budget: 1 GiB.
@@ -97,7 +100,7 @@ pub const DEFAULT_MEMORY_BYTES: usize = 1 << 30;
 impl Default for SearchParams {
     fn default() -> Self {
         Self {
-            playouts: Some(DEFAULT_PLAYOUTS),
+            playouts: None,
             time_ms: None,
             memory_bytes: DEFAULT_MEMORY_BYTES,
             threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
@@ -138,6 +141,23 @@ pub fn parse_bytes(text: &str) -> Result<usize, String> {
         other => return Err(format!("unknown size suffix '{other}' in '{text}' (use K, M, G or T)")),
     };
     n.checked_mul(1u64 << shift).and_then(|v| usize::try_from(v).ok()).ok_or_else(|| format!("'{text}' is too large"))
+}
+
+/// The machine's physical memory in bytes: `MemTotal` of `/proc/meminfo` on Linux; `None` elsewhere or
+/// when it cannot be read. The search never sizes its transposition table past an eighth of it.
+pub fn physical_memory_bytes() -> Option<usize> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    // "MemTotal:       24514588 kB"
+    let mut fields = line["MemTotal:".len()..].split_whitespace();
+    let kib: usize = fields.next()?.parse().ok()?;
+    match fields.next() {
+        Some("kB") => kib.checked_mul(1024),
+        _ => None,
+    }
 }
 
 /// Largest playout limit a user may set: 10^12 (at a million playouts a second, eleven days).

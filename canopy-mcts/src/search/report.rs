@@ -61,6 +61,9 @@ pub struct TreeAudit {
     pub evaluated_value_sum: f64,
     /// Nodes whose outgoing edge visits add up to more than the node's own visits (must be 0).
     pub overcounted_nodes: u64,
+    /// Nodes left claimed for expansion (`EXPANDING`) with no children block: a claim that was never
+    /// published nor given back (must be 0).
+    pub claimed_nodes: u64,
     /// Deepest node reachable from the root (edges from the root).
     pub depth: u64,
 }

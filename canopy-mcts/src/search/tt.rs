@@ -42,9 +42,19 @@ pub enum Lookup<'a, M> {
 
 impl<M> TranspositionTable<M> {
     /// A table with at least `min_slots` slots (rounded up to a power of two, at least 16).
+    ///
+    /// # Panics
+    /// When the allocator cannot provide the table (see [`TranspositionTable::try_with_slots`]).
+    #[cfg(any(canopy_loom, feature = "internals"))]
     pub fn with_slots(min_slots: usize) -> Self {
-        let n = min_slots.max(16).next_power_of_two();
-        Self { slots: empty_slots(n), mask: n - 1 }
+        Self::try_with_slots(min_slots).expect("transposition table allocation failed")
+    }
+
+    /// A table with at least `min_slots` slots (rounded up to a power of two, at least 16), or `None`
+    /// when its size overflows or the allocator cannot provide it.
+    pub fn try_with_slots(min_slots: usize) -> Option<Self> {
+        let n = min_slots.max(16).checked_next_power_of_two()?;
+        Some(Self { slots: empty_slots(n)?, mask: n - 1 })
     }
 
     /// Number of slots.
@@ -128,26 +138,27 @@ impl<M> TranspositionTable<M> {
     }
 }
 
-/// `n` empty slots. Outside loom the memory comes zeroed from the allocator (the operating system maps
-/// zero pages lazily, so a large table costs nothing until it is used).
+/// `n` (>= 1) empty slots, or `None` when the allocator refuses them. Outside loom the memory comes
+/// zeroed from the allocator (the operating system maps zero pages lazily, so a large table costs
+/// nothing until it is used).
 #[cfg(not(canopy_loom))]
-fn empty_slots<M>(n: usize) -> Box<[Slot<M>]> {
-    use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};
-    let layout = Layout::array::<Slot<M>>(n).expect("table size overflows");
-    // SAFETY: [I10] an all-zero `Slot` is a valid empty slot (key 0, null node; both are plain atomics
-    // with no invalid bit patterns), `layout` is the layout of `[Slot<M>; n]` with n >= 16 (non-zero
-    // size), and the box takes ownership of the allocation with that same layout.
-    unsafe {
-        let p = alloc_zeroed(layout) as *mut Slot<M>;
-        if p.is_null() {
-            handle_alloc_error(layout);
-        }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+fn empty_slots<M>(n: usize) -> Option<Box<[Slot<M>]>> {
+    use std::alloc::{alloc_zeroed, Layout};
+    let layout = Layout::array::<Slot<M>>(n).ok()?;
+    // SAFETY: [I10] `layout` is the layout of `[Slot<M>; n]` with n >= 1 (a non-zero size, as
+    // `alloc_zeroed` requires); a null result is a refusal, returned as `None`.
+    let p = unsafe { alloc_zeroed(layout) } as *mut Slot<M>;
+    if p.is_null() {
+        return None;
     }
+    // SAFETY: [I10] an all-zero `Slot` is a valid empty slot (key 0, null node; both are plain atomics
+    // with no invalid bit patterns), and the box takes ownership of the allocation with the layout it
+    // was made with.
+    Some(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)) })
 }
 
 /// `n` empty slots, built one by one (loom's atomics cannot be zero-initialised).
 #[cfg(canopy_loom)]
-fn empty_slots<M>(n: usize) -> Box<[Slot<M>]> {
-    (0..n).map(|_| Slot { key: AtomicU64::new(0), node: AtomicPtr::new(std::ptr::null_mut()) }).collect()
+fn empty_slots<M>(n: usize) -> Option<Box<[Slot<M>]>> {
+    Some((0..n).map(|_| Slot { key: AtomicU64::new(0), node: AtomicPtr::new(std::ptr::null_mut()) }).collect())
 }

@@ -358,10 +358,12 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Builds and publishes `node`'s children block; the caller holds the expansion claim. Returns `None`
-    /// (and gives the claim back) when the memory budget is spent.
+    /// and gives the claim back when the block cannot be built: when this worker's arena is past the
+    /// memory budget (the search is then memory-limited, and this worker expands no more nodes), or when
+    /// the position has no moves.
     fn expand(&mut self, node: &GameNode<G>) -> Option<&'a [GameEdge<G>]> {
         let game = self.shared.game;
-        let edges: &mut [GameEdge<G>] = match game.to_move(&self.state) {
+        let edges: Option<&mut [GameEdge<G>]> = match game.to_move(&self.state) {
             Turn::Player(_) => {
                 game.legal_actions(&self.state, &mut self.actions);
                 let n = self.actions.len();
@@ -390,29 +392,33 @@ impl<'a, G: Game> Worker<'a, G> {
                     .try_alloc_slice_fill_with(actions.len(), |i| {
                         Edge::new(Step::Action(actions[i]), priors[i], rewards[i])
                     })
-                    .ok()?
+                    .ok()
             }
             Turn::Chance => {
                 game.chance_outcomes(&self.state, &mut self.outcomes);
                 let outcomes = &self.outcomes;
                 if outcomes.is_empty() {
                     // Too many outcomes to list: one open-loop edge, sampled on every traversal.
-                    self.arena.try_alloc_slice_fill_with(1, |_| Edge::new(Step::Sampled, 1.0, 0.0)).ok()?
+                    self.arena.try_alloc_slice_fill_with(1, |_| Edge::new(Step::Sampled, 1.0, 0.0)).ok()
                 } else {
                     self.arena
                         .try_alloc_slice_fill_with(outcomes.len(), |i| {
                             Edge::new(Step::Outcome(outcomes[i].0), outcomes[i].1 as f32, 0.0)
                         })
-                        .ok()?
+                        .ok()
                 }
             }
-            Turn::Terminal => &mut [],
+            Turn::Terminal => Some(&mut []),
+        };
+        let Some(edges) = edges else {
+            // The memory budget is spent: give the claim back ([I1]), so the node stays a leaf that is
+            // evaluated by rollouts and that a worker whose arena still has room may expand later.
+            node.abandon_expansion();
+            self.stats.memory_limited = true;
+            return None;
         };
         if edges.is_empty() {
             node.abandon_expansion();
-            if self.arena.allocation_limit().is_some() {
-                self.stats.memory_limited = true;
-            }
             return None;
         }
         let len = edges.len();
