@@ -166,9 +166,9 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     args.search.two_player("gomoku")?;
     let game = args.gomoku.game()?;
     let state = args.gomoku.position(&game, args.board.as_deref(), false)?;
-    let searched = Tuning::default().game(&game);
+    let policy = Tuning::default().policy();
     let params = args.search.params_with(canopy_mcts::search::DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
-    let report = Search::new(&searched, params).run(&state);
+    let report = Search::with_policy(&game, &policy, params).run(&state);
     let forced = forced_move(&game, &state);
     let me = state.mover();
     let ranked = ranked(&report.actions, report.best);

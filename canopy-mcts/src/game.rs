@@ -1,9 +1,11 @@
 //! The [`Game`] trait: the only thing the search engine knows about a game.
 //!
-//! A game is a value (it may carry configuration such as a board size or a rollout policy) with three
-//! associated types: a [`Game::State`] (a position), a [`Game::Action`] (a player's move) and a
+//! A game is the rules and nothing else: a value (it may carry configuration such as a board size or a
+//! winning rule) with three associated types: a [`Game::State`] (a position), a [`Game::Action`] (a player's move) and a
 //! [`Game::Outcome`] (a chance event such as a spawned tile). Games without chance events use
-//! [`NoOutcome`], an uninhabited type.
+//! [`NoOutcome`], an uninhabited type, and need not write the chance methods (their defaults serve).
+//! What a search knows beyond the rules (rollouts, priors, which moves to expand) is a
+//! [`Policy`](crate::policy::Policy), given to the search separately.
 //!
 //! # Values and rewards
 //!
@@ -42,7 +44,7 @@ pub enum NoOutcome {}
 /// A game the engine can search.
 ///
 /// Implementations must be deterministic given the state (randomness enters only through chance turns and
-/// the `rng` handed to [`Game::sample_outcome`] and [`Game::rollout`]), and must never give a
+/// the `rng` handed to [`Game::sample_outcome`]), and must never give a
 /// [`Turn::Player`] position without legal actions or a [`Turn::Chance`] position without outcomes.
 pub trait Game: Sync {
     /// A position. Cheap to clone (bitboards, small arrays).
@@ -58,8 +60,10 @@ pub trait Game: Sync {
     /// Who acts in `state`.
     fn to_move(&self, state: &Self::State) -> Turn;
 
-    /// Clears `out` and fills it with the legal actions of `state`, in a fixed order. Empty exactly when
-    /// `to_move` is not [`Turn::Player`].
+    /// Clears `out` and fills it with the legal actions of `state`, in a fixed order: exactly the moves
+    /// the rules allow, no fewer (narrowing the moves a search expands is a policy's
+    /// [`candidates`](crate::policy::Policy::candidates)). Empty exactly when `to_move` is not
+    /// [`Turn::Player`].
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
 
     /// Whether `action` is legal in `state`. The engine asks only in open-loop parts of the tree (below a
@@ -83,13 +87,32 @@ pub trait Game: Sync {
     /// loop). Games whose outcomes are too many to enumerate leave `out` empty; the engine then samples an
     /// outcome with [`Game::sample_outcome`] on every traversal (open loop), keeps one child for all of
     /// them, and turns the transposition table off below that point.
-    fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Outcome, f64)>);
+    ///
+    /// The default clears `out`: right for games without chance turns, which need not write any of the
+    /// three chance methods.
+    fn chance_outcomes(&self, _state: &Self::State, out: &mut Vec<(Self::Outcome, f64)>) {
+        out.clear();
+    }
 
     /// Draws one chance outcome of a [`Turn::Chance`] state with the game's distribution.
-    fn sample_outcome(&self, state: &Self::State, rng: &mut Rng) -> Self::Outcome;
+    ///
+    /// # Panics
+    /// The default panics. It is only for games without chance turns, whose [`Game::to_move`] never
+    /// returns [`Turn::Chance`], so the engine never calls it; a game with chance turns must override it.
+    fn sample_outcome(&self, _state: &Self::State, _rng: &mut Rng) -> Self::Outcome {
+        panic!(
+            "sample_outcome called on a game without chance turns (override it when to_move can return Turn::Chance)"
+        )
+    }
 
     /// Applies a chance outcome to a [`Turn::Chance`] state.
-    fn apply_outcome(&self, state: &mut Self::State, outcome: Self::Outcome);
+    ///
+    /// # Panics
+    /// The default panics, for the same reason as [`Game::sample_outcome`]'s: only games without chance
+    /// turns may keep it.
+    fn apply_outcome(&self, _state: &mut Self::State, _outcome: Self::Outcome) {
+        panic!("apply_outcome called on a game without chance turns (override it when to_move can return Turn::Chance)")
+    }
 
     /// Terminal payoff per player of a [`Turn::Terminal`] state (0.0 for single-player games whose score
     /// is made of rewards).
@@ -112,43 +135,6 @@ pub trait Game: Sync {
     /// the engine from computing rewards of unexplored actions at expansion.
     fn has_rewards(&self) -> bool {
         true
-    }
-
-    /// Plays `state` to the end (a playout) and returns each player's return-to-go from `state`: the sum
-    /// of the rewards received on the way plus the terminal payoff.
-    ///
-    /// The default picks uniformly among the legal actions and samples chance outcomes; games override it
-    /// with a faster or stronger rollout policy. `scratch` is a reusable buffer.
-    fn rollout(&self, state: &Self::State, rng: &mut Rng, scratch: &mut Vec<Self::Action>) -> Returns {
-        let mut s = state.clone();
-        let mut g = [0.0; MAX_PLAYERS];
-        loop {
-            match self.to_move(&s) {
-                Turn::Player(p) => {
-                    self.legal_actions(&s, scratch);
-                    let a = scratch[crate::rng::below(rng, scratch.len())];
-                    g[p] += self.apply(&mut s, a);
-                }
-                Turn::Chance => {
-                    let o = self.sample_outcome(&s, rng);
-                    self.apply_outcome(&mut s, o);
-                }
-                Turn::Terminal => {
-                    let r = self.returns(&s);
-                    for (gi, ri) in g.iter_mut().zip(r) {
-                        *gi += ri;
-                    }
-                    return g;
-                }
-            }
-        }
-    }
-
-    /// Prior probabilities of `actions` (the legal actions of `state`, in that order) for PUCT selection:
-    /// clears `out`, pushes one non-negative weight per action and returns `true`; the engine normalises
-    /// them to sum to 1. The default returns `false` (no priors: uniform).
-    fn priors(&self, _state: &Self::State, _actions: &[Self::Action], _out: &mut Vec<f32>) -> bool {
-        false
     }
 
     /// Human-readable name of an action (used in reports and principal variations).

@@ -5,11 +5,13 @@
 
 pub mod game;
 pub mod games;
+pub mod policy;
 pub mod rng;
 pub mod search;
 pub(crate) mod sync;
 
 pub use game::{Game, NoOutcome, Returns, Turn, MAX_PLAYERS};
+pub use policy::{Coverage, Policy, UniformPolicy};
 pub use rng::Rng;
 pub use search::{ActionStats, Proof, Search, SearchParams, SearchReport};
 

@@ -1,7 +1,7 @@
 //! Engine-level checks that do not depend on a particular game's strength: reproducibility, exact
 //! playout accounting, deep trees and the memory budget.
 
-use canopy_mcts::games::chain::Chain;
+use canopy_mcts::games::chain::{Chain, ChainPolicy};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::{Search, SearchParams, SearchReport};
 
@@ -64,7 +64,7 @@ fn a_tree_100_000_deep_is_built_and_dropped() {
     let game = Chain { length: 120_000, width: 1 };
     let params =
         SearchParams { playouts: Some(3), threads: 1, expand_threshold: 0, audit: true, ..SearchParams::default() };
-    let r = Search::new(&game, params).run(&0);
+    let r = Search::with_policy(&game, &ChainPolicy, params).run(&0);
     assert!(r.max_depth >= 100_000, "depth {}", r.max_depth);
     assert!(r.audit.as_ref().unwrap().depth >= 100_000);
     assert_eq!(r.actions[0].mean, Some(120_000.0));
@@ -83,7 +83,7 @@ fn memory_budget_is_respected_and_playouts_continue() {
         audit: true,
         ..SearchParams::default()
     };
-    let r = Search::new(&game, params).run(&0);
+    let r = Search::with_policy(&game, &ChainPolicy, params).run(&0);
     assert!(r.memory_limited, "budget never reached: {} bytes", r.memory_bytes);
     assert!(r.memory_bytes <= budget, "{} > {budget}", r.memory_bytes);
     assert_eq!(r.playouts, 200_000);
@@ -107,7 +107,7 @@ fn a_100_000_deep_tree_is_dropped_on_a_small_stack() {
                 audit: true,
                 ..SearchParams::default()
             };
-            let r = Search::new(&game, params).run(&0);
+            let r = Search::with_policy(&game, &ChainPolicy, params).run(&0);
             let audit = r.audit.unwrap();
             (r.max_depth, audit.depth, audit.nodes, r.playouts)
         })
@@ -134,7 +134,7 @@ fn a_64_mib_budget_is_respected_and_playouts_continue() {
         audit: true,
         ..SearchParams::default()
     };
-    let r = Search::new(&game, params).run(&0);
+    let r = Search::with_policy(&game, &ChainPolicy, params).run(&0);
     assert!(r.memory_limited, "budget never reached: {} bytes", r.memory_bytes);
     assert!(r.memory_bytes <= budget, "{} > {budget}", r.memory_bytes);
     assert_eq!(r.playouts, 1_000_000);

@@ -4,7 +4,6 @@
 //! Cells are numbered 0..9 row-major (row 0 first). Player 0 (X) moves first.
 
 use crate::game::{Game, NoOutcome, Returns, Turn};
-use crate::rng::Rng;
 
 /// The eight winning lines as cell bitmasks.
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
@@ -93,18 +92,6 @@ impl Game for TicTacToe {
         debug_assert!((s.stones[0] | s.stones[1]) & (1 << cell) == 0, "cell {cell} occupied");
         s.stones[p] |= 1 << cell;
         0.0
-    }
-
-    fn chance_outcomes(&self, _s: &TicTacToeState, out: &mut Vec<(NoOutcome, f64)>) {
-        out.clear();
-    }
-
-    fn sample_outcome(&self, _s: &TicTacToeState, _rng: &mut Rng) -> NoOutcome {
-        unreachable!("tic-tac-toe has no chance turns")
-    }
-
-    fn apply_outcome(&self, _s: &mut TicTacToeState, outcome: NoOutcome) {
-        match outcome {}
     }
 
     fn returns(&self, s: &TicTacToeState) -> Returns {

@@ -30,6 +30,7 @@ pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
 use tt::TranspositionTable;
 
 use crate::game::{Game, Turn};
+use crate::policy::{Policy, UniformPolicy};
 use crate::sync::{AtomicBool, AtomicU64};
 use worker::{node_kind, q_value, GameNode, Shared, Worker, WorkerStats};
 
@@ -64,16 +65,31 @@ const TABLE_SHARE: usize = 8;
 /// estimate; a table that fills up only stops storing new keys).
 const PLAYOUTS_PER_MS_ESTIMATE: usize = 500;
 
-/// A configured search over one game.
-pub struct Search<'g, G: Game> {
+/// A configured search over one game, with the search knowledge of a [`Policy`] ([`UniformPolicy`]
+/// unless one is given).
+pub struct Search<'g, G: Game, P: Policy<G> = UniformPolicy> {
     game: &'g G,
+    policy: &'g P,
     params: SearchParams,
 }
 
 impl<'g, G: Game> Search<'g, G> {
-    /// A search of `game` with `params`.
+    /// A search of `game` with `params` and the plain-MCTS [`UniformPolicy`]: every legal move is
+    /// expanded, rollouts play uniformly random moves.
     pub fn new(game: &'g G, params: SearchParams) -> Self {
-        Self { game, params }
+        Search::with_policy(game, &UniformPolicy, params)
+    }
+}
+
+impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
+    /// A search of `game` with `params` and `policy`'s candidates, priors and rollouts.
+    pub fn with_policy(game: &'g G, policy: &'g P, params: SearchParams) -> Self {
+        Self { game, policy, params }
+    }
+
+    /// The policy in force.
+    pub fn policy(&self) -> &P {
+        self.policy
     }
 
     /// The parameters in force.
@@ -133,6 +149,7 @@ impl<'g, G: Game> Search<'g, G> {
         let internal_stop = AtomicBool::new(false);
         let shared = Shared {
             game,
+            policy: self.policy,
             root,
             root_state,
             table: table.as_ref(),

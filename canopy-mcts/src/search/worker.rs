@@ -5,6 +5,7 @@ use std::time::Instant;
 use bumpalo::Bump;
 
 use crate::game::{Game, Returns, Turn, MAX_PLAYERS};
+use crate::policy::Policy;
 use crate::rng::{self, Rng};
 use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
 use crate::search::params::{ChanceSelection, SearchParams, Selection};
@@ -19,8 +20,9 @@ pub type GameNode<G> = Node<GameStep<G>>;
 pub type GameEdge<G> = Edge<GameStep<G>>;
 
 /// State shared by all workers of one search (read-mostly).
-pub(crate) struct Shared<'a, G: Game> {
+pub(crate) struct Shared<'a, G: Game, P: Policy<G>> {
     pub game: &'a G,
+    pub policy: &'a P,
     pub root: &'a GameNode<G>,
     pub root_state: &'a G::State,
     pub table: Option<&'a TranspositionTable<GameStep<G>>>,
@@ -58,8 +60,8 @@ struct PathStep<M> {
     mover: u8,
 }
 
-pub(crate) struct Worker<'a, G: Game> {
-    shared: &'a Shared<'a, G>,
+pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
+    shared: &'a Shared<'a, G, P>,
     params: SearchParams,
     arena: &'a Bump,
     rng: Rng,
@@ -73,8 +75,8 @@ pub(crate) struct Worker<'a, G: Game> {
     pub stats: WorkerStats,
 }
 
-impl<'a, G: Game> Worker<'a, G> {
-    pub fn new(shared: &'a Shared<'a, G>, params: SearchParams, arena: &'a Bump, index: usize) -> Self {
+impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
+    pub fn new(shared: &'a Shared<'a, G, P>, params: SearchParams, arena: &'a Bump, index: usize) -> Self {
         let rng = rng::seeded(params.seed, index as u64);
         Self {
             shared,
@@ -176,7 +178,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     break;
                 }
                 if node_kind(turn) != node.kind() {
-                    value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                    value = shared.policy.rollout(game, &self.state, &mut self.rng, &mut self.scratch);
                     leaf = Some(node);
                     break;
                 }
@@ -197,7 +199,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     match can_expand.then(|| self.expand(node)).flatten() {
                         Some(c) => c,
                         None => {
-                            value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                            value = shared.policy.rollout(game, &self.state, &mut self.rng, &mut self.scratch);
                             leaf = Some(node);
                             break;
                         }
@@ -207,8 +209,8 @@ impl<'a, G: Game> Worker<'a, G> {
             let (index, mover) = self.select(node, children);
             let edge = &children[index];
             if let (true, Step::Action(a)) = (open_loop, edge.step) {
-                if !game.is_legal(&self.state, a, &mut self.scratch) {
-                    value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                if !shared.policy.is_candidate(game, &self.state, a, &mut self.scratch) {
+                    value = shared.policy.rollout(game, &self.state, &mut self.rng, &mut self.scratch);
                     leaf = Some(node);
                     break;
                 }
@@ -231,7 +233,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 None => match self.create_child(node, edge, mover, open_loop) {
                     Some(child) => node = child,
                     None => {
-                        value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                        value = shared.policy.rollout(game, &self.state, &mut self.rng, &mut self.scratch);
                         leaf = None;
                         break;
                     }
@@ -360,14 +362,14 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Builds and publishes `node`'s children block; the caller holds the expansion claim. Returns `None`
     /// (and gives the claim back) when the memory budget is spent.
     fn expand(&mut self, node: &GameNode<G>) -> Option<&'a [GameEdge<G>]> {
-        let game = self.shared.game;
+        let (game, policy) = (self.shared.game, self.shared.policy);
         let edges: &mut [GameEdge<G>] = match game.to_move(&self.state) {
             Turn::Player(_) => {
-                game.legal_actions(&self.state, &mut self.actions);
+                policy.candidates(game, &self.state, &mut self.actions);
                 let n = self.actions.len();
                 self.priors.clear();
                 if !(self.params.selection == Selection::Puct
-                    && game.priors(&self.state, &self.actions, &mut self.priors)
+                    && policy.priors(game, &self.state, &self.actions, &mut self.priors)
                     && self.priors.len() == n)
                 {
                     self.priors.clear();
