@@ -4,6 +4,7 @@
 use canopy_mcts::games::chain::{Chain, ChainPolicy};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::{Search, SearchParams, SearchReport};
+use canopy_mcts::Coverage;
 
 /// The report without its timings, as text.
 fn timeless<A: Clone + std::fmt::Debug>(r: &SearchReport<A>) -> String {
@@ -47,6 +48,28 @@ fn root_visits_equal_playouts_with_threads() {
         assert_eq!(root_edges, 100_000);
         assert!((audit.root_value_sum - audit.evaluated_value_sum).abs() < 1e-6 * audit.evaluated_value_sum.max(1.0));
     }
+}
+
+/// `Search::with_root_moves` (UCI's searchmoves): the root's actions are the listed legal moves, once
+/// each and in the listed order; the nodes below are expanded as usual; an empty list leaves the root
+/// without actions.
+#[test]
+fn root_moves_restrict_only_the_root() {
+    let root = TicTacToeState::parse("x../.o./...").unwrap();
+    let params =
+        SearchParams { playouts: Some(4_000), threads: 2, audit: true, pin_threads: false, ..SearchParams::default() };
+    // Cell 0 is taken (illegal here) and 8 is listed twice.
+    let r = Search::new(&TicTacToe, params.clone()).with_root_moves(vec![8, 0, 2, 8, 6], Coverage::Pruned).run(&root);
+    let moves: Vec<u8> = r.actions.iter().map(|a| a.action).collect();
+    assert_eq!(moves, [8, 2, 6]);
+    assert!(moves.contains(&r.best.unwrap()));
+    assert_eq!(r.actions.iter().map(|a| a.visits).sum::<u64>(), r.playouts);
+    assert_eq!(r.audit.unwrap().in_flight, 0);
+    // Below the root every legal move is searched: the principal variation goes on past the first move.
+    assert!(r.actions.iter().any(|a| a.pv.len() >= 2), "{:?}", r.actions);
+    let none = Search::new(&TicTacToe, params).with_root_moves(vec![0, 4], Coverage::Pruned).run(&root);
+    assert!(none.best.is_none() && none.actions.is_empty());
+    assert_eq!(none.playouts, 4_000);
 }
 
 #[test]

@@ -30,7 +30,7 @@ pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
 use tt::TranspositionTable;
 
 use crate::game::{Game, Turn};
-use crate::policy::{Policy, UniformPolicy};
+use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::sync::{AtomicBool, AtomicU64};
 use worker::{node_kind, q_value, GameNode, Shared, Worker, WorkerStats};
 
@@ -71,6 +71,9 @@ pub struct Search<'g, G: Game, P: Policy<G> = UniformPolicy> {
     game: &'g G,
     policy: &'g P,
     params: SearchParams,
+    /// The root's moves when restricted ([`Search::with_root_moves`]), and what the restriction leaves
+    /// out.
+    root_moves: Option<(Vec<G::Action>, Coverage)>,
 }
 
 impl<'g, G: Game> Search<'g, G> {
@@ -84,7 +87,27 @@ impl<'g, G: Game> Search<'g, G> {
 impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
     /// A search of `game` with `params` and `policy`'s candidates, priors and rollouts.
     pub fn with_policy(game: &'g G, policy: &'g P, params: SearchParams) -> Self {
-        Self { game, policy, params }
+        Self { game, policy, params, root_moves: None }
+    }
+
+    /// The same search with the root restricted to `moves`, like UCI's `searchmoves`: the root's children
+    /// are these moves, in this order, instead of the policy's candidates; every other node is expanded
+    /// as usual. Moves that are not legal at the searched root (and repeats) are left out; with none left
+    /// the root has no children, every playout is a rollout from the root and the report has no actions
+    /// (`best` is `None`). The report's `actions` are the root moves searched.
+    ///
+    /// `left_out` says what the restriction leaves out, for MCTS-Solver: [`Coverage::ProofSafe`] when
+    /// every left-out candidate is known to be no better for the side to move than the best listed move
+    /// (for example each loses to a proven sequence), so that a loss or draw proven over the list holds
+    /// for the root; [`Coverage::Pruned`] for a plain restriction (only a win is then proven at the root).
+    /// The root's coverage is the weaker of this and the policy's ([`Coverage::and`]).
+    pub fn with_root_moves(self, moves: Vec<G::Action>, left_out: Coverage) -> Self {
+        Self { root_moves: Some((moves, left_out)), ..self }
+    }
+
+    /// The root restriction of [`Search::with_root_moves`], if any.
+    pub fn root_moves(&self) -> Option<&[G::Action]> {
+        self.root_moves.as_ref().map(|(m, _)| m.as_slice())
     }
 
     /// The policy in force.
@@ -150,6 +173,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         let shared = Shared {
             game,
             policy: self.policy,
+            root_moves: self.root_moves.as_ref().map(|(m, c)| (m.as_slice(), *c)),
             root,
             root_state,
             table: table.as_ref(),

@@ -5,7 +5,7 @@ use std::time::Instant;
 use bumpalo::Bump;
 
 use crate::game::{Game, Returns, Turn, MAX_PLAYERS};
-use crate::policy::Policy;
+use crate::policy::{Coverage, Policy};
 use crate::rng::{self, Rng};
 use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
 use crate::search::params::{ChanceSelection, SearchParams, Selection};
@@ -23,6 +23,9 @@ pub type GameEdge<G> = Edge<GameStep<G>>;
 pub(crate) struct Shared<'a, G: Game, P: Policy<G>> {
     pub game: &'a G,
     pub policy: &'a P,
+    /// The root's moves and what they leave out, when the search restricts the root
+    /// ([`crate::Search::with_root_moves`]).
+    pub root_moves: Option<(&'a [G::Action], Coverage)>,
     pub root: &'a GameNode<G>,
     pub root_state: &'a G::State,
     pub table: Option<&'a TranspositionTable<GameStep<G>>>,
@@ -366,6 +369,14 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let edges: &mut [GameEdge<G>] = match game.to_move(&self.state) {
             Turn::Player(_) => {
                 policy.candidates(game, &self.state, &mut self.actions);
+                if let (true, Some((moves, _))) = (std::ptr::eq(node, self.shared.root), self.shared.root_moves) {
+                    self.actions.clear();
+                    for &a in moves {
+                        if !self.actions.contains(&a) && game.is_legal(&self.state, a, &mut self.scratch) {
+                            self.actions.push(a);
+                        }
+                    }
+                }
                 let n = self.actions.len();
                 self.priors.clear();
                 if !(self.params.selection == Selection::Puct

@@ -15,7 +15,7 @@ use super::board::{Cell, GomokuState};
 use super::playout::RolloutPolicy;
 use super::tactics::vcf_until;
 use super::{Gomoku, GomokuPolicy, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
-use crate::game::{Game, Returns};
+use crate::game::Game;
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
 use crate::search::{Search, SearchParams, SearchReport};
@@ -194,38 +194,15 @@ fn mcts_move(
     let mut params = params.clone();
     let spent = start.elapsed().as_millis() as u64;
     params.time_ms = params.time_ms.map(|t| t.saturating_sub(spent).max(1));
-    let report = match root_moves {
-        Some(moves) => {
-            let restricted = RootMoves { policy: &policy, key: state.key(), count: state.stone_count(), moves };
-            Search::with_policy(game, &restricted, params).run_with_stop(state, stop)
-        }
-        None => Search::with_policy(game, &policy, params).run_with_stop(state, stop),
+    let search = Search::with_policy(game, &policy, params);
+    // Every candidate left out lets the opponent's sequence of fours through: no better than a listed
+    // move, so proofs over the list hold for the position.
+    let search = match root_moves {
+        Some(moves) => search.with_root_moves(moves, Coverage::ProofSafe),
+        None => search,
     };
+    let report = search.run_with_stop(state, stop);
     (report.best, How::Search, Some(report))
-}
-
-/// A Gomoku policy whose root position offers only the given moves (the other positions are the policy's).
-struct RootMoves<'a> {
-    policy: &'a GomokuPolicy,
-    /// Zobrist key and stone count of the root.
-    key: u64,
-    count: usize,
-    moves: Vec<Cell>,
-}
-
-impl Policy<Gomoku> for RootMoves<'_> {
-    fn candidates(&self, game: &Gomoku, state: &GomokuState, out: &mut Vec<Cell>) -> Coverage {
-        if state.key() == self.key && state.stone_count() == self.count && !state.is_terminal() {
-            out.clear();
-            out.extend_from_slice(&self.moves);
-            Coverage::Pruned
-        } else {
-            self.policy.candidates(game, state, out)
-        }
-    }
-    fn rollout(&self, game: &Gomoku, state: &GomokuState, rng: &mut Rng, scratch: &mut Vec<Cell>) -> Returns {
-        self.policy.rollout(game, state, rng, scratch)
-    }
 }
 
 /// How a [`Move`] was chosen.
