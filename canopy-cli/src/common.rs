@@ -219,7 +219,8 @@ pub fn print_totals<A>(r: &SearchReport<A>) {
 
 /// The search statistics every `--json` analysis carries, in this key order: `playouts`, `root_visits`, `nodes`,
 /// `max_depth`, `mean_depth`, `elapsed_ms` (milliseconds), `playouts_per_sec`, `memory_bytes`, `memory_limited`,
-/// `table` (null when the transposition table is off), `threads` and `normalisation`.
+/// `table` (null when the transposition table is off), `threads`, `normalisation` and `solver` (whether
+/// MCTS-Solver ran: "on", "off: disabled by params" or "off: game is not two-player win/draw/loss").
 pub fn search_stats_json<A>(r: &SearchReport<A>) -> serde_json::Map<String, serde_json::Value> {
     use serde_json::json;
     [
@@ -235,6 +236,7 @@ pub fn search_stats_json<A>(r: &SearchReport<A>) -> serde_json::Map<String, serd
         ("table", json!(r.table)),
         ("threads", json!(r.threads)),
         ("normalisation", json!(r.normalisation)),
+        ("solver", json!(r.solver)),
     ]
     .into_iter()
     .map(|(key, value)| (key.to_string(), value))

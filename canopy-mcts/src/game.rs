@@ -131,6 +131,14 @@ pub trait Game: Sync {
         None
     }
 
+    /// Whether the game is a two-player, zero-sum win/draw/loss game: [`Game::players`] is 2, no move
+    /// earns a reward, and every terminal position pays `1.0` to the winner and `0.0` to the loser, or
+    /// `0.5` each for a draw. Such games can be solved: MCTS-Solver (`SearchParams::solver`) proves wins,
+    /// losses and draws only for games that declare it. Default `false`.
+    fn win_draw_loss(&self) -> bool {
+        false
+    }
+
     /// Whether [`Game::apply`] can return a non-zero reward. Games that never do return `false` and save
     /// the engine from computing rewards of unexplored actions at expansion.
     fn has_rewards(&self) -> bool {

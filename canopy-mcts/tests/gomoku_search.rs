@@ -7,7 +7,7 @@ use canopy_mcts::games::gomoku::{
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::{Search, SearchParams};
-use canopy_mcts::{Game, Policy};
+use canopy_mcts::{Coverage, Game, Policy};
 
 const CASES: &str = include_str!("../../tests/data/gomoku.tsv");
 
@@ -162,15 +162,17 @@ fn threat_pruning_answers_open_threes() {
     let pruning = GomokuPolicy::default().with_threat_pruning(true);
     let s = game.from_stones(&cells("6,7 7,7 8,7"), &cells("0,0 14,14")).unwrap();
     let mut out = Vec::new();
-    pruning.candidates(&game, &s, &mut out);
+    // Every other move lets Black make a straight four: safe for proofs, with the candidate radius 2.
+    assert_eq!(pruning.candidates(&game, &s, &mut out), Coverage::ProofSafe);
     assert_eq!(out, cells("5,7 9,7"));
+    assert_eq!(pruning.with_radius(1).candidates(&game, &s, &mut out), Coverage::Pruned);
     // White also has a closed three on column 0: its four-making cells are offered too.
     let s = game.from_stones(&cells("6,7 7,7 8,7 14,0 14,2"), &cells("0,0 0,1 0,2 13,13")).unwrap();
     pruning.candidates(&game, &s, &mut out);
     assert_eq!(out, cells("0,3 0,4 5,7 9,7"));
     // Black to move with the open three: the straight fours.
     let s = game.from_stones(&cells("6,7 7,7 8,7"), &cells("0,0 14,14 13,13")).unwrap();
-    pruning.candidates(&game, &s, &mut out);
+    assert_eq!(pruning.candidates(&game, &s, &mut out), Coverage::ProofSafe, "a straight four wins by force");
     assert_eq!(out, cells("5,7 9,7"));
     // Two open threes of Black and no four for White: the blocks of either.
     let s =
@@ -180,19 +182,19 @@ fn threat_pruning_answers_open_threes() {
     assert_eq!(out, cells("3,2 3,6 5,7 9,7"));
     // A double threat of the side to move (two open twos crossing at 6,6 become two open threes).
     let s = game.from_stones(&cells("6,4 6,5 4,6 5,6"), &cells("0,0 14,14 0,14 14,0")).unwrap();
-    pruning.candidates(&game, &s, &mut out);
+    assert_eq!(pruning.candidates(&game, &s, &mut out), Coverage::Pruned, "a double threat is a heuristic");
     assert!(out.contains(&Cell::new(6, 6)), "{out:?}");
     let mut s2 = s.clone();
     game.apply(&mut s2, Cell::new(6, 6));
     assert_eq!(game.winning_moves(&s2, BLACK), vec![]);
     // Without pruning every candidate within radius 2.
-    pruning.with_threat_pruning(false).candidates(&game, &s, &mut out);
+    assert_eq!(pruning.with_threat_pruning(false).candidates(&game, &s, &mut out), Coverage::Pruned);
     assert!(out.len() > 20);
     // Quiet radius 1: scattered stones offer only their neighbours; a cell two away stays when it makes
     // an open three (8,5 and 3,5 make the split threes X X . X and X . X X with the pair 5,5 6,5).
     let quiet = pruning.with_quiet_radius(1);
     let s = game.from_stones(&cells("7,7 3,3 11,11"), &cells("0,0 14,14")).unwrap();
-    quiet.candidates(&game, &s, &mut out);
+    assert_eq!(quiet.candidates(&game, &s, &mut out), Coverage::Pruned);
     assert_eq!(out.len(), 8 + 8 + 8 + 3 + 3, "{out:?}");
     let s = game.from_stones(&cells("5,5 6,5 11,11"), &cells("0,0 14,14")).unwrap();
     quiet.candidates(&game, &s, &mut out);
@@ -200,6 +202,18 @@ fn threat_pruning_answers_open_threes() {
     assert!(!out.contains(&Cell::new(5, 3)), "{out:?}");
     // Threats come first: the open-three cells of the two stones lead the list.
     assert!(out[..4].iter().all(|c| c.y == 5), "{out:?}");
+    // A five to block, or to make: safe for proofs (every other move loses at once, or a win is there).
+    let s = game.from_stones(&cells("6,7 7,7 8,7 9,7"), &cells("0,0 14,14 13,13")).unwrap();
+    assert_eq!(pruning.candidates(&game, &s, &mut out), Coverage::ProofSafe);
+    assert_eq!(out, cells("5,7 10,7"));
+    let s = game.from_stones(&cells("6,7 7,7 8,7 9,7 0,14"), &cells("0,0 14,14 13,13 10,7")).unwrap();
+    assert_eq!(pruning.candidates(&game, &s, &mut out), Coverage::ProofSafe);
+    assert_eq!(out, cells("5,7"));
+    // A neighbourhood that holds every empty cell is complete (5x5, radius 2 around the centre).
+    let small = Gomoku::new(5, Rule::Freestyle);
+    let s = small.from_moves("2,2").unwrap();
+    assert_eq!(GomokuPolicy::default().candidates(&small, &s, &mut out), Coverage::Complete);
+    assert_eq!(out.len(), 24);
 }
 
 /// Plays a VCF line and checks it: every attacker move but the last makes a four, every defender move

@@ -116,6 +116,11 @@ impl Game for TicTacToe {
         false
     }
 
+    /// Win 1, draw 0.5, loss 0, no rewards: MCTS-Solver applies.
+    fn win_draw_loss(&self) -> bool {
+        true
+    }
+
     fn action_name(&self, cell: &u8) -> String {
         format!("{}", cell)
     }

@@ -26,7 +26,7 @@ use node::{Node, Step};
 pub use params::{
     parse_bytes, Backup, ChanceSelection, SearchParams, Selection, DEFAULT_MEMORY_BYTES, DEFAULT_PLAYOUTS,
 };
-pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
+pub use report::{ActionStats, SearchReport, SolverStatus, TableStats, TreeAudit};
 use tt::TranspositionTable;
 
 use crate::game::{Game, Turn};
@@ -168,6 +168,11 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             })
             .collect();
 
+        let solver = match (params.solver, game.win_draw_loss() && game.players() == 2) {
+            (false, _) => SolverStatus::DisabledByParams,
+            (true, false) => SolverStatus::NotWinDrawLoss,
+            (true, true) => SolverStatus::On,
+        };
         let claimed = AtomicU64::new(0);
         let internal_stop = AtomicBool::new(false);
         let shared = Shared {
@@ -182,7 +187,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             external_stop: stop,
             deadline: params.time_ms.map(|ms| start + Duration::from_millis(ms)),
             bounds: game.value_bounds(),
-            solver: params.solver && game.players() == 2 && game.value_bounds() == Some((0.0, 1.0)),
+            solver: solver.is_on(),
             max_backup: params.backup == Backup::Max && game.players() == 1,
         };
 
@@ -276,6 +281,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
                 Some((lo, hi)) => format!("bounds [{lo}, {hi}]"),
                 None => "per-node min/max of child means".to_string(),
             },
+            solver,
             threads: params.threads,
             audit,
             actions,

@@ -36,7 +36,8 @@ pub(crate) struct Shared<'a, G: Game, P: Policy<G>> {
     pub deadline: Option<Instant>,
     /// Value bounds from the game, if it declares them.
     pub bounds: Option<(f64, f64)>,
-    /// MCTS-Solver is on (two-player games with values on `[0, 1]`).
+    /// MCTS-Solver is on (the parameters ask for it and the game declares
+    /// [`Game::win_draw_loss`]).
     pub solver: bool,
     /// The max backup is on (single-player games, [`crate::search::Backup::Max`]).
     pub max_backup: bool,
@@ -368,15 +369,19 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let (game, policy) = (self.shared.game, self.shared.policy);
         let edges: &mut [GameEdge<G>] = match game.to_move(&self.state) {
             Turn::Player(_) => {
-                policy.candidates(game, &self.state, &mut self.actions);
-                if let (true, Some((moves, _))) = (std::ptr::eq(node, self.shared.root), self.shared.root_moves) {
+                let mut coverage = policy.candidates(game, &self.state, &mut self.actions);
+                if let (true, Some((moves, left_out))) = (std::ptr::eq(node, self.shared.root), self.shared.root_moves)
+                {
                     self.actions.clear();
                     for &a in moves {
                         if !self.actions.contains(&a) && game.is_legal(&self.state, a, &mut self.scratch) {
                             self.actions.push(a);
                         }
                     }
+                    coverage = coverage.and(left_out);
                 }
+                // Published with the block below ([I2]).
+                node.set_pruned_relaxed(!coverage.allows_proofs());
                 let n = self.actions.len();
                 self.priors.clear();
                 if !(self.params.selection == Selection::Puct
@@ -568,7 +573,9 @@ fn proof_returns(player: usize, proof: Proof) -> Returns {
 
 /// MCTS-Solver at a decision node where `mover` moves: the node is a win for the mover if one move is a
 /// proven win, a loss if every move is a proven loss, a draw if every move is proven and the best is a
-/// draw. Records the result for the node's own player and returns whether it proved one ([I9]).
+/// draw. A loss or a draw speaks for every legal move, so it is proven only when the children are not a
+/// pruned candidate set ([`Node::pruned_relaxed`]; a win among the candidates is a win whatever was left
+/// out). Records the result for the node's own player and returns whether it proved one ([I9]).
 fn try_prove<M>(node: &Node<M>, mover: usize) -> bool {
     if node.kind() != NodeKind::Decision {
         return false;
@@ -588,7 +595,7 @@ fn try_prove<M>(node: &Node<M>, mover: usize) -> bool {
             None => all_proven = false,
         }
     }
-    if result.is_none() && all_proven {
+    if result.is_none() && all_proven && !node.pruned_relaxed() {
         result = Some(if any_draw { Proof::Draw } else { Proof::Loss });
     }
     match result {

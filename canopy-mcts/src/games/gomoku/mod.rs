@@ -303,6 +303,11 @@ impl Game for Gomoku {
         false
     }
 
+    /// Win 1, draw 0.5, loss 0, no rewards: MCTS-Solver applies.
+    fn win_draw_loss(&self) -> bool {
+        true
+    }
+
     fn action_name(&self, cell: &Cell) -> String {
         cell.to_string()
     }

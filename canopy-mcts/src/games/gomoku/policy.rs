@@ -28,11 +28,11 @@ use crate::rng::Rng;
 ///
 /// The candidates report their [`Coverage`] so that MCTS-Solver proves losses and draws only where the
 /// left-out cells cannot matter: a neighbourhood that holds every empty cell is complete; under threat
-/// pruning, the answers to a five threat (win at once, or block the opponent's five) and the answers to
-/// an open three (with a candidate radius of at least 2) are safe for proofs, because every left-out
-/// cell loses by force (docs/ARCHITECTURE.md gives the argument); every other narrowing (the
-/// neighbourhood, the straight-four and double-threat rules, the quiet radius, the centre on an empty
-/// board) is [`Coverage::Pruned`].
+/// pruning, the answers to a five (win at once, or block the opponent's five), the straight fours of the
+/// side to move (each wins by force) and the answers to the opponent's open three (with a candidate
+/// radius of at least 2) are safe for proofs, because no left-out cell is better than the best candidate
+/// (docs/ARCHITECTURE.md gives the arguments); every other narrowing (the neighbourhood, the
+/// double-threat rule, the quiet positions, the centre on an empty board) is [`Coverage::Pruned`].
 ///
 /// ```
 /// use canopy_mcts::games::gomoku::{Cell, Gomoku, GomokuPolicy, Rule};
