@@ -388,7 +388,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Position<G:
     let mut infos = Vec::new();
     let mut rollout_secs = 0.0;
     for p in positions {
-        let (mut best, mut sum) = (f64::INFINITY, [0.0; canopy_mcts::game::MAX_PLAYERS]);
+        let (mut best, mut sum) = (f64::INFINITY, G::Returns::zero());
         for _ in 0..cfg.repeat {
             let (secs, s) = std::thread::scope(|scope| {
                 scope
@@ -495,16 +495,19 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Position<G:
 
 /// `n` rollouts of `policy` from `state` with a generator seeded like search worker 0; returns the seconds
 /// taken and the sum of the returns.
-fn time_rollouts<G: Game, P: Policy<G>>(game: &G, policy: &P, state: &G::State, n: u64, seed: u64) -> (f64, Returns) {
+fn time_rollouts<G: Game, P: Policy<G>>(
+    game: &G,
+    policy: &P,
+    state: &G::State,
+    n: u64,
+    seed: u64,
+) -> (f64, G::Returns) {
     let mut rng = rng::seeded(seed, 0);
     let mut scratch = Vec::new();
-    let mut sum = [0.0; canopy_mcts::game::MAX_PLAYERS];
+    let mut sum = G::Returns::zero();
     let start = Instant::now();
     for _ in 0..n {
-        let r = policy.rollout(game, black_box(state), &mut rng, &mut scratch);
-        for (s, v) in sum.iter_mut().zip(r) {
-            *s += v;
-        }
+        sum.add(&policy.rollout(game, black_box(state), &mut rng, &mut scratch));
     }
     (start.elapsed().as_secs_f64(), black_box(sum))
 }

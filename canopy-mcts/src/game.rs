@@ -1,9 +1,10 @@
 //! The [`Game`] trait: the only thing the search engine knows about a game.
 //!
 //! A game is the rules and nothing else: a value (it may carry configuration such as a board size or a
-//! winning rule) with three associated types: a [`Game::State`] (a position), a [`Game::Action`] (a player's move) and a
-//! [`Game::Outcome`] (a chance event such as a spawned tile). Games without chance events use
-//! [`NoOutcome`], an uninhabited type, and need not write the chance methods (their defaults serve).
+//! winning rule) with four associated types: a [`Game::State`] (a position), a [`Game::Action`] (a
+//! player's move), a [`Game::Outcome`] (a chance event such as a spawned tile) and [`Game::Returns`] (one
+//! value per player, `[f64; N]` for `N` players). Games without chance events use [`NoOutcome`], an
+//! uninhabited type, and need not write the chance methods (their defaults serve).
 //! What a search knows beyond the rules (rollouts, priors, which moves to expand) is a
 //! [`Policy`](crate::policy::Policy), given to the search separately.
 //!
@@ -12,19 +13,45 @@
 //! Every transition made by a player yields an immediate reward credited to that player
 //! ([`Game::apply`]); a terminal position yields a payoff per player ([`Game::returns`]). The engine
 //! works with *return-to-go*: the sum of the rewards a player receives after a position plus the terminal
-//! payoff. Single-player games (2048, Snake) use player 0 only; two-player zero-sum games (tic-tac-toe,
-//! Gomoku) give no intermediate rewards and pay `1.0` for a win, `0.5` for a draw and `0.0` for a loss.
+//! payoff. Single-player games (2048, Snake) have `Returns = [f64; 1]`; two-player zero-sum games
+//! (tic-tac-toe, Gomoku) have `[f64; 2]`, give no intermediate rewards and pay `1.0` for a win, `0.5` for
+//! a draw and `0.0` for a loss ([`Game::win_draw_loss`]).
 
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::ops::{Index, IndexMut};
 
 use crate::rng::Rng;
 
-/// The largest number of players a game may have.
-pub const MAX_PLAYERS: usize = 2;
+/// Return-to-go (or terminal payoff) per player, indexed by player number: a game's
+/// [`Game::Returns`]. Implemented for `[f64; N]`, so a game with `N` players writes
+/// `type Returns = [f64; N]`: the search keeps one such array per playout on the stack (no allocation),
+/// whatever the number of players. Entries of players that do not exist in a game instance are `0.0`.
+pub trait Returns:
+    Copy + Debug + PartialEq + Send + Sync + 'static + Index<usize, Output = f64> + IndexMut<usize> + AsRef<[f64]>
+{
+    /// Number of entries: the most players a game with these returns can have (at most 256: a tree
+    /// node stores its player in a byte).
+    const PLAYERS: usize;
 
-/// Return-to-go (or terminal payoff) per player, indexed by player number. Unused entries are `0.0`.
-pub type Returns = [f64; MAX_PLAYERS];
+    /// Every entry `0.0`.
+    fn zero() -> Self;
+
+    /// Adds `other` entry by entry.
+    fn add(&mut self, other: &Self) {
+        for p in 0..Self::PLAYERS {
+            self[p] += other[p];
+        }
+    }
+}
+
+impl<const N: usize> Returns for [f64; N] {
+    const PLAYERS: usize = N;
+
+    fn zero() -> Self {
+        [0.0; N]
+    }
+}
 
 /// Who acts in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,9 +80,14 @@ pub trait Game: Sync {
     type Action: Copy + Eq + Hash + Debug + Send + Sync + 'static;
     /// A chance event. Use [`NoOutcome`] when the game has none.
     type Outcome: Copy + Eq + Debug + Send + Sync + 'static;
+    /// Return-to-go per player: `[f64; N]` for a game of `N` players (see the trait [`Returns`]).
+    type Returns: Returns;
 
-    /// Number of players, `1..=MAX_PLAYERS`.
-    fn players(&self) -> usize;
+    /// Number of players, `1..=Self::Returns::PLAYERS`. The default is the length of
+    /// [`Game::Returns`]; a game whose instances differ in their number of players overrides it.
+    fn players(&self) -> usize {
+        <Self::Returns as Returns>::PLAYERS
+    }
 
     /// Who acts in `state`.
     fn to_move(&self, state: &Self::State) -> Turn;
@@ -116,7 +148,7 @@ pub trait Game: Sync {
 
     /// Terminal payoff per player of a [`Turn::Terminal`] state (0.0 for single-player games whose score
     /// is made of rewards).
-    fn returns(&self, state: &Self::State) -> Returns;
+    fn returns(&self, state: &Self::State) -> Self::Returns;
 
     /// Zobrist key of `state`, or `None` when the game has no transposition table. Two states with the same
     /// key must be the same position for the search (same legal moves, same futures).

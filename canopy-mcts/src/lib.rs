@@ -10,7 +10,7 @@ pub mod rng;
 pub mod search;
 pub(crate) mod sync;
 
-pub use game::{Game, NoOutcome, Returns, Turn, MAX_PLAYERS};
+pub use game::{Game, NoOutcome, Returns, Turn};
 pub use policy::{Coverage, Policy, UniformPolicy};
 pub use rng::Rng;
 pub use search::{ActionStats, Proof, Search, SearchParams, SearchReport, SolverStatus};

@@ -117,7 +117,7 @@ pub trait Policy<G: Game>: Sync {
     ///
     /// The default is [`uniform_rollout`]: uniformly random legal moves and sampled chance outcomes to
     /// the end of the game.
-    fn rollout(&self, game: &G, state: &G::State, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> Returns {
+    fn rollout(&self, game: &G, state: &G::State, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> G::Returns {
         uniform_rollout(game, state, rng, scratch)
     }
 }
@@ -137,9 +137,9 @@ impl<G: Game> Policy<G> for UniformPolicy {
 /// Plays `state` to the end with uniformly random legal moves ([`Game::legal_actions`], listed into
 /// `scratch`) and chance outcomes drawn by [`Game::sample_outcome`]; returns each player's return-to-go
 /// from `state`. The default [`Policy::rollout`].
-pub fn uniform_rollout<G: Game>(game: &G, state: &G::State, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> Returns {
+pub fn uniform_rollout<G: Game>(game: &G, state: &G::State, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> G::Returns {
     let mut s = state.clone();
-    let mut g = [0.0; crate::game::MAX_PLAYERS];
+    let mut g = G::Returns::zero();
     loop {
         match game.to_move(&s) {
             Turn::Player(p) => {
@@ -152,10 +152,7 @@ pub fn uniform_rollout<G: Game>(game: &G, state: &G::State, rng: &mut Rng, scrat
                 game.apply_outcome(&mut s, o);
             }
             Turn::Terminal => {
-                let r = game.returns(&s);
-                for (gi, ri) in g.iter_mut().zip(r) {
-                    *gi += ri;
-                }
+                g.add(&game.returns(&s));
                 return g;
             }
         }

@@ -3,8 +3,8 @@
 
 use canopy_mcts::games::chain::{Chain, ChainPolicy};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
-use canopy_mcts::search::{Search, SearchParams, SearchReport};
-use canopy_mcts::Coverage;
+use canopy_mcts::search::{Search, SearchParams, SearchReport, SolverStatus};
+use canopy_mcts::{Coverage, Game, Turn};
 
 /// The report without its timings, as text.
 fn timeless<A: Clone + std::fmt::Debug>(r: &SearchReport<A>) -> String {
@@ -167,4 +167,57 @@ fn a_64_mib_budget_is_respected_and_playouts_continue() {
     let audit = r.audit.unwrap();
     assert_eq!(audit.root_visits, 1_000_000);
     assert_eq!(audit.in_flight, 0);
+}
+
+/// Three players pick 0 or 1 in turn, once each. A pick of 1 pays its picker 1 and costs the next
+/// player 0.5, at the end: player `p` gets `picks[p] - 0.5 * picks[p - 1]`. Every player's best pick
+/// is 1 whatever the others do, and a search that mixed up the players (player 2 read as player 0)
+/// would have player 2 pick 0 to spare player 0 the cost.
+struct ThreePicks;
+
+impl Game for ThreePicks {
+    /// The picks so far.
+    type State = Vec<u8>;
+    type Action = u8;
+    type Outcome = canopy_mcts::NoOutcome;
+    type Returns = [f64; 3];
+
+    fn to_move(&self, s: &Vec<u8>) -> Turn {
+        if s.len() == 3 {
+            Turn::Terminal
+        } else {
+            Turn::Player(s.len())
+        }
+    }
+    fn legal_actions(&self, s: &Vec<u8>, out: &mut Vec<u8>) {
+        out.clear();
+        if s.len() < 3 {
+            out.extend([0, 1]);
+        }
+    }
+    fn apply(&self, s: &mut Vec<u8>, pick: u8) -> f64 {
+        s.push(pick);
+        0.0
+    }
+    fn returns(&self, s: &Vec<u8>) -> [f64; 3] {
+        std::array::from_fn(|p| f64::from(s[p]) - 0.5 * f64::from(s[(p + 2) % 3]))
+    }
+}
+
+#[test]
+fn returns_index_every_player_of_a_three_player_game() {
+    assert_eq!(ThreePicks.players(), 3);
+    let params =
+        SearchParams { playouts: Some(3_000), threads: 2, audit: true, pin_threads: false, ..SearchParams::default() };
+    for start in [vec![], vec![1], vec![1, 1], vec![0, 0]] {
+        let r = Search::new(&ThreePicks, params.clone()).run(&start);
+        assert_eq!(r.best, Some(1), "player {} to move after {start:?}: {:?}", start.len(), r.actions);
+        assert_eq!(r.solver, SolverStatus::NotWinDrawLoss);
+        let audit = r.audit.unwrap();
+        assert_eq!((audit.root_visits, audit.in_flight), (3_000, 0));
+    }
+    // Player 2 after picks 1, 1: picking 1 is worth 1 - 0.5 = 0.5 to it (exactly: nothing is left to chance).
+    let r = Search::new(&ThreePicks, params).run(&vec![1, 1]);
+    assert_eq!(r.action(&1).and_then(|a| a.mean), Some(0.5));
+    assert_eq!(r.action(&0).and_then(|a| a.mean), Some(-0.5));
 }

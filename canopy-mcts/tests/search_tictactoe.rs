@@ -123,9 +123,7 @@ impl Game for NotDeclared {
     type State = TicTacToeState;
     type Action = u8;
     type Outcome = canopy_mcts::NoOutcome;
-    fn players(&self) -> usize {
-        2
-    }
+    type Returns = [f64; 2];
     fn to_move(&self, s: &TicTacToeState) -> Turn {
         TicTacToe.to_move(s)
     }
@@ -135,7 +133,7 @@ impl Game for NotDeclared {
     fn apply(&self, s: &mut TicTacToeState, a: u8) -> f64 {
         TicTacToe.apply(s, a)
     }
-    fn returns(&self, s: &TicTacToeState) -> canopy_mcts::Returns {
+    fn returns(&self, s: &TicTacToeState) -> [f64; 2] {
         TicTacToe.returns(s)
     }
     fn value_bounds(&self) -> Option<(f64, f64)> {

@@ -2,7 +2,7 @@
 //! Used to test very deep trees (depth 100 000 and more) and the search's memory handling, with
 //! [`ChainPolicy`]'s exact leaf values.
 
-use crate::game::{Game, NoOutcome, Returns, Turn};
+use crate::game::{Game, NoOutcome, Turn};
 use crate::policy::Policy;
 use crate::rng::Rng;
 
@@ -21,10 +21,7 @@ impl Game for Chain {
     type State = u32;
     type Action = u8;
     type Outcome = NoOutcome;
-
-    fn players(&self) -> usize {
-        1
-    }
+    type Returns = [f64; 1];
 
     fn to_move(&self, s: &u32) -> Turn {
         if *s >= self.length {
@@ -46,8 +43,8 @@ impl Game for Chain {
         1.0
     }
 
-    fn returns(&self, _s: &u32) -> Returns {
-        [0.0; 2]
+    fn returns(&self, _s: &u32) -> [f64; 1] {
+        [0.0]
     }
 
     fn zobrist(&self, s: &u32) -> Option<u64> {
@@ -61,8 +58,8 @@ impl Game for Chain {
 pub struct ChainPolicy;
 
 impl Policy<Chain> for ChainPolicy {
-    /// `[length - s, 0]`.
-    fn rollout(&self, game: &Chain, s: &u32, _rng: &mut Rng, _scratch: &mut Vec<u8>) -> Returns {
-        [game.length.saturating_sub(*s) as f64, 0.0]
+    /// `[length - s]`.
+    fn rollout(&self, game: &Chain, s: &u32, _rng: &mut Rng, _scratch: &mut Vec<u8>) -> [f64; 1] {
+        [game.length.saturating_sub(*s) as f64]
     }
 }

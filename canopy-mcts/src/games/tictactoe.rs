@@ -3,7 +3,7 @@
 //!
 //! Cells are numbered 0..9 row-major (row 0 first). Player 0 (X) moves first.
 
-use crate::game::{Game, NoOutcome, Returns, Turn};
+use crate::game::{Game, NoOutcome, Turn};
 
 /// The eight winning lines as cell bitmasks.
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
@@ -65,10 +65,7 @@ impl Game for TicTacToe {
     type State = TicTacToeState;
     type Action = u8;
     type Outcome = NoOutcome;
-
-    fn players(&self) -> usize {
-        2
-    }
+    type Returns = [f64; 2];
 
     fn to_move(&self, s: &TicTacToeState) -> Turn {
         if s.winner().is_some() || s.full() {
@@ -94,7 +91,7 @@ impl Game for TicTacToe {
         0.0
     }
 
-    fn returns(&self, s: &TicTacToeState) -> Returns {
+    fn returns(&self, s: &TicTacToeState) -> [f64; 2] {
         match s.winner() {
             Some(0) => [1.0, 0.0],
             Some(_) => [0.0, 1.0],

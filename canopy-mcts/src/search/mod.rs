@@ -29,7 +29,7 @@ pub use params::{
 pub use report::{ActionStats, SearchReport, SolverStatus, TableStats, TreeAudit};
 use tt::TranspositionTable;
 
-use crate::game::{Game, Turn};
+use crate::game::{Game, Returns, Turn};
 use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::sync::{AtomicBool, AtomicU64};
 use worker::{node_kind, q_value, GameNode, Shared, Worker, WorkerStats};
@@ -168,7 +168,9 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             })
             .collect();
 
-        let solver = match (params.solver, game.win_draw_loss() && game.players() == 2) {
+        debug_assert!(game.players() <= <G::Returns as Returns>::PLAYERS, "more players than Returns entries");
+        let two_players = game.players() == 2 && <G::Returns as Returns>::PLAYERS >= 2;
+        let solver = match (params.solver, game.win_draw_loss() && two_players) {
             (false, _) => SolverStatus::DisabledByParams,
             (true, false) => SolverStatus::NotWinDrawLoss,
             (true, true) => SolverStatus::On,

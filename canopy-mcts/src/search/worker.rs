@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use bumpalo::Bump;
 
-use crate::game::{Game, Returns, Turn, MAX_PLAYERS};
+use crate::game::{Game, Returns, Turn};
 use crate::policy::{Coverage, Policy};
 use crate::rng::{self, Rng};
 use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
@@ -164,7 +164,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let mut node: &GameNode<G> = shared.root;
         // The node at the end of the path (None: memory ran out before the leaf got a node).
         let leaf: Option<&GameNode<G>>;
-        let value: Returns;
+        let value: G::Returns;
         // Below a sampled (open-loop) chance outcome a node stands for many positions: its stored kind
         // and actions may not fit the position this playout holds.
         let mut open_loop = false;
@@ -498,7 +498,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
 
     /// Adds the playout's returns along the path actually taken (never through parent pointers: in a DAG a
     /// node has many parents) and removes its virtual loss.
-    fn backup(&mut self, leaf: Option<&GameNode<G>>, mut g: Returns) {
+    fn backup(&mut self, leaf: Option<&GameNode<G>>, mut g: G::Returns) {
         let solver = self.shared.solver;
         let mut proven_below = false;
         if let Some(leaf) = leaf {
@@ -510,7 +510,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             // SAFETY: [I6] path pointers were taken from the live tree during this playout.
             let (node, edge) = unsafe { (&*step.node, &*step.edge) };
             edge.backup_relaxed();
-            g[step.mover as usize % MAX_PLAYERS] += edge.reward as f64;
+            g[step.mover as usize] += edge.reward as f64;
             if self.shared.max_backup && node.kind() == NodeKind::Decision {
                 // Max backup: carry the best child's mean upward instead of this playout's return.
                 if let Some(best) = node.children_acquire().and_then(best_child_value) {
@@ -564,10 +564,10 @@ pub(crate) fn proof_for<M>(e: &Edge<M>, mover: usize) -> Option<Proof> {
 }
 
 /// Returns of a two-player game whose result for `player` is `proof`.
-fn proof_returns(player: usize, proof: Proof) -> Returns {
-    let mut g = [0.0; MAX_PLAYERS];
-    g[player % MAX_PLAYERS] = proof.value();
-    g[(player + 1) % MAX_PLAYERS] = 1.0 - proof.value();
+fn proof_returns<R: Returns>(player: usize, proof: Proof) -> R {
+    let mut g = R::zero();
+    g[player] = proof.value();
+    g[1 - player] = 1.0 - proof.value();
     g
 }
 

@@ -32,7 +32,7 @@ use std::fmt;
 pub use board::{Board, BoardError, Dir, DirSet, ParseDirError, MAX_EXPONENT, MAX_TILE};
 use eval::Heuristic;
 
-use crate::game::{Game, Returns, Turn};
+use crate::game::{Game, Turn};
 use crate::policy::Policy;
 use crate::rng::{self, Rng};
 
@@ -247,11 +247,11 @@ impl G2048Policy {
 }
 
 impl Policy<G2048> for G2048Policy {
-    /// A rollout with the configured [`RolloutPolicy`] ([`G2048Policy::rollout_value`]): `[value, 0.0]`.
+    /// A rollout with the configured [`RolloutPolicy`] ([`G2048Policy::rollout_value`]): `[value]`.
     /// With the default policy, a uniform-random playout that consumes the generator exactly as
     /// [`crate::policy::uniform_rollout`] does and returns the merge score until no move is legal.
-    fn rollout(&self, _game: &G2048, s: &G2048State, rng: &mut Rng, _scratch: &mut Vec<Dir>) -> Returns {
-        [self.rollout_value(s, rng), 0.0]
+    fn rollout(&self, _game: &G2048, s: &G2048State, rng: &mut Rng, _scratch: &mut Vec<Dir>) -> [f64; 1] {
+        [self.rollout_value(s, rng)]
     }
 }
 
@@ -316,10 +316,7 @@ impl Game for G2048 {
     type State = G2048State;
     type Action = Dir;
     type Outcome = Spawn;
-
-    fn players(&self) -> usize {
-        1
-    }
+    type Returns = [f64; 1];
 
     /// [`Turn::Chance`] when a spawn is pending (and the board has an empty cell), else
     /// [`Turn::Player`]`(0)` when a move is legal, else [`Turn::Terminal`].
@@ -382,9 +379,9 @@ impl Game for G2048 {
         s.spawn_pending = false;
     }
 
-    /// `[0.0, 0.0]`: the score is made of the move rewards.
-    fn returns(&self, _s: &G2048State) -> Returns {
-        [0.0, 0.0]
+    /// `[0.0]`: the score is made of the move rewards.
+    fn returns(&self, _s: &G2048State) -> [f64; 1] {
+        [0.0]
     }
 
     fn zobrist(&self, s: &G2048State) -> Option<u64> {

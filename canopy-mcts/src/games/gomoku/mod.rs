@@ -53,7 +53,7 @@ pub use player::{
 pub use rules::Rule;
 pub use tactics::vcf;
 
-use crate::game::{Game, NoOutcome, Returns, Turn};
+use crate::game::{Game, NoOutcome, Turn};
 pub use playout::RolloutPolicy;
 pub use policy::GomokuPolicy;
 use rules::{holds_win, wins_at, Lines};
@@ -242,10 +242,7 @@ impl Game for Gomoku {
     type State = GomokuState;
     type Action = Cell;
     type Outcome = NoOutcome;
-
-    fn players(&self) -> usize {
-        2
-    }
+    type Returns = [f64; 2];
 
     fn to_move(&self, state: &GomokuState) -> Turn {
         if state.is_terminal() {
@@ -283,7 +280,7 @@ impl Game for Gomoku {
         0.0
     }
 
-    fn returns(&self, state: &GomokuState) -> Returns {
+    fn returns(&self, state: &GomokuState) -> [f64; 2] {
         match state.winner() {
             Some(BLACK) => [1.0, 0.0],
             Some(_) => [0.0, 1.0],

@@ -6,7 +6,7 @@ use super::playout::{self, Choice, Playout, RolloutPolicy};
 use super::rules::near_stones;
 use super::tactics;
 use super::{Gomoku, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
-use crate::game::{Game, Returns};
+use crate::game::Game;
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
 
@@ -186,7 +186,7 @@ impl Policy<Gomoku> for GomokuPolicy {
 
     /// The rollout policy of [`GomokuPolicy`], with no allocation (the working state lives on the stack;
     /// `scratch` is unused).
-    fn rollout(&self, game: &Gomoku, state: &GomokuState, rng: &mut Rng, _scratch: &mut Vec<Cell>) -> Returns {
+    fn rollout(&self, game: &Gomoku, state: &GomokuState, rng: &mut Rng, _scratch: &mut Vec<Cell>) -> [f64; 2] {
         if state.is_terminal() {
             return game.returns(state);
         }

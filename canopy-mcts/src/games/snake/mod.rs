@@ -72,7 +72,7 @@ pub use mcts::{Choice, How, MctsAgent};
 pub use parse::ParseError;
 pub use state::{Cell, Dir, End, SnakeState, MAX_SIDE, MIN_SIDE};
 
-use crate::game::{Game, Returns, Turn};
+use crate::game::{Game, Turn};
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
 
@@ -308,10 +308,7 @@ impl Game for Snake {
     type State = SnakeState;
     type Action = Dir;
     type Outcome = Cell;
-
-    fn players(&self) -> usize {
-        1
-    }
+    type Returns = [f64; 1];
 
     fn to_move(&self, s: &SnakeState) -> Turn {
         debug_assert_eq!((s.width(), s.height()), (self.width, self.height), "state of another board");
@@ -378,8 +375,8 @@ impl Game for Snake {
     }
 
     /// 0: the whole value of a game is in the move rewards.
-    fn returns(&self, _s: &SnakeState) -> Returns {
-        [0.0; crate::game::MAX_PLAYERS]
+    fn returns(&self, _s: &SnakeState) -> [f64; 1] {
+        [0.0]
     }
 
     fn zobrist(&self, s: &SnakeState) -> Option<u64> {
@@ -513,7 +510,7 @@ impl Policy<Snake> for SnakePolicy {
     /// Plays to the end with [`SnakePolicy::rollout`]'s policy, allocation-free, stopping early after
     /// `rollout_patience` moves in a row without food or `rollout_max_moves` moves in all; returns the
     /// rewards collected (food units). `scratch` is unused.
-    fn rollout(&self, game: &Snake, state: &SnakeState, rng: &mut Rng, _scratch: &mut Vec<Dir>) -> Returns {
+    fn rollout(&self, game: &Snake, state: &SnakeState, rng: &mut Rng, _scratch: &mut Vec<Dir>) -> [f64; 1] {
         let total = match self.rollout {
             RolloutPolicy::RandomSafe => self.run_rollout(game, state, rng, agents::random_safe),
             RolloutPolicy::TailFollow => {
@@ -522,6 +519,6 @@ impl Policy<Snake> for SnakePolicy {
             }
             RolloutPolicy::SafeGreedy => self.run_rollout(game, state, rng, agents::safe_greedy),
         };
-        [total, 0.0]
+        [total]
     }
 }
