@@ -17,6 +17,53 @@
 //! (tic-tac-toe, Gomoku) have `[f64; 2]`, give no intermediate rewards and pay `1.0` for a win, `0.5` for
 //! a draw and `0.0` for a loss ([`Game::win_draw_loss`]).
 
+//!
+//! # Example
+//!
+//! A game without chance events writes only the rules: here, players take one or two stones in turn from a
+//! pile, and whoever takes the last stone wins.
+//!
+//! ```
+//! use canopy_mcts::{Game, NoOutcome, Proof, Search, SearchParams, Turn};
+//!
+//! /// The state: stones left and the player to move.
+//! struct Take;
+//!
+//! impl Game for Take {
+//!     type State = (u32, usize);
+//!     type Action = u32;
+//!     type Outcome = NoOutcome;
+//!     type Returns = [f64; 2];
+//!
+//!     fn to_move(&self, &(stones, mover): &(u32, usize)) -> Turn {
+//!         if stones == 0 { Turn::Terminal } else { Turn::Player(mover) }
+//!     }
+//!     fn legal_actions(&self, &(stones, _): &(u32, usize), out: &mut Vec<u32>) {
+//!         out.clear();
+//!         out.extend((1..=2).filter(|&t| t <= stones));
+//!     }
+//!     fn apply(&self, state: &mut (u32, usize), take: u32) -> f64 {
+//!         *state = (state.0 - take, 1 - state.1);
+//!         0.0
+//!     }
+//!     /// The player who took the last stone (the one not to move) wins.
+//!     fn returns(&self, &(_, mover): &(u32, usize)) -> [f64; 2] {
+//!         if mover == 0 { [0.0, 1.0] } else { [1.0, 0.0] }
+//!     }
+//!     fn value_bounds(&self) -> Option<(f64, f64)> {
+//!         Some((0.0, 1.0))
+//!     }
+//!     fn win_draw_loss(&self) -> bool {
+//!         true
+//!     }
+//! }
+//!
+//! // Seven stones: take one and leave a multiple of three.
+//! let params = SearchParams { playouts: Some(5_000), threads: 1, ..SearchParams::default() };
+//! let report = Search::new(&Take, params).run(&(7, 0));
+//! assert_eq!((report.best, report.root_proof), (Some(1), Some(Proof::Win)));
+//! ```
+
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{Index, IndexMut};

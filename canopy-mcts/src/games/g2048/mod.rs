@@ -285,7 +285,7 @@ pub(crate) fn greedy_afterstate(
 fn random_rollout(s: &G2048State, rng: &mut Rng) -> f64 {
     let table = tables::row_table();
     // A local copy keeps the generator's state in a register; it is written back at the end, so
-    // the caller's generator advances exactly as with the trait's default playout.
+    // the caller's generator advances exactly as with `crate::policy::uniform_rollout`.
     let mut local = *rng;
     let mut board = s.board;
     if s.spawn_pending {
