@@ -24,13 +24,14 @@ use super::common::{
 };
 use super::input_error;
 use canopy_mcts::game::{Game, Returns, Turn};
-use canopy_mcts::games::g2048::{Board, G2048State, G2048};
+use canopy_mcts::games::g2048::{Board, G2048Policy, G2048State, G2048};
 use canopy_mcts::games::gomoku::{
-    Gomoku, RolloutPolicy as GomokuRollout, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOMOKU_MIN,
+    Gomoku, GomokuPolicy, RolloutPolicy as GomokuRollout, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOMOKU_MIN,
 };
-use canopy_mcts::games::snake::{Snake, SnakeState, MAX_SIDE as SNAKE_MAX};
+use canopy_mcts::games::snake::{Snake, SnakePolicy, SnakeState, MAX_SIDE as SNAKE_MAX};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
-use canopy_mcts::rng::{self, Rng};
+use canopy_mcts::policy::{Policy, UniformPolicy};
+use canopy_mcts::rng;
 use canopy_mcts::search::{tree_layout_bytes, ChanceSelection, Search, SearchParams, Selection};
 
 /// Runs per position and thread count (`--repeat`).
@@ -61,9 +62,10 @@ pub struct BenchArgs {
     /// Runs per position and thread count, 1..=100; the fastest one counts.
     #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = |t: &str| REPEAT.parse_u32(t))]
     pub repeat: u32,
-    /// Rollout policy: the game's own (`game`) or uniform random (`uniform`: the Game trait's default
-    /// playout over the legal actions; gomoku: uniformly random empty cells until a five). Default: game,
-    /// except gomoku: uniform (plain UCT, the setting other engines' figures use).
+    /// Rollout policy: the game's own search policy (`game`) or uniform random (`uniform`: the uniform
+    /// policy, every legal move expanded and played at random; gomoku: its own policy's candidates with
+    /// uniformly random empty cells until a five). Default: game, except gomoku: uniform (plain UCT, the
+    /// setting other engines' figures use).
     #[arg(long, value_enum)]
     pub rollout: Option<RolloutArg>,
     /// Random seed of the searches and of the bare rollouts (the positions are fixed),
@@ -117,10 +119,11 @@ pub enum BenchGame {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RolloutArg {
-    /// The game's own rollout policy (`Game::rollout` of the game).
+    /// The game's own search policy (2048: `G2048Policy`, snake: `SnakePolicy`, gomoku: `GomokuPolicy`).
     Game,
-    /// Uniform random legal actions and sampled chance outcomes (the `Game` trait's default rollout);
-    /// gomoku: uniformly random empty cells anywhere on the board until a five.
+    /// The uniform policy (every legal move expanded, uniform random legal actions and sampled chance
+    /// outcomes in rollouts); gomoku: `GomokuPolicy`'s candidates with uniformly random empty cells
+    /// anywhere on the board until a five.
     Uniform,
 }
 
@@ -235,56 +238,6 @@ struct BenchReport {
     results: Vec<ThreadResult>,
 }
 
-/// `G` with the `Game` trait's default rollout (uniform random legal actions, sampled chance outcomes)
-/// in place of the game's own policy; every other function is the game's.
-struct UniformRollout<'g, G>(&'g G);
-
-impl<G: Game> Game for UniformRollout<'_, G> {
-    type State = G::State;
-    type Action = G::Action;
-    type Outcome = G::Outcome;
-
-    fn players(&self) -> usize {
-        self.0.players()
-    }
-    fn to_move(&self, s: &G::State) -> Turn {
-        self.0.to_move(s)
-    }
-    fn legal_actions(&self, s: &G::State, out: &mut Vec<G::Action>) {
-        self.0.legal_actions(s, out)
-    }
-    fn apply(&self, s: &mut G::State, a: G::Action) -> f64 {
-        self.0.apply(s, a)
-    }
-    fn chance_outcomes(&self, s: &G::State, out: &mut Vec<(G::Outcome, f64)>) {
-        self.0.chance_outcomes(s, out)
-    }
-    fn sample_outcome(&self, s: &G::State, rng: &mut Rng) -> G::Outcome {
-        self.0.sample_outcome(s, rng)
-    }
-    fn apply_outcome(&self, s: &mut G::State, o: G::Outcome) {
-        self.0.apply_outcome(s, o)
-    }
-    fn returns(&self, s: &G::State) -> Returns {
-        self.0.returns(s)
-    }
-    fn zobrist(&self, s: &G::State) -> Option<u64> {
-        self.0.zobrist(s)
-    }
-    fn value_bounds(&self) -> Option<(f64, f64)> {
-        self.0.value_bounds()
-    }
-    fn has_rewards(&self) -> bool {
-        self.0.has_rewards()
-    }
-    fn action_name(&self, a: &G::Action) -> String {
-        self.0.action_name(a)
-    }
-    fn outcome_name(&self, o: &G::Outcome) -> String {
-        self.0.outcome_name(o)
-    }
-}
-
 /// Runs `canopy bench`.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let threads = args.threads.as_ref().map_or_else(default_threads, |t| t.0.clone());
@@ -340,19 +293,21 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 
     let rollout = args.rollout.unwrap_or(RolloutArg::Game);
     let report = match args.game {
-        BenchGame::G2048 => {
-            let policy = match rollout {
-                RolloutArg::Game => "uniform random moves and spawns (2048's own allocation-free playout)",
-                RolloutArg::Uniform => UNIFORM,
-            };
-            bench_game(&G2048::default(), "2048", size, positions_2048(), policy, rollout, &cfg)
-        }
+        BenchGame::G2048 => match rollout {
+            RolloutArg::Game => {
+                let policy = "uniform random moves and spawns (G2048Policy's allocation-free playout)";
+                bench_game(&G2048, &G2048Policy::default(), "2048", size, positions_2048(), policy, rollout, &cfg)
+            }
+            RolloutArg::Uniform => {
+                bench_game(&G2048, &UniformPolicy, "2048", size, positions_2048(), UNIFORM, rollout, &cfg)
+            }
+        },
         BenchGame::Tictactoe => {
             let policy = match rollout {
-                RolloutArg::Game => "uniform random (tic-tac-toe uses the Game trait's default playout)",
+                RolloutArg::Game => "uniform random (tic-tac-toe is searched with the uniform policy)",
                 RolloutArg::Uniform => UNIFORM,
             };
-            bench_game(&TicTacToe, "tictactoe", size, positions_tictactoe(), policy, rollout, &cfg)
+            bench_game(&TicTacToe, &UniformPolicy, "tictactoe", size, positions_tictactoe(), policy, rollout, &cfg)
         }
         BenchGame::Gomoku => {
             let n = size.unwrap_or(15);
@@ -360,28 +315,32 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             let positions = positions_gomoku(&game);
             match args.rollout.unwrap_or(RolloutArg::Uniform) {
                 RolloutArg::Game => {
-                    let policy = "Gomoku::rollout: a winning cell, else a block of the opponent's win, else a uniform \
-                                  random cell within distance 1 of a stone";
-                    bench_game(&game, "gomoku", size, positions, policy, RolloutArg::Game, &cfg)
+                    let policy = "GomokuPolicy's rollout: a winning cell, else a block of the opponent's win, else a \
+                                  straight four or a block of the opponent's, else a uniform random cell within \
+                                  distance 1 of a stone";
+                    let search = GomokuPolicy::default();
+                    bench_game(&game, &search, "gomoku", size, positions, policy, RolloutArg::Game, &cfg)
                 }
                 RolloutArg::Uniform => {
-                    let uniform = game.with_rollout_policy(GomokuRollout::Uniform);
-                    let policy = "uniformly random empty cells until a five or a full board (gomoku's own \
-                                  allocation-free playout)";
-                    let mut report = bench_game(&uniform, "gomoku", size, positions, policy, RolloutArg::Game, &cfg);
-                    report.rollout = RolloutArg::Uniform;
-                    report
+                    let search = GomokuPolicy::default().with_rollout_policy(GomokuRollout::Uniform);
+                    let policy = "uniformly random empty cells until a five or a full board (GomokuPolicy's \
+                                  allocation-free uniform playout)";
+                    bench_game(&game, &search, "gomoku", size, positions, policy, RolloutArg::Uniform, &cfg)
                 }
             }
         }
         BenchGame::Snake => {
             let n = size.unwrap_or(10);
             let game = Snake::new(n, n);
-            let policy = match rollout {
-                RolloutArg::Game => "Snake::rollout (random safe moves, stops after width*height moves without food)",
-                RolloutArg::Uniform => UNIFORM,
-            };
-            bench_game(&game, "snake", size, positions_snake(n), policy, rollout, &cfg)
+            match rollout {
+                RolloutArg::Game => {
+                    let policy = "SnakePolicy (random safe moves, stops after width*height moves without food)";
+                    bench_game(&game, &SnakePolicy::new(n, n), "snake", size, positions_snake(n), policy, rollout, &cfg)
+                }
+                RolloutArg::Uniform => {
+                    bench_game(&game, &UniformPolicy, "snake", size, positions_snake(n), UNIFORM, rollout, &cfg)
+                }
+            }
         }
     };
 
@@ -397,11 +356,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-const UNIFORM: &str = "uniform random legal actions and sampled chance outcomes (the Game trait's default playout)";
+const UNIFORM: &str =
+    "uniform random legal actions and sampled chance outcomes (the uniform policy: every legal move expanded)";
 
-/// Measures `game` (or, with `--rollout uniform`, the game with the trait's default rollout).
-fn bench_game<G: Game>(
+/// Measures `game` searched with `search` (a summary of which is `policy`).
+#[allow(clippy::too_many_arguments)]
+fn bench_game<G: Game, P: Policy<G>>(
     game: &G,
+    search: &P,
     name: &'static str,
     size: Option<usize>,
     positions: Vec<Position<G::State>>,
@@ -409,10 +371,7 @@ fn bench_game<G: Game>(
     rollout: RolloutArg,
     cfg: &Config,
 ) -> BenchReport {
-    let mut report = match rollout {
-        RolloutArg::Game => measure(game, &positions, cfg),
-        RolloutArg::Uniform => measure(&UniformRollout(game), &positions, cfg),
-    };
+    let mut report = measure(game, search, &positions, cfg);
     report.game = name;
     report.size = size;
     report.rollout = rollout;
@@ -421,14 +380,14 @@ fn bench_game<G: Game>(
 }
 
 /// Times the bare rollouts and the searches on every position at every thread count.
-fn measure<G: Game>(game: &G, positions: &[Position<G::State>], cfg: &Config) -> BenchReport {
+fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Position<G::State>], cfg: &Config) -> BenchReport {
     let pinned = cfg.params.pin_threads;
 
     // Bare rollouts: one thread (pinned like search worker 0), the same generator type and seed stream.
     let mut infos = Vec::new();
     let mut rollout_secs = 0.0;
     for p in positions {
-        let (mut best, mut sum) = (f64::INFINITY, [0.0; canopy_mcts::game::MAX_PLAYERS]);
+        let (mut best, mut sum) = (f64::INFINITY, G::Returns::zero());
         for _ in 0..cfg.repeat {
             let (secs, s) = std::thread::scope(|scope| {
                 scope
@@ -436,7 +395,7 @@ fn measure<G: Game>(game: &G, positions: &[Position<G::State>], cfg: &Config) ->
                         if pinned {
                             canopy_mcts::search::pin_to_worker_core(0);
                         }
-                        time_rollouts(game, &p.state, cfg.playouts, cfg.params.seed)
+                        time_rollouts(game, policy, &p.state, cfg.playouts, cfg.params.seed)
                     })
                     .join()
                     .expect("rollout thread panicked")
@@ -467,7 +426,7 @@ fn measure<G: Game>(game: &G, positions: &[Position<G::State>], cfg: &Config) ->
             .map(|p| {
                 let mut best: Option<PositionRun> = None;
                 for _ in 0..cfg.repeat {
-                    let r = Search::new(game, params.clone()).run(&p.state);
+                    let r = Search::with_policy(game, policy, params.clone()).run(&p.state);
                     let run = PositionRun {
                         name: p.name.to_string(),
                         playouts: r.playouts,
@@ -533,18 +492,21 @@ fn measure<G: Game>(game: &G, positions: &[Position<G::State>], cfg: &Config) ->
     }
 }
 
-/// `n` rollouts from `state` with a generator seeded like search worker 0; returns the seconds taken and
-/// the sum of the returns.
-fn time_rollouts<G: Game>(game: &G, state: &G::State, n: u64, seed: u64) -> (f64, Returns) {
+/// `n` rollouts of `policy` from `state` with a generator seeded like search worker 0; returns the seconds
+/// taken and the sum of the returns.
+fn time_rollouts<G: Game, P: Policy<G>>(
+    game: &G,
+    policy: &P,
+    state: &G::State,
+    n: u64,
+    seed: u64,
+) -> (f64, G::Returns) {
     let mut rng = rng::seeded(seed, 0);
     let mut scratch = Vec::new();
-    let mut sum = [0.0; canopy_mcts::game::MAX_PLAYERS];
+    let mut sum = G::Returns::zero();
     let start = Instant::now();
     for _ in 0..n {
-        let r = game.rollout(black_box(state), &mut rng, &mut scratch);
-        for (s, v) in sum.iter_mut().zip(r) {
-            *s += v;
-        }
+        sum.add(&policy.rollout(game, black_box(state), &mut rng, &mut scratch));
     }
     (start.elapsed().as_secs_f64(), black_box(sum))
 }
@@ -568,7 +530,7 @@ fn positions_2048() -> Vec<Position<G2048State>> {
     .map(|(name, text)| {
         let board: Board = text.parse().expect("bench boards are valid");
         let state = G2048State::from_board(board);
-        assert!(matches!(G2048::default().to_move(&state), Turn::Player(_)), "bench board {name} has no legal move");
+        assert!(matches!(G2048.to_move(&state), Turn::Player(_)), "bench board {name} has no legal move");
         Position { name, text: text.to_string(), state }
     })
     .collect()

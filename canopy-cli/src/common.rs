@@ -261,8 +261,8 @@ pub fn print_progress(p: &Progress) {
 
 /// Runs a search, printing a progress line on stderr every second when it lasts longer than that
 /// (none when `quiet`: `--no-progress`).
-pub fn search_with_progress<G: canopy_mcts::Game>(
-    search: &canopy_mcts::search::Search<'_, G>,
+pub fn search_with_progress<G: canopy_mcts::Game, P: canopy_mcts::Policy<G>>(
+    search: &canopy_mcts::search::Search<'_, G, P>,
     state: &G::State,
     quiet: bool,
 ) -> SearchReport<G::Action> {
@@ -327,8 +327,10 @@ pub fn print_totals<A>(r: &SearchReport<A>) {
 
 /// The keys of the search statistics every `--json` analysis carries, in order: `playouts`, `root_visits`,
 /// `nodes`, `max_depth`, `mean_depth`, `elapsed_ms` (milliseconds), `playouts_per_sec`, `memory_bytes`,
-/// `memory_limited`, `table` (null when the transposition table is off), `threads` and `normalisation`.
-const STATS_KEYS: [&str; 12] = [
+/// `memory_limited`, `table` (null when the transposition table is off), `threads`, `normalisation` and
+/// `solver` (whether MCTS-Solver ran: "on", "off: disabled by params" or "off: game is not two-player
+/// win/draw/loss").
+const STATS_KEYS: [&str; 13] = [
     "playouts",
     "root_visits",
     "nodes",
@@ -341,6 +343,7 @@ const STATS_KEYS: [&str; 12] = [
     "table",
     "threads",
     "normalisation",
+    "solver",
 ];
 
 /// The search statistics of `r` under [`STATS_KEYS`].
@@ -358,6 +361,7 @@ pub fn search_stats_json<A>(r: &SearchReport<A>) -> Map<String, Value> {
         json!(r.table),
         json!(r.threads),
         json!(r.normalisation),
+        json!(r.solver),
     ];
     STATS_KEYS.iter().map(|k| k.to_string()).zip(values).collect()
 }

@@ -10,7 +10,7 @@ use super::{input_error, AgentName, AnalyzeArgs, PlayArgs, SearchArgs};
 use canopy_mcts::games::g2048::agents::{self, Agent, AgentConfig, AgentKind, Decision, GameRecord};
 use canopy_mcts::games::g2048::eval::{Features, Heuristic};
 use canopy_mcts::games::g2048::expectimax::{self, DEFAULT_PROB_CUTOFF};
-use canopy_mcts::games::g2048::{Board, Dir, RolloutPolicy, G2048};
+use canopy_mcts::games::g2048::{Board, Dir, G2048Policy, RolloutPolicy};
 use canopy_mcts::search::ProgressObserver;
 
 /// Default playouts per move for `play`, `compare` and `sweep` without --playouts or --time (a full game
@@ -188,7 +188,7 @@ pub fn agent_config(
     if search.backup.is_none() {
         params.backup = defaults.search.backup;
     }
-    let base = defaults.game.rollout;
+    let base = defaults.policy.rollout;
     let mut policy = base;
     match (g.rollout, g.epsilon) {
         (Some(RolloutArg::Random), Some(_)) => {
@@ -214,7 +214,7 @@ pub fn agent_config(
     Ok(AgentConfig {
         kind,
         search: params,
-        game: G2048 { rollout: policy, ..defaults.game },
+        policy: G2048Policy { rollout: policy, ..defaults.policy },
         expectimax: expectimax::Limits { depth: g.depth, time_ms: None, prob_cutoff: g.prob_cutoff },
         cache_slots,
     })
@@ -264,7 +264,7 @@ pub fn config_line(c: &AgentConfig) -> String {
         (None, Some(n)) => format!("{n} playouts per move"),
         (None, None) => "no limit".to_string(),
     };
-    let rollout = rollout_text(&c.game.rollout);
+    let rollout = rollout_text(&c.policy.rollout);
     match c.kind {
         AgentKind::Mcts => format!(
             "{limit}, {} threads, C {}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, rollout {rollout}, \
@@ -306,10 +306,10 @@ pub fn config_json(c: &AgentConfig) -> Value {
     json!({
         "agent": c.kind,
         "search": c.search,
-        "rollout": c.game.rollout,
+        "rollout": c.policy.rollout,
         "expectimax": c.expectimax,
         "cache_slots": c.cache_slots,
-        "weights": c.game.heuristic.weights(),
+        "weights": c.policy.heuristic.weights(),
     })
 }
 
@@ -396,7 +396,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let board: Board = args.board()?.parse().map_err(|e| input_error(format!("bad board: {e}")))?;
     warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
     let config = agent_config(args.agent, &args.search, &args.g2048, canopy_mcts::search::DEFAULT_PLAYOUTS)?;
-    let h = config.game.heuristic;
+    let h = config.policy.heuristic;
     let mut agent = Agent::new(config.clone());
     let mut line = common::print_progress;
     let progress: Option<ProgressObserver<'_>> =
@@ -428,7 +428,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
                     after.unwrap_or_default()
                 );
             }
-            if config.game.rollout.depth.is_some() {
+            if config.policy.rollout.depth.is_some() {
                 println!(
                     "mean return = merge score of the move + mean over playouts of (merge scores gathered + evaluation"
                 );
@@ -568,7 +568,7 @@ fn print_explanations(h: &Heuristic, board: &Board, d: &Decision) {
 }
 
 fn print_json(config: &AgentConfig, board: &Board, d: &Decision) -> anyhow::Result<()> {
-    let h = config.game.heuristic;
+    let h = config.policy.heuristic;
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     let mut v = json!({
         "game": "2048",

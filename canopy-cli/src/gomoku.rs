@@ -173,9 +173,10 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     args.search.two_player("gomoku")?;
     let game = args.gomoku.game()?;
     let state = args.gomoku.position(&game, args.board.as_deref(), false)?;
-    let searched = Tuning::default().game(&game);
+    let policy = Tuning::default().policy();
     let params = args.search.params_with(canopy_mcts::search::DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
-    let report = common::search_with_progress(&Search::new(&searched, params), &state, args.search.no_progress);
+    let report =
+        common::search_with_progress(&Search::with_policy(&game, &policy, params), &state, args.search.no_progress);
     let forced = forced_move(&game, &state);
     let me = state.mover();
     let ranked = ranked(&report.actions, report.best);

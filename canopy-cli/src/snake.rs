@@ -10,7 +10,8 @@ use super::common::{self, Whole};
 use super::{input_error, AgentName, AnalyzeArgs, PlayArgs};
 use canopy_mcts::game::{Game, Turn};
 use canopy_mcts::games::snake::{
-    Baseline, BoxedAgent, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakeState, TailFilter, MAX_SIDE,
+    Baseline, BoxedAgent, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakePolicy, SnakeState, TailFilter,
+    MAX_SIDE,
 };
 use canopy_mcts::rng::{self, Rng};
 use canopy_mcts::search::{Search, SearchParams};
@@ -55,7 +56,7 @@ pub struct SnakePlayArgs {
     pub search: SnakeSearchArgs,
 }
 
-/// Settings of the MCTS agent's search game (snake), shared by `play` and `analyze`.
+/// Settings of the MCTS agent's search policy (snake), shared by `play` and `analyze`.
 #[derive(clap::Args, Debug, Clone, Default)]
 #[command(next_help_heading = "Snake")]
 pub struct SnakeSearchArgs {
@@ -107,9 +108,9 @@ impl SnakeSearchArgs {
         )))
     }
 
-    /// The MCTS agent's search game for a `width` x `height` board with these options.
-    fn game(&self, width: usize, height: usize) -> Snake {
-        let mut g = MctsAgent::search_game(width, height);
+    /// The MCTS agent's search policy for a `width` x `height` board with these options.
+    fn policy(&self, width: usize, height: usize) -> SnakePolicy {
+        let mut g = MctsAgent::search_policy(width, height);
         if let Some(r) = self.rollout {
             g.rollout = match r {
                 RolloutArg::Safegreedy => RolloutPolicy::SafeGreedy,
@@ -202,30 +203,32 @@ fn one_line(e: &impl std::fmt::Display) -> String {
     e.to_string().lines().next().unwrap_or_default().to_string()
 }
 
-/// Analyses a snake position with the MCTS agent's search game.
+/// Analyses a snake position with the MCTS agent's search policy.
 pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     if args.agent != AgentName::Mcts {
         return Err(input_error("snake is analysed with --agent mcts only (the other agents are for play)"));
     }
     let state = parse_state(args.board()?)?;
-    let rules = Snake::for_state(&state);
-    rules.check_position(&state).map_err(|e| input_error(format!("bad snake state: {e}")))?;
+    let game = Snake::for_state(&state);
+    game.check_position(&state).map_err(|e| input_error(format!("bad snake state: {e}")))?;
     if state.end().is_none() && state.food().is_none() {
         return Err(input_error("the position has no food: add food=x,y (analyze needs the snake to move)"));
     }
-    let game = args.snake.game(state.width(), state.height());
+    let policy = args.snake.policy(state.width(), state.height());
     let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
-    let report = common::search_with_progress(&Search::new(&game, params), &state, args.search.no_progress);
-    // Every move the rules allow, marked when the tail filter left it out of the search.
+    let report =
+        common::search_with_progress(&Search::with_policy(&game, &policy, params), &state, args.search.no_progress);
+    // Every safe move (all non-reversing moves when none is safe), marked when the tail filter left it
+    // out of the search.
     let mut legal = Vec::new();
-    rules.legal_actions(&state, &mut legal);
+    Snake::safe_moves(&state, &mut legal);
     let rows: Vec<(Dir, Option<&canopy_mcts::search::ActionStats<Dir>>)> =
         legal.iter().map(|&d| (d, report.actions.iter().find(|a| a.action == d))).collect();
     let safe = |d: Dir| state.is_safe(d);
     let units = format!(
         "food eaten (1 per food) + {} per move survived, over the tree and a rollout of at most {} moves",
         game.survival_bonus(),
-        game.rollout_max_moves
+        policy.rollout_max_moves
     );
     if args.json {
         let mut v = json!({
@@ -253,8 +256,8 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             .collect();
         if let Some(obj) = v.as_object_mut() {
             obj.extend(common::analysis_json(&report, actions));
-            obj.insert("rollout".into(), json!(format!("{:?}", game.rollout)));
-            obj.insert("tail_filter".into(), json!(format!("{:?}", game.tail_filter).to_lowercase()));
+            obj.insert("rollout".into(), json!(format!("{:?}", policy.rollout)));
+            obj.insert("tail_filter".into(), json!(format!("{:?}", policy.tail_filter).to_lowercase()));
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
@@ -348,7 +351,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         (params.playouts, params.time_ms) = (None, Some(PLAY_DEFAULT_MS));
     }
     let endgame = args.snake.endgame.unwrap_or(MctsAgent::default_endgame(w, h));
-    let search_game = Snake { rollout_cycle_free: endgame, ..args.snake.search.game(w, h) };
+    let search_policy = SnakePolicy { rollout_cycle_free: endgame, ..args.snake.search.policy(w, h) };
     let agent_name = match args.agent {
         AgentName::Mcts => "mcts",
         AgentName::Random => "random",
@@ -377,7 +380,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         let player = match args.agent {
             AgentName::Mcts => {
                 let p = SearchParams { seed: seed.wrapping_mul(1_000_003), ..params.clone() };
-                Player::Mcts(Box::new(MctsAgent::new(search_game, p).with_endgame(endgame)))
+                Player::Mcts(Box::new(MctsAgent::new(rules, search_policy, p).with_endgame(endgame)))
             }
             AgentName::Random => Player::Baseline(Baseline::RandomSafe.agent(w, h)),
             AgentName::Greedy => Player::Baseline(Baseline::Greedy.agent(w, h)),
@@ -415,10 +418,10 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             "survival_bonus": rules.survival_bonus(),
             "params": (args.agent == AgentName::Mcts).then_some(&params),
             "mcts": (args.agent == AgentName::Mcts).then(|| json!({
-                "rollout": format!("{:?}", search_game.rollout),
-                "rollout_max_moves": search_game.rollout_max_moves,
-                "rollout_patience": search_game.rollout_patience,
-                "tail_filter": format!("{:?}", search_game.tail_filter).to_lowercase(),
+                "rollout": format!("{:?}", search_policy.rollout),
+                "rollout_max_moves": search_policy.rollout_max_moves,
+                "rollout_patience": search_policy.rollout_patience,
+                "tail_filter": format!("{:?}", search_policy.tail_filter).to_lowercase(),
                 "endgame_free_cells": endgame,
             })),
             "summary": summary,

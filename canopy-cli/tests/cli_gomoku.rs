@@ -40,6 +40,23 @@ fn analyze_json_fields() {
     for key in ["root_proof", "best_proof", "best_win_rate", "root_value", "nodes", "elapsed_ms", "memory_bytes"] {
         assert!(v.get(key).is_some(), "field {key} missing");
     }
+    assert_eq!(v["solver"], "on");
+    let off = json(&[
+        "analyze",
+        "gomoku",
+        "--moves",
+        T1_MOVES,
+        "--playouts",
+        "200",
+        "--threads",
+        "1",
+        "--no-solver",
+        "--json",
+    ]);
+    assert_eq!(off["solver"], "off: disabled by params");
+    let snake =
+        json(&["analyze", "snake", "--state", "6x6 body=2,2 food=0,0", "--playouts", "50", "--threads", "1", "--json"]);
+    assert_eq!(snake["solver"], "off: game is not two-player win/draw/loss");
     // The proofs are null or one of the solver's words.
     for a in actions {
         assert!(matches!(a["proof"].as_str(), None | Some("win" | "loss" | "draw")), "{}", a["proof"]);

@@ -12,9 +12,9 @@
 use std::hint::black_box;
 
 use canopy_mcts::games::g2048::eval::Heuristic;
-use canopy_mcts::games::g2048::{Board, Dir, G2048State, RolloutPolicy, G2048};
+use canopy_mcts::games::g2048::{Board, Dir, G2048Policy, G2048State, RolloutPolicy, G2048};
 use canopy_mcts::rng::seeded;
-use canopy_mcts::Game;
+use canopy_mcts::{Game, Policy};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// Number of benchmark positions.
@@ -22,7 +22,7 @@ const POSITIONS: usize = 4096;
 
 /// Positions met in seeded uniform-random games (every position of as many games as needed).
 fn positions() -> Vec<Board> {
-    let g = G2048::default();
+    let g = G2048;
     let mut rng = seeded(2048, 0);
     let mut out = Vec::with_capacity(POSITIONS);
     while out.len() < POSITIONS {
@@ -95,7 +95,7 @@ fn movegen(c: &mut Criterion) {
     let mut scratch = Vec::new();
     group.throughput(Throughput::Elements(1));
     group.bench_function("rollout", |bench| {
-        bench.iter(|| G2048::default().rollout(black_box(&start), &mut rng, &mut scratch))
+        bench.iter(|| G2048Policy::default().rollout(&G2048, black_box(&start), &mut rng, &mut scratch))
     });
 
     // The evaluation (eight table lookups), counted per board.
@@ -117,7 +117,7 @@ fn movegen(c: &mut Criterion) {
         ("rollout_truncated_d1_leaf1", RolloutPolicy { epsilon: 0.0, depth: Some(1), leaf_depth: 1 }),
         ("rollout_egreedy_end", RolloutPolicy { epsilon: 0.2, depth: None, leaf_depth: 0 }),
     ] {
-        let g = G2048::with_rollout(policy);
+        let g = G2048Policy::with_rollout(policy);
         group.throughput(Throughput::Elements(afters.len() as u64));
         group.bench_function(name, |bench| {
             bench.iter(|| afters.iter().map(|s| g.rollout_value(black_box(s), &mut rng)).sum::<f64>())

@@ -11,7 +11,7 @@
 
 use std::hint::black_box;
 
-use canopy_mcts::games::g2048::{Board, G2048State, G2048};
+use canopy_mcts::games::g2048::{Board, G2048Policy, G2048State, G2048};
 use canopy_mcts::games::mix64;
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::internals::{Lookup, TranspositionTable};
@@ -39,12 +39,16 @@ fn search(c: &mut Criterion) {
     group.sample_size(10);
     for (name, text) in BOARDS_2048 {
         let root = G2048State::from_board(text.parse::<Board>().unwrap());
-        let nodes = Search::new(&G2048::default(), params(PLAYOUTS_2048, 1)).run(&root).nodes;
+        let nodes = Search::with_policy(&G2048, &G2048Policy::default(), params(PLAYOUTS_2048, 1)).run(&root).nodes;
         println!("2048 {name}: {PLAYOUTS_2048} playouts, 1 thread, seed 1: {nodes} nodes");
         group.throughput(Throughput::Elements(PLAYOUTS_2048));
         for threads in [1, 2] {
             group.bench_function(format!("g2048_{name}_{threads}t"), |b| {
-                b.iter(|| Search::new(&G2048::default(), params(PLAYOUTS_2048, threads)).run(black_box(&root)).playouts)
+                b.iter(|| {
+                    Search::with_policy(&G2048, &G2048Policy::default(), params(PLAYOUTS_2048, threads))
+                        .run(black_box(&root))
+                        .playouts
+                })
             });
         }
     }

@@ -8,7 +8,7 @@
 
 use canopy_mcts::games::g2048::agents::{play_game, Agent, AgentConfig, AgentKind};
 use canopy_mcts::games::g2048::eval::{Heuristic, Weights, STANDARD};
-use canopy_mcts::games::g2048::G2048;
+use canopy_mcts::games::g2048::G2048Policy;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -40,7 +40,7 @@ fn main() {
         for &depth in &depths {
             let kind = if depth == 0 { AgentKind::Greedy } else { AgentKind::Expectimax };
             let mut config = AgentConfig::new(kind);
-            config.game = G2048 { heuristic, ..config.game };
+            config.policy = G2048Policy { heuristic, ..config.policy };
             config.search.threads = 1;
             config.expectimax.depth = Some(depth.max(1));
             config.cache_slots = 1 << 20;

@@ -27,7 +27,7 @@
 use std::fmt;
 use std::time::Instant;
 
-use crate::game::{Game, Turn, MAX_PLAYERS};
+use crate::game::{Game, Returns, Turn};
 use crate::rng::{self, Rng};
 use crate::search::{Search, SearchParams, SearchReport};
 use crate::sync::AtomicBool;
@@ -201,13 +201,13 @@ pub struct GameRecord<G: Game> {
     pub finished: bool,
     /// Each player's return: the rewards of its moves plus, for a finished game, its terminal payoff.
     /// Two-player games here pay 1 for a win, 0.5 for a draw and 0 for a loss.
-    pub returns: [f64; MAX_PLAYERS],
-    /// Moves played by each player.
-    pub moves: [u64; MAX_PLAYERS],
-    /// Work of each player's decisions, summed (see [`Decision::work`]).
-    pub work: [u64; MAX_PLAYERS],
-    /// Decision time of each player, milliseconds.
-    pub think_ms: [f64; MAX_PLAYERS],
+    pub returns: G::Returns,
+    /// Moves played by each player (one entry per player).
+    pub moves: Vec<u64>,
+    /// Work of each player's decisions, summed (see [`Decision::work`]; one entry per player).
+    pub work: Vec<u64>,
+    /// Decision time of each player, milliseconds (one entry per player).
+    pub think_ms: Vec<f64>,
     /// Wall time of the whole game, milliseconds.
     pub elapsed_ms: f64,
 }
@@ -229,7 +229,7 @@ impl<G: Game> GameRecord<G> {
     /// The winner of a finished two-player game with win/draw/loss payoffs (`None`: a draw, an unfinished
     /// game, or a game of another kind).
     pub fn winner(&self) -> Option<usize> {
-        if !self.finished || self.returns.len() < 2 {
+        if !self.finished || <G::Returns as Returns>::PLAYERS != 2 {
             return None;
         }
         match (self.returns[0], self.returns[1]) {
@@ -265,16 +265,16 @@ pub fn play_game<G: Game>(
     let mut agent_rngs: Vec<Rng> = (0..game.players()).map(|p| seeds.agent(p)).collect();
     let start = start(&mut chance);
     let mut state = start.clone();
-    let mut record = GameRecord {
+    let mut record: GameRecord<G> = GameRecord {
         seed: seeds.seed,
         start,
         steps: Vec::new(),
         last: state.clone(),
         finished: false,
-        returns: [0.0; MAX_PLAYERS],
-        moves: [0; MAX_PLAYERS],
-        work: [0; MAX_PLAYERS],
-        think_ms: [0.0; MAX_PLAYERS],
+        returns: G::Returns::zero(),
+        moves: vec![0; game.players()],
+        work: vec![0; game.players()],
+        think_ms: vec![0.0; game.players()],
         elapsed_ms: 0.0,
     };
     let mut legal = Vec::new();
@@ -283,9 +283,7 @@ pub fn play_game<G: Game>(
         match game.to_move(&state) {
             Turn::Terminal => {
                 record.finished = true;
-                for (r, t) in record.returns.iter_mut().zip(game.returns(&state)) {
-                    *r += t;
-                }
+                Returns::add(&mut record.returns, &game.returns(&state));
                 break;
             }
             Turn::Chance => {

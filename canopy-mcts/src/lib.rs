@@ -7,13 +7,15 @@ pub mod agent;
 pub mod game;
 pub mod games;
 pub mod param;
+pub mod policy;
 pub mod rng;
 pub mod search;
 pub(crate) mod sync;
 
-pub use game::{Game, NoOutcome, Returns, Turn, MAX_PLAYERS};
+pub use game::{Game, NoOutcome, Returns, Turn};
+pub use policy::{Coverage, Policy, UniformPolicy};
 pub use rng::Rng;
-pub use search::{ActionStats, Proof, Search, SearchParams, SearchReport};
+pub use search::{ActionStats, Proof, Search, SearchParams, SearchReport, SolverStatus};
 
 /// The shared tree and the transposition table, for this crate's loom models (`--cfg canopy_loom`) and
 /// micro-benchmarks (feature `internals`). Not part of the public API: no stability promise.

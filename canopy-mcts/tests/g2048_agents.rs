@@ -6,10 +6,10 @@ use canopy_mcts::games::g2048::eval::{Features, Heuristic, STANDARD};
 use canopy_mcts::games::g2048::expectimax::{
     self, afterstate_value, depth_for, Expectimax, Limits, ParallelExpectimax,
 };
-use canopy_mcts::games::g2048::{Board, Dir, G2048State, RolloutPolicy, G2048};
+use canopy_mcts::games::g2048::{Board, Dir, G2048Policy, G2048State, RolloutPolicy, G2048};
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::SearchParams;
-use canopy_mcts::Game;
+use canopy_mcts::Policy;
 
 fn board(text: &str) -> Board {
     text.parse().unwrap()
@@ -98,7 +98,7 @@ fn truncated_rollouts_score_the_afterstate() {
     let h = Heuristic::standard();
     let after = board("2,4,8,0, 0,0,0,0, 0,0,0,0, 0,0,0,0");
     let pending = G2048State { board: after, spawn_pending: true };
-    let d0 = G2048::with_rollout(RolloutPolicy { epsilon: 0.0, depth: Some(0), leaf_depth: 0 });
+    let d0 = G2048Policy::with_rollout(RolloutPolicy { epsilon: 0.0, depth: Some(0), leaf_depth: 0 });
     assert_eq!(d0.rollout_value(&pending, &mut seeded(1, 0)), f64::from(h.evaluate(&after)));
     // From a position to move, depth 0 plays the greedy move and scores its afterstate.
     let pos = board("2,2,8,0, 0,0,0,0, 0,0,0,0, 0,0,0,0");
@@ -109,7 +109,7 @@ fn truncated_rollouts_score_the_afterstate() {
         .fold(f32::NEG_INFINITY, f32::max);
     assert_eq!(d0.rollout_value(&G2048State::from_board(pos), &mut seeded(1, 0)), f64::from(best));
     // With a lookahead, the pending afterstate is scored by the expectimax value.
-    let l1 = G2048::with_rollout(RolloutPolicy { epsilon: 0.0, depth: Some(0), leaf_depth: 1 });
+    let l1 = G2048Policy::with_rollout(RolloutPolicy { epsilon: 0.0, depth: Some(0), leaf_depth: 1 });
     let want = afterstate_value(h, &after, 1, expectimax::DEFAULT_PROB_CUTOFF);
     assert_eq!(l1.rollout_value(&pending, &mut seeded(1, 0)), f64::from(want));
 }
@@ -123,11 +123,11 @@ fn a_lost_game_is_worth_nothing_and_rollouts_are_reproducible() {
         RolloutPolicy { epsilon: 0.2, depth: None, leaf_depth: 0 },
         RolloutPolicy { epsilon: 0.2, depth: Some(5), leaf_depth: 1 },
     ] {
-        let g = G2048::with_rollout(policy);
+        let g = G2048Policy::with_rollout(policy);
         assert_eq!(g.rollout_value(&dead, &mut seeded(3, 0)), 0.0, "{policy:?}");
         let s = G2048State::from_board(board("2,0,0,2, 0,4,0,0, 0,0,8,0, 0,0,0,2"));
-        let a = g.rollout(&s, &mut seeded(7, 1), &mut Vec::new());
-        let b = g.rollout(&s, &mut seeded(7, 1), &mut Vec::new());
+        let a = g.rollout(&G2048, &s, &mut seeded(7, 1), &mut Vec::new());
+        let b = g.rollout(&G2048, &s, &mut seeded(7, 1), &mut Vec::new());
         assert_eq!(a, b, "{policy:?}");
         assert!(a[0] > 0.0);
     }
@@ -136,12 +136,12 @@ fn a_lost_game_is_worth_nothing_and_rollouts_are_reproducible() {
 #[test]
 fn greedy_rollouts_outscore_random_ones() {
     let start = G2048State::from_board(board("2,0,0,2, 0,0,0,0, 0,0,0,0, 0,0,0,0"));
-    let mean = |g: &G2048| -> f64 {
+    let mean = |g: &G2048Policy| -> f64 {
         let mut rng = seeded(11, 0);
         (0..40).map(|_| g.rollout_value(&start, &mut rng)).sum::<f64>() / 40.0
     };
-    let random = mean(&G2048::default());
-    let greedy = mean(&G2048::with_rollout(RolloutPolicy { epsilon: 0.0, depth: None, leaf_depth: 0 }));
+    let random = mean(&G2048Policy::default());
+    let greedy = mean(&G2048Policy::with_rollout(RolloutPolicy { epsilon: 0.0, depth: None, leaf_depth: 0 }));
     assert!(greedy > 2.0 * random, "greedy {greedy} random {random}");
 }
 
@@ -287,7 +287,7 @@ fn agents_choose_legal_moves_and_report_every_legal_move() {
 fn flat_splits_the_rollouts_over_the_moves() {
     let b = board(BOARDS[1]);
     let params = SearchParams { playouts: Some(301), threads: 2, ..SearchParams::default() };
-    let (means, counts) = flat(&G2048::default(), &b, &params, 3);
+    let (means, counts) = flat(&G2048Policy::default(), &b, &params, 3);
     let legal: Vec<Dir> = b.legal_dirs().iter().collect();
     assert_eq!(counts.iter().sum::<u64>(), 301);
     for d in Dir::ALL {
@@ -301,7 +301,7 @@ fn flat_values_every_move_even_without_time() {
     // A 1 ms budget on a busy machine may pass before the threads start: one round is still played.
     let b = board(BOARDS[2]);
     let params = SearchParams { playouts: None, time_ms: Some(1), threads: 2, ..SearchParams::default() };
-    let (_, counts) = flat(&G2048::default(), &b, &params, 3);
+    let (_, counts) = flat(&G2048Policy::default(), &b, &params, 3);
     for d in b.legal_dirs().iter() {
         assert!(counts[d.index()] >= 1, "{d}: {counts:?}");
     }
@@ -318,5 +318,4 @@ fn a_game_ends_with_the_record_of_its_moves() {
     // Same seed, same agent: the same game.
     let again = canopy_mcts::games::g2048::agents::play_game(&mut agent, 4, |_, _, _| {});
     assert_eq!((again.score, again.moves), (r.score, r.moves));
-    let _ = G2048::default().players();
 }

@@ -1,9 +1,9 @@
 //! 2048 rules: every case of tests/data/2048-moves.tsv (copied from shared/cases), property tests
 //! against an independent reference move, parsing, the game interface and random-play sanity.
 
-use canopy_mcts::games::g2048::{zobrist, Board, BoardError, Dir, G2048State, Spawn, G2048};
-use canopy_mcts::rng::{seeded, Rng};
-use canopy_mcts::{Game, Returns, Turn};
+use canopy_mcts::games::g2048::{zobrist, Board, BoardError, Dir, G2048Policy, G2048State, Spawn, G2048};
+use canopy_mcts::rng::seeded;
+use canopy_mcts::{Game, Policy, Turn, UniformPolicy};
 use proptest::prelude::*;
 
 const CASES: &str = include_str!("../../tests/data/2048-moves.tsv");
@@ -64,7 +64,7 @@ fn every_case_of_the_move_file() {
             }
         }
         // The game interface agrees with the board.
-        let g = G2048::default();
+        let g = G2048;
         let mut s = G2048State::from_board(c.board);
         let mut legal = Vec::new();
         g.legal_actions(&s, &mut legal);
@@ -84,7 +84,7 @@ fn c17_spawn_is_over_the_empty_cells_of_the_new_board() {
     let (after, _) = c.board.shift(c.dir).unwrap();
     assert_eq!(after.empty_mask(), (1 << 3) | (1 << 15));
     assert_eq!(after.empty_count(), 2);
-    let g = G2048::default();
+    let g = G2048;
     let mut s = G2048State::from_board(c.board);
     g.apply(&mut s, c.dir);
     let mut outcomes = Vec::new();
@@ -110,7 +110,7 @@ fn c17_spawn_is_over_the_empty_cells_of_the_new_board() {
 #[test]
 fn c18_every_spawn_ends_the_game() {
     let c = case("C18");
-    let g = G2048::default();
+    let g = G2048;
     let mut s = G2048State::from_board(c.board);
     assert_eq!(g.apply(&mut s, c.dir), 2048.0);
     assert_eq!(s.board.max_tile(), 2048);
@@ -122,14 +122,14 @@ fn c18_every_spawn_ends_the_game() {
         g.apply_outcome(&mut t, spawn);
         assert_eq!(g.to_move(&t), Turn::Terminal, "after {spawn}");
         assert!(t.board.legal_dirs().is_empty());
-        assert_eq!(g.rollout(&t, &mut seeded(1, 0), &mut Vec::new()), [0.0, 0.0]);
+        assert_eq!(G2048Policy::default().rollout(&g, &t, &mut seeded(1, 0), &mut Vec::new()), [0.0]);
     }
 }
 
 #[test]
 fn c20_full_board_without_moves_is_terminal() {
     let c = case("C20");
-    let g = G2048::default();
+    let g = G2048;
     let s = G2048State::from_board(c.board);
     assert_eq!(g.to_move(&s), Turn::Terminal);
     assert!(c.board.legal_dirs().is_empty());
@@ -139,7 +139,7 @@ fn c20_full_board_without_moves_is_terminal() {
     let mut legal = vec![Dir::Up];
     g.legal_actions(&s, &mut legal);
     assert!(legal.is_empty());
-    assert_eq!(g.returns(&s), [0.0, 0.0]);
+    assert_eq!(g.returns(&s), [0.0]);
 }
 
 #[test]
@@ -221,39 +221,6 @@ fn board() -> impl Strategy<Value = Board> {
     exponents().prop_map(Board::from_exponents)
 }
 
-/// A wrapper that keeps the trait's default rollout, to check the override against it.
-struct DefaultRollout;
-
-impl Game for DefaultRollout {
-    type State = G2048State;
-    type Action = Dir;
-    type Outcome = Spawn;
-    fn players(&self) -> usize {
-        1
-    }
-    fn to_move(&self, s: &G2048State) -> Turn {
-        G2048::default().to_move(s)
-    }
-    fn legal_actions(&self, s: &G2048State, out: &mut Vec<Dir>) {
-        G2048::default().legal_actions(s, out)
-    }
-    fn apply(&self, s: &mut G2048State, a: Dir) -> f64 {
-        G2048::default().apply(s, a)
-    }
-    fn chance_outcomes(&self, s: &G2048State, out: &mut Vec<(Spawn, f64)>) {
-        G2048::default().chance_outcomes(s, out)
-    }
-    fn sample_outcome(&self, s: &G2048State, rng: &mut Rng) -> Spawn {
-        G2048::default().sample_outcome(s, rng)
-    }
-    fn apply_outcome(&self, s: &mut G2048State, o: Spawn) {
-        G2048::default().apply_outcome(s, o)
-    }
-    fn returns(&self, s: &G2048State) -> Returns {
-        G2048::default().returns(s)
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -287,7 +254,7 @@ proptest! {
 
     #[test]
     fn the_sum_grows_only_by_the_spawn(b in board(), seed in any::<u64>()) {
-        let g = G2048::default();
+        let g = G2048;
         let mut rng = seeded(seed, 0);
         let mut s = G2048State::from_board(b);
         for _ in 0..20 {
@@ -312,7 +279,7 @@ proptest! {
 
     #[test]
     fn zobrist_incremental_equals_scratch(b in board(), seed in any::<u64>()) {
-        let g = G2048::default();
+        let g = G2048;
         let mut rng = seeded(seed, 1);
         let mut s = G2048State::from_board(b);
         let mut key = s.zobrist_key();
@@ -361,8 +328,8 @@ proptest! {
     #[test]
     fn rollout_equals_the_default_playout(b in board(), pending in any::<bool>(), seed in any::<u64>()) {
         let s = G2048State { board: b, spawn_pending: pending && b.empty_count() > 0 };
-        let fast = G2048::default().rollout(&s, &mut seeded(seed, 2), &mut Vec::new());
-        let slow = DefaultRollout.rollout(&s, &mut seeded(seed, 2), &mut Vec::new());
+        let fast = G2048Policy::default().rollout(&G2048, &s, &mut seeded(seed, 2), &mut Vec::new());
+        let slow = UniformPolicy.rollout(&G2048, &s, &mut seeded(seed, 2), &mut Vec::new());
         prop_assert_eq!(fast, slow);
     }
 }
@@ -426,7 +393,7 @@ fn dir_names_and_parsing() {
         assert_eq!(d.name().parse::<Dir>(), Ok(d));
         assert_eq!(d.name().to_uppercase().parse::<Dir>(), Ok(d));
         assert_eq!(d.to_string(), d.name());
-        assert_eq!(G2048::default().action_name(&d), d.name());
+        assert_eq!(G2048.action_name(&d), d.name());
     }
     assert_eq!(Dir::ALL.map(Dir::name), ["up", "down", "left", "right"]);
     for (s, d) in [("U", Dir::Up), ("d", Dir::Down), ("L", Dir::Left), ("r", Dir::Right), (" Left ", Dir::Left)] {
@@ -443,7 +410,7 @@ fn dir_names_and_parsing() {
 
 #[test]
 fn new_game_has_two_small_tiles() {
-    let g = G2048::default();
+    let g = G2048;
     let mut rng = seeded(2048, 0);
     let mut fours = 0;
     for _ in 0..1000 {
@@ -460,7 +427,7 @@ fn new_game_has_two_small_tiles() {
 
 #[test]
 fn chance_outcomes_sum_to_one_and_sampling_follows_them() {
-    let g = G2048::default();
+    let g = G2048;
     let s =
         G2048State { board: "2,4,8,16, 32,0,64,128, 256,512,0,1024, 2,4,8,0".parse().unwrap(), spawn_pending: true };
     let mut outcomes = Vec::new();
@@ -490,13 +457,13 @@ fn chance_outcomes_sum_to_one_and_sampling_follows_them() {
 
 #[test]
 fn random_play_scores_like_the_original() {
-    let g = G2048::default();
+    let g = G2048;
     let mut rng = seeded(42, 0);
     let games = 2000;
     let total: f64 = (0..games)
         .map(|_| {
             let s = G2048State::new_game(&mut rng);
-            g.rollout(&s, &mut rng, &mut Vec::new())[0]
+            G2048Policy::default().rollout(&g, &s, &mut rng, &mut Vec::new())[0]
         })
         .sum();
     let mean = total / f64::from(games);

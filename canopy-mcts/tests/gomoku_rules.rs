@@ -2,10 +2,10 @@
 //! shared/cases/gomoku.tsv), plus unit and property tests of the public API.
 
 use canopy_mcts::games::gomoku::{
-    parse_moves, random, threat, Cell, Gomoku, GomokuState, PositionError, Rule, BLACK, WHITE,
+    parse_moves, random, threat, Cell, Gomoku, GomokuPolicy, GomokuState, PositionError, Rule, BLACK, WHITE,
 };
 use canopy_mcts::rng::seeded;
-use canopy_mcts::{Game, Turn};
+use canopy_mcts::{Coverage, Game, Policy, Turn};
 use proptest::prelude::*;
 
 const CASES: &str = include_str!("../../tests/data/gomoku.tsv");
@@ -58,7 +58,7 @@ fn tactics_rows() {
         assert_eq!(threats, expected, "{}: winning/blocking cells", case.id);
         for seed in 0..20 {
             let mut rng = seeded(seed, 0);
-            let policy = game.policy_move(state, &mut rng).unwrap();
+            let policy = GomokuPolicy::default().rollout_move(game, state, &mut rng).unwrap();
             assert!(expected.contains(&policy), "{}: rollout policy chose {policy}", case.id);
             let agent = threat(game, state, &mut rng).unwrap();
             assert!(expected.contains(&agent), "{}: threat agent chose {agent}", case.id);
@@ -230,8 +230,9 @@ fn full_small_board_is_a_draw() {
         let mut rng = seeded(7, 0);
         let mut scratch = Vec::new();
         let mut draws = 0;
+        let policy = GomokuPolicy::default();
         for _ in 0..2000 {
-            let r = game.rollout(&game.new_game(), &mut rng, &mut scratch);
+            let r = policy.rollout(&game, &game.new_game(), &mut rng, &mut scratch);
             assert_eq!(r[0] + r[1], 1.0);
             draws += (r[0] == 0.5) as usize;
         }
@@ -241,7 +242,7 @@ fn full_small_board_is_a_draw() {
             let c = if i % 2 == 0 { black[i / 2] } else { white[i / 2] };
             game.apply(&mut almost, c);
         }
-        assert_eq!(game.rollout(&almost, &mut rng, &mut scratch), [0.5, 0.5]);
+        assert_eq!(policy.rollout(&game, &almost, &mut rng, &mut scratch), [0.5, 0.5]);
     }
 }
 
@@ -339,23 +340,36 @@ fn diagrams_round_trip() {
 #[test]
 fn candidates_and_game_trait_basics() {
     let game = Gomoku::default();
-    assert_eq!((game.size(), game.rule(), game.radius()), (15, Rule::Freestyle, 2));
+    let policy = GomokuPolicy::default();
+    assert_eq!((game.size(), game.rule(), policy.radius()), (15, Rule::Freestyle, 2));
     assert_eq!(game.players(), 2);
     assert_eq!(game.value_bounds(), Some((0.0, 1.0)));
     assert!(!game.has_rewards());
+    // The rules: every empty cell, row-major.
     let mut out = Vec::new();
     let s = game.new_game();
     game.legal_actions(&s, &mut out);
+    assert_eq!(out.len(), 225);
+    assert_eq!((out[0], out[16]), (Cell::new(0, 0), Cell::new(1, 1)));
+    let s = game.from_moves("7,7 0,0").unwrap();
+    game.legal_actions(&s, &mut out);
+    assert_eq!(out.len(), 223);
+    assert!(!out.contains(&Cell::new(7, 7)) && !out.contains(&Cell::new(0, 0)));
+    assert!(
+        game.is_legal(&s, Cell::new(14, 14), &mut Vec::new()) && !game.is_legal(&s, Cell::new(0, 0), &mut Vec::new())
+    );
+    // The policy's candidates: the centre on the empty board, then the cells near the stones.
+    assert_eq!(policy.candidates(&game, &game.new_game(), &mut out), Coverage::Pruned);
     assert_eq!(out, vec![Cell::new(7, 7)]);
     let s = game.from_moves("7,7").unwrap();
-    game.legal_actions(&s, &mut out);
+    policy.candidates(&game, &s, &mut out);
     assert_eq!(out.len(), 24);
     assert!(out.iter().all(|c| (c.x as i32 - 7).abs() <= 2 && (c.y as i32 - 7).abs() <= 2));
     // A corner stone has 8 candidates within radius 2; radius 1 gives 3.
     let s = game.from_moves("0,0").unwrap();
-    game.legal_actions(&s, &mut out);
+    policy.candidates(&game, &s, &mut out);
     assert_eq!(out.len(), 8);
-    game.with_radius(1).legal_actions(&s, &mut out);
+    policy.with_radius(1).candidates(&game, &s, &mut out);
     assert_eq!(out, cells("1,0 0,1 1,1"));
     assert_eq!(game.action_name(&Cell::new(3, 11)), "3,11");
     assert_eq!(Cell::new(3, 11).index(15), 168);
@@ -371,7 +385,7 @@ fn agents_choose_candidates_and_rollouts_are_reproducible() {
     // Threat against random: every move is a candidate, and the game ends.
     let mut turn = 0;
     while !s.is_terminal() {
-        game.legal_actions(&s, &mut out);
+        GomokuPolicy::default().candidates(&game, &s, &mut out);
         let c = if turn % 2 == 0 { threat(&game, &s, &mut rng) } else { random(&game, &s, &mut rng) };
         let c = c.unwrap();
         assert!(out.contains(&c));
@@ -382,8 +396,9 @@ fn agents_choose_candidates_and_rollouts_are_reproducible() {
     assert!(random(&game, &s, &mut rng).is_none());
     let start = game.from_moves("4,4 4,5").unwrap();
     let mut scratch = Vec::new();
-    let a: Vec<_> = (0..50).map(|i| game.rollout(&start, &mut seeded(i, 3), &mut scratch)).collect();
-    let b: Vec<_> = (0..50).map(|i| game.rollout(&start, &mut seeded(i, 3), &mut scratch)).collect();
+    let policy = GomokuPolicy::default();
+    let a: Vec<_> = (0..50).map(|i| policy.rollout(&game, &start, &mut seeded(i, 3), &mut scratch)).collect();
+    let b: Vec<_> = (0..50).map(|i| policy.rollout(&game, &start, &mut seeded(i, 3), &mut scratch)).collect();
     assert_eq!(a, b);
 }
 

@@ -3,11 +3,11 @@
 //! candidate searched, no forced-move shortcut) and as the tuned player; and whole games of the players.
 
 use canopy_mcts::games::gomoku::{
-    flat, play_game, vcf, Cell, Gomoku, GomokuState, How, Player, RolloutPolicy, Rule, Tuning, BLACK,
+    flat, play_game, vcf, Cell, Gomoku, GomokuPolicy, GomokuState, How, Player, RolloutPolicy, Rule, Tuning, BLACK,
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::{Search, SearchParams};
-use canopy_mcts::Game;
+use canopy_mcts::{Coverage, Game, Policy};
 
 const CASES: &str = include_str!("../../tests/data/gomoku.tsv");
 
@@ -42,17 +42,17 @@ fn rows_t1_to_t4_and_r1_are_read() {
     assert_eq!(r1.1.rule(), Rule::Freestyle);
 }
 
-/// The search (no forced-move shortcut) on the game as the player tunes it (threat pruning), with both
+/// The search (no forced-move shortcut) with the player's policy (threat pruning), with both
 /// rollout policies: the most visited move is an expected one, for several seeds, at 1000 and 3000
 /// playouts, with one and two threads.
 #[test]
 fn search_picks_the_expected_moves() {
     for (id, game, state, expected) in position_rows() {
         for policy in [RolloutPolicy::Basic, RolloutPolicy::Threats] {
-            let game = Tuning { policy, ..Tuning::default() }.game(&game);
+            let search = Tuning { policy, ..Tuning::default() }.policy();
             for seed in 0..4 {
                 for playouts in [1_000, 3_000] {
-                    let report = Search::new(&game, params(playouts, seed)).run(&state);
+                    let report = Search::with_policy(&game, &search, params(playouts, seed)).run(&state);
                     let best = report.best.unwrap();
                     assert!(expected.contains(&best), "{id} {policy:?} seed {seed} {playouts}: chose {best}");
                     // MCTS-Solver may prove the root and end the search early.
@@ -63,20 +63,20 @@ fn search_picks_the_expected_moves() {
                 }
             }
             let two = SearchParams { threads: 2, ..params(2_000, 9) };
-            let best = Search::new(&game, two).run(&state).best.unwrap();
+            let best = Search::with_policy(&game, &search, two).run(&state).best.unwrap();
             assert!(expected.contains(&best), "{id} {policy:?} two threads: chose {best}");
         }
     }
 }
 
-/// The tuned game offers only the forced moves in these positions, and the player answers them without a
-/// search; with the shortcut off it searches and still finds them.
+/// The tuned policy offers only the forced moves in these positions, and the player answers them without
+/// a search; with the shortcut off it searches and still finds them.
 #[test]
 fn tuned_player_answers_the_rows() {
     for (id, game, state, expected) in position_rows() {
-        let tuned = Tuning::default().game(&game);
+        let tuned = Tuning::default().policy();
         let mut out = Vec::new();
-        tuned.legal_actions(&state, &mut out);
+        tuned.candidates(&game, &state, &mut out);
         assert!(out.iter().all(|c| expected.contains(c)), "{id}: candidates {out:?}");
         let mut rng = seeded(1, 0);
         let player = Player::Mcts { params: params(1_000, 1), tuning: Tuning::default() };
@@ -101,13 +101,14 @@ fn tuned_player_answers_the_rows() {
 #[test]
 fn r1_overline_search_under_both_rules() {
     let (_, game, state, expected) = position_rows().into_iter().find(|r| r.0 == "R1").unwrap();
-    let report = Search::new(&Tuning::default().game(&game), params(2_000, 3)).run(&state);
+    let tuned = Tuning::default().policy();
+    let report = Search::with_policy(&game, &tuned, params(2_000, 3)).run(&state);
     assert_eq!(report.best, Some(expected[0]));
-    let standard = Tuning::default().game(&Gomoku::new(15, Rule::Standard));
+    let standard = Gomoku::new(15, Rule::Standard);
     let black: Vec<Cell> = state.stones(BLACK).collect();
     let white: Vec<Cell> = state.stones(1).collect();
     let s = standard.from_stones(&black, &white).unwrap();
-    let report = Search::new(&standard, params(2_000, 3)).run(&s);
+    let report = Search::with_policy(&standard, &tuned, params(2_000, 3)).run(&s);
     // White's open three on row 9 must be answered, and 3,7 is no four under standard rules: it is
     // not offered at all, or not rated as a win.
     assert_ne!(report.best, Some(expected[0]));
@@ -157,47 +158,62 @@ fn mcts_beats_threat_with_both_colours() {
 /// straight four, only that.
 #[test]
 fn threat_pruning_answers_open_threes() {
-    let game = Gomoku::new(15, Rule::Freestyle).with_threat_pruning(true);
+    let game = Gomoku::new(15, Rule::Freestyle);
+    let pruning = GomokuPolicy::default().with_threat_pruning(true);
     let s = game.from_stones(&cells("6,7 7,7 8,7"), &cells("0,0 14,14")).unwrap();
     let mut out = Vec::new();
-    game.legal_actions(&s, &mut out);
+    // Every other move lets Black make a straight four: safe for proofs, with the candidate radius 2.
+    assert_eq!(pruning.candidates(&game, &s, &mut out), Coverage::ProofSafe);
     assert_eq!(out, cells("5,7 9,7"));
+    assert_eq!(pruning.with_radius(1).candidates(&game, &s, &mut out), Coverage::Pruned);
     // White also has a closed three on column 0: its four-making cells are offered too.
     let s = game.from_stones(&cells("6,7 7,7 8,7 14,0 14,2"), &cells("0,0 0,1 0,2 13,13")).unwrap();
-    game.legal_actions(&s, &mut out);
+    pruning.candidates(&game, &s, &mut out);
     assert_eq!(out, cells("0,3 0,4 5,7 9,7"));
     // Black to move with the open three: the straight fours.
     let s = game.from_stones(&cells("6,7 7,7 8,7"), &cells("0,0 14,14 13,13")).unwrap();
-    game.legal_actions(&s, &mut out);
+    assert_eq!(pruning.candidates(&game, &s, &mut out), Coverage::ProofSafe, "a straight four wins by force");
     assert_eq!(out, cells("5,7 9,7"));
     // Two open threes of Black and no four for White: the blocks of either.
     let s =
         game.from_stones(&cells("6,7 7,7 8,7 3,3 3,4 3,5 12,12"), &cells("0,0 14,14 13,13 14,10 0,10 10,0")).unwrap();
     assert_eq!(s.mover(), 1);
-    game.legal_actions(&s, &mut out);
+    pruning.candidates(&game, &s, &mut out);
     assert_eq!(out, cells("3,2 3,6 5,7 9,7"));
     // A double threat of the side to move (two open twos crossing at 6,6 become two open threes).
     let s = game.from_stones(&cells("6,4 6,5 4,6 5,6"), &cells("0,0 14,14 0,14 14,0")).unwrap();
-    game.legal_actions(&s, &mut out);
+    assert_eq!(pruning.candidates(&game, &s, &mut out), Coverage::Pruned, "a double threat is a heuristic");
     assert!(out.contains(&Cell::new(6, 6)), "{out:?}");
     let mut s2 = s.clone();
     game.apply(&mut s2, Cell::new(6, 6));
     assert_eq!(game.winning_moves(&s2, BLACK), vec![]);
     // Without pruning every candidate within radius 2.
-    game.with_threat_pruning(false).legal_actions(&s, &mut out);
+    assert_eq!(pruning.with_threat_pruning(false).candidates(&game, &s, &mut out), Coverage::Pruned);
     assert!(out.len() > 20);
     // Quiet radius 1: scattered stones offer only their neighbours; a cell two away stays when it makes
     // an open three (8,5 and 3,5 make the split threes X X . X and X . X X with the pair 5,5 6,5).
-    let quiet = game.with_quiet_radius(1);
-    let s = quiet.from_stones(&cells("7,7 3,3 11,11"), &cells("0,0 14,14")).unwrap();
-    quiet.legal_actions(&s, &mut out);
+    let quiet = pruning.with_quiet_radius(1);
+    let s = game.from_stones(&cells("7,7 3,3 11,11"), &cells("0,0 14,14")).unwrap();
+    assert_eq!(quiet.candidates(&game, &s, &mut out), Coverage::Pruned);
     assert_eq!(out.len(), 8 + 8 + 8 + 3 + 3, "{out:?}");
-    let s = quiet.from_stones(&cells("5,5 6,5 11,11"), &cells("0,0 14,14")).unwrap();
-    quiet.legal_actions(&s, &mut out);
+    let s = game.from_stones(&cells("5,5 6,5 11,11"), &cells("0,0 14,14")).unwrap();
+    quiet.candidates(&game, &s, &mut out);
     assert!(out.contains(&Cell::new(8, 5)) && out.contains(&Cell::new(3, 5)), "{out:?}");
     assert!(!out.contains(&Cell::new(5, 3)), "{out:?}");
     // Threats come first: the open-three cells of the two stones lead the list.
     assert!(out[..4].iter().all(|c| c.y == 5), "{out:?}");
+    // A five to block, or to make: safe for proofs (every other move loses at once, or a win is there).
+    let s = game.from_stones(&cells("6,7 7,7 8,7 9,7"), &cells("0,0 14,14 13,13")).unwrap();
+    assert_eq!(pruning.candidates(&game, &s, &mut out), Coverage::ProofSafe);
+    assert_eq!(out, cells("5,7 10,7"));
+    let s = game.from_stones(&cells("6,7 7,7 8,7 9,7 0,14"), &cells("0,0 14,14 13,13 10,7")).unwrap();
+    assert_eq!(pruning.candidates(&game, &s, &mut out), Coverage::ProofSafe);
+    assert_eq!(out, cells("5,7"));
+    // A neighbourhood that holds every empty cell is complete (5x5, radius 2 around the centre).
+    let small = Gomoku::new(5, Rule::Freestyle);
+    let s = small.from_moves("2,2").unwrap();
+    assert_eq!(GomokuPolicy::default().candidates(&small, &s, &mut out), Coverage::Complete);
+    assert_eq!(out.len(), 24);
 }
 
 /// Plays a VCF line and checks it: every attacker move but the last makes a four, every defender move

@@ -5,7 +5,7 @@
 //! equally likely outcomes, each followed by a choice between reward 1.0 and reward 0.0. Expectimax
 //! values: `Safe` 0.6, `Gamble` 1.0.
 
-use canopy_mcts::game::{Game, Returns, Turn};
+use canopy_mcts::game::{Game, Turn};
 use canopy_mcts::rng::Rng;
 use canopy_mcts::search::{Backup, Search, SearchParams};
 
@@ -23,10 +23,7 @@ impl Game for Gamble {
     type State = Stage;
     type Action = u8;
     type Outcome = u8;
-
-    fn players(&self) -> usize {
-        1
-    }
+    type Returns = [f64; 1];
 
     fn to_move(&self, s: &Stage) -> Turn {
         match s {
@@ -77,8 +74,8 @@ impl Game for Gamble {
         *s = Stage::Choose;
     }
 
-    fn returns(&self, _s: &Stage) -> Returns {
-        [0.0; canopy_mcts::game::MAX_PLAYERS]
+    fn returns(&self, _s: &Stage) -> [f64; 1] {
+        [0.0]
     }
 }
 

@@ -1,9 +1,10 @@
 //! Engine-level checks that do not depend on a particular game's strength: reproducibility, exact
 //! playout accounting, deep trees and the memory budget.
 
-use canopy_mcts::games::chain::Chain;
+use canopy_mcts::games::chain::{Chain, ChainPolicy};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
-use canopy_mcts::search::{Search, SearchParams, SearchReport, DEFAULT_PLAYOUTS};
+use canopy_mcts::search::{Search, SearchParams, SearchReport, SolverStatus, DEFAULT_PLAYOUTS};
+use canopy_mcts::{Coverage, Game, Turn};
 
 /// The report without its timings, as text.
 fn timeless<A: Clone + std::fmt::Debug>(r: &SearchReport<A>) -> String {
@@ -49,6 +50,28 @@ fn root_visits_equal_playouts_with_threads() {
     }
 }
 
+/// `Search::with_root_moves` (UCI's searchmoves): the root's actions are the listed legal moves, once
+/// each and in the listed order; the nodes below are expanded as usual; an empty list leaves the root
+/// without actions.
+#[test]
+fn root_moves_restrict_only_the_root() {
+    let root = TicTacToeState::parse("x../.o./...").unwrap();
+    let params =
+        SearchParams { playouts: Some(4_000), threads: 2, audit: true, pin_threads: false, ..SearchParams::default() };
+    // Cell 0 is taken (illegal here) and 8 is listed twice.
+    let r = Search::new(&TicTacToe, params.clone()).with_root_moves(vec![8, 0, 2, 8, 6], Coverage::Pruned).run(&root);
+    let moves: Vec<u8> = r.actions.iter().map(|a| a.action).collect();
+    assert_eq!(moves, [8, 2, 6]);
+    assert!(moves.contains(&r.best.unwrap()));
+    assert_eq!(r.actions.iter().map(|a| a.visits).sum::<u64>(), r.playouts);
+    assert_eq!(r.audit.unwrap().in_flight, 0);
+    // Below the root every legal move is searched: the principal variation goes on past the first move.
+    assert!(r.actions.iter().any(|a| a.pv.len() >= 2), "{:?}", r.actions);
+    let none = Search::new(&TicTacToe, params).with_root_moves(vec![0, 4], Coverage::Pruned).run(&root);
+    assert!(none.best.is_none() && none.actions.is_empty());
+    assert_eq!(none.playouts, 4_000);
+}
+
 #[test]
 fn terminal_root_reports_game_over() {
     let won = TicTacToeState::parse("xxx/oo./...").unwrap();
@@ -64,7 +87,7 @@ fn a_tree_100_000_deep_is_built_and_dropped() {
     let game = Chain { length: 120_000, width: 1 };
     let params =
         SearchParams { playouts: Some(3), threads: 1, expand_threshold: 0, audit: true, ..SearchParams::default() };
-    let r = Search::new(&game, params).run(&0);
+    let r = Search::with_policy(&game, &ChainPolicy, params).run(&0);
     assert!(r.max_depth >= 100_000, "depth {}", r.max_depth);
     assert!(r.audit.as_ref().unwrap().depth >= 100_000);
     assert_eq!(r.actions[0].mean, Some(120_000.0));
@@ -83,7 +106,7 @@ fn memory_budget_is_respected_and_playouts_continue() {
         audit: true,
         ..SearchParams::default()
     };
-    let r = Search::new(&game, params).run(&0);
+    let r = Search::with_policy(&game, &ChainPolicy, params).run(&0);
     assert!(r.memory_limited, "budget never reached: {} bytes", r.memory_bytes);
     assert!(r.memory_bytes <= budget, "{} > {budget}", r.memory_bytes);
     assert_eq!(r.playouts, 200_000);
@@ -107,7 +130,7 @@ fn a_100_000_deep_tree_is_dropped_on_a_small_stack() {
                 audit: true,
                 ..SearchParams::default()
             };
-            let r = Search::new(&game, params).run(&0);
+            let r = Search::with_policy(&game, &ChainPolicy, params).run(&0);
             let audit = r.audit.unwrap();
             (r.max_depth, audit.depth, audit.nodes, r.playouts)
         })
@@ -134,7 +157,7 @@ fn a_64_mib_budget_is_respected_and_playouts_continue() {
         audit: true,
         ..SearchParams::default()
     };
-    let r = Search::new(&game, params).run(&0);
+    let r = Search::with_policy(&game, &ChainPolicy, params).run(&0);
     assert!(r.memory_limited, "budget never reached: {} bytes", r.memory_bytes);
     assert!(r.memory_bytes <= budget, "{} > {budget}", r.memory_bytes);
     assert_eq!(r.playouts, 1_000_000);
@@ -236,4 +259,57 @@ fn a_budget_beyond_the_machines_memory_does_not_allocate_it() {
     if let Some(machine) = canopy_mcts::search::physical_memory_bytes() {
         assert!(table.slots * 16 <= machine / 8, "{} slots on a machine of {machine} bytes", table.slots);
     }
+}
+
+/// Three players pick 0 or 1 in turn, once each. A pick of 1 pays its picker 1 and costs the next
+/// player 0.5, at the end: player `p` gets `picks[p] - 0.5 * picks[p - 1]`. Every player's best pick
+/// is 1 whatever the others do, and a search that mixed up the players (player 2 read as player 0)
+/// would have player 2 pick 0 to spare player 0 the cost.
+struct ThreePicks;
+
+impl Game for ThreePicks {
+    /// The picks so far.
+    type State = Vec<u8>;
+    type Action = u8;
+    type Outcome = canopy_mcts::NoOutcome;
+    type Returns = [f64; 3];
+
+    fn to_move(&self, s: &Vec<u8>) -> Turn {
+        if s.len() == 3 {
+            Turn::Terminal
+        } else {
+            Turn::Player(s.len())
+        }
+    }
+    fn legal_actions(&self, s: &Vec<u8>, out: &mut Vec<u8>) {
+        out.clear();
+        if s.len() < 3 {
+            out.extend([0, 1]);
+        }
+    }
+    fn apply(&self, s: &mut Vec<u8>, pick: u8) -> f64 {
+        s.push(pick);
+        0.0
+    }
+    fn returns(&self, s: &Vec<u8>) -> [f64; 3] {
+        std::array::from_fn(|p| f64::from(s[p]) - 0.5 * f64::from(s[(p + 2) % 3]))
+    }
+}
+
+#[test]
+fn returns_index_every_player_of_a_three_player_game() {
+    assert_eq!(ThreePicks.players(), 3);
+    let params =
+        SearchParams { playouts: Some(3_000), threads: 2, audit: true, pin_threads: false, ..SearchParams::default() };
+    for start in [vec![], vec![1], vec![1, 1], vec![0, 0]] {
+        let r = Search::new(&ThreePicks, params.clone()).run(&start);
+        assert_eq!(r.best, Some(1), "player {} to move after {start:?}: {:?}", start.len(), r.actions);
+        assert_eq!(r.solver, SolverStatus::NotWinDrawLoss);
+        let audit = r.audit.unwrap();
+        assert_eq!((audit.root_visits, audit.in_flight), (3_000, 0));
+    }
+    // Player 2 after picks 1, 1: picking 1 is worth 1 - 0.5 = 0.5 to it (exactly: nothing is left to chance).
+    let r = Search::new(&ThreePicks, params).run(&vec![1, 1]);
+    assert_eq!(r.action(&1).and_then(|a| a.mean), Some(0.5));
+    assert_eq!(r.action(&0).and_then(|a| a.mean), Some(-0.5));
 }

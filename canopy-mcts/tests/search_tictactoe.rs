@@ -1,7 +1,8 @@
 //! Two-player search checks on tic-tac-toe, whose exact values are known.
 
 use canopy_mcts::games::tictactoe::{minimax, TicTacToe, TicTacToeState};
-use canopy_mcts::search::{Proof, Search, SearchParams, Selection};
+use canopy_mcts::search::{Proof, Search, SearchParams, Selection, SolverStatus};
+use canopy_mcts::{Coverage, Game, Policy, Turn};
 
 /// Plain UCT (no solver), so the values are the Monte Carlo estimates.
 fn params(playouts: u64, threads: usize) -> SearchParams {
@@ -84,4 +85,93 @@ fn puct_with_uniform_priors_keeps_the_forced_win() {
     canopy_mcts::Game::apply(&TicTacToe, &mut after, r.best.unwrap());
     assert_eq!(minimax(&after), 0.0, "{r:?}");
     assert!(r.actions.iter().all(|a| (a.prior - 1.0 / r.actions.len() as f64).abs() < 1e-6));
+}
+
+/// Tic-tac-toe searched over every legal move, with the candidate set declared as `coverage`.
+struct Declared(Coverage);
+
+impl Policy<TicTacToe> for Declared {
+    fn candidates(&self, game: &TicTacToe, s: &TicTacToeState, out: &mut Vec<u8>) -> Coverage {
+        game.legal_actions(s, out);
+        self.0
+    }
+}
+
+/// The report says why the solver is off; a game that does not declare itself win/draw/loss gets no
+/// proofs even when the parameters ask for them.
+#[test]
+fn the_report_says_whether_the_solver_ran() {
+    let fork = TicTacToeState::parse("x.o/.o./..x").unwrap();
+    let on = SearchParams { playouts: Some(20_000), threads: 1, ..SearchParams::default() };
+    let r = Search::new(&TicTacToe, on.clone()).run(&fork);
+    assert_eq!((r.solver, r.root_proof), (SolverStatus::On, Some(Proof::Win)));
+    assert_eq!(r.solver.describe(), "on");
+    let r = Search::new(&TicTacToe, SearchParams { solver: false, ..on.clone() }).run(&fork);
+    assert_eq!((r.solver, r.root_proof), (SolverStatus::DisabledByParams, None));
+    assert_eq!(r.solver.to_string(), "off: disabled by params");
+    let r = Search::new(&NotDeclared, on).run(&fork);
+    assert_eq!((r.solver, r.root_proof), (SolverStatus::NotWinDrawLoss, None));
+    assert_eq!(r.solver.describe(), "off: game is not two-player win/draw/loss");
+    assert!(r.actions.iter().all(|a| a.proof.is_none()));
+    assert_eq!(r.playouts, 20_000);
+}
+
+/// Tic-tac-toe's rules without the win/draw/loss declaration (values on [0, 1] as before).
+struct NotDeclared;
+
+impl Game for NotDeclared {
+    type State = TicTacToeState;
+    type Action = u8;
+    type Outcome = canopy_mcts::NoOutcome;
+    type Returns = [f64; 2];
+    fn to_move(&self, s: &TicTacToeState) -> Turn {
+        TicTacToe.to_move(s)
+    }
+    fn legal_actions(&self, s: &TicTacToeState, out: &mut Vec<u8>) {
+        TicTacToe.legal_actions(s, out)
+    }
+    fn apply(&self, s: &mut TicTacToeState, a: u8) -> f64 {
+        TicTacToe.apply(s, a)
+    }
+    fn returns(&self, s: &TicTacToeState) -> [f64; 2] {
+        TicTacToe.returns(s)
+    }
+    fn value_bounds(&self) -> Option<(f64, f64)> {
+        Some((0.0, 1.0))
+    }
+}
+
+/// A loss (and a draw) is proven only over candidate sets that are complete or safe for proofs; a win
+/// found among the candidates is proven whatever the coverage.
+#[test]
+fn pruned_candidates_prove_wins_but_no_losses() {
+    let solver = SearchParams { playouts: Some(100_000), threads: 1, seed: 3, ..SearchParams::default() };
+    // O to move against X's double threat: lost.
+    let lost = TicTacToeState::parse("xx./x.o/.o.").unwrap();
+    for (coverage, proof) in
+        [(Coverage::Complete, Some(Proof::Loss)), (Coverage::ProofSafe, Some(Proof::Loss)), (Coverage::Pruned, None)]
+    {
+        let r = Search::with_policy(&TicTacToe, &Declared(coverage), solver.clone()).run(&lost);
+        assert_eq!(r.root_proof, proof, "{coverage:?}");
+        // Every O move is a proven loss (X then wins at once: a win among X's candidates).
+        assert!(r.actions.iter().all(|a| a.proof == Some(Proof::Loss)), "{coverage:?}: {:?}", r.actions);
+        if proof.is_none() {
+            // The root is not proven over pruned candidates, so nothing stops the search early.
+            assert_eq!(r.playouts, 100_000);
+        }
+    }
+    // X to move wins at once with 8: a win, even over pruned candidates.
+    let win = TicTacToeState::parse("xoo/.x./...").unwrap();
+    let r = Search::with_policy(&TicTacToe, &Declared(Coverage::Pruned), solver.clone()).run(&win);
+    assert_eq!((r.root_proof, r.best), (Some(Proof::Win), Some(8)));
+    // The empty board is a draw: proven over complete candidates, not over pruned ones.
+    let empty = TicTacToeState::default();
+    let r = Search::with_policy(&TicTacToe, &Declared(Coverage::Pruned), solver.clone()).run(&empty);
+    assert_eq!(r.root_proof, None);
+    // A root restricted to every legal move: proofs hold only when the restriction says so.
+    let all = vec![2, 4, 6, 8];
+    let r = Search::new(&TicTacToe, solver.clone()).with_root_moves(all.clone(), Coverage::ProofSafe).run(&lost);
+    assert_eq!(r.root_proof, Some(Proof::Loss));
+    let r = Search::new(&TicTacToe, solver).with_root_moves(all, Coverage::Pruned).run(&lost);
+    assert_eq!(r.root_proof, None);
 }

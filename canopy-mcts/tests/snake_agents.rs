@@ -5,10 +5,10 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 use canopy_mcts::games::snake::{
-    greedy, play, tailfollow, Baseline, Cell, Dir, End, Hamilton, RolloutPolicy, Snake, SnakeState,
+    greedy, play, tailfollow, Baseline, Cell, Dir, End, Hamilton, RolloutPolicy, Snake, SnakePolicy, SnakeState,
 };
 use canopy_mcts::rng::seeded;
-use canopy_mcts::Game;
+use canopy_mcts::{Game, Policy};
 
 #[test]
 fn hamilton_cycles_are_valid_on_every_board() {
@@ -125,25 +125,26 @@ fn greedy_takes_the_bait_and_tailfollow_avoids_the_trap() {
 #[test]
 fn rollout_speed() {
     for (w, h) in [(10, 10), (20, 20)] {
-        let base = Snake::new(w, h);
+        let game = Snake::new(w, h);
+        let base = SnakePolicy::new(w, h);
         let capped = (4 * w * h) as u32;
-        for (game, rollouts) in [
-            (Snake { rollout: RolloutPolicy::RandomSafe, ..base }, 20_000),
-            (Snake { rollout: RolloutPolicy::TailFollow, ..base }, 200),
-            (Snake { rollout: RolloutPolicy::TailFollow, rollout_max_moves: capped, ..base }, 1_000),
+        for (policy, rollouts) in [
+            (SnakePolicy { rollout: RolloutPolicy::RandomSafe, ..base }, 20_000),
+            (SnakePolicy { rollout: RolloutPolicy::TailFollow, ..base }, 200),
+            (SnakePolicy { rollout: RolloutPolicy::TailFollow, rollout_max_moves: capped, ..base }, 1_000),
         ] {
             let mut rng = seeded(9, 0);
             let starts: Vec<SnakeState> = (0..50).map(|_| game.new_game(&mut rng)).collect();
             let t = Instant::now();
             let mut total = 0.0;
             for i in 0..rollouts {
-                total += game.rollout(&starts[i % starts.len()], &mut rng, &mut Vec::new())[0];
+                total += policy.rollout(&game, &starts[i % starts.len()], &mut rng, &mut Vec::new())[0];
             }
             let secs = t.elapsed().as_secs_f64();
             println!(
                 "{w}x{h} {:?} max moves {}: {:.0} rollouts/s, mean return {:.2}",
-                game.rollout,
-                game.rollout_max_moves,
+                policy.rollout,
+                policy.rollout_max_moves,
                 rollouts as f64 / secs,
                 total / rollouts as f64
             );

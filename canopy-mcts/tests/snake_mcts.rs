@@ -5,11 +5,11 @@ use std::collections::VecDeque;
 
 use canopy_mcts::games::snake::{
     play, random_safe, safe_greedy, Cell, ClosingCycle, Dir, End, Hamilton, How, MctsAgent, RolloutPolicy, Snake,
-    SnakeState, TailFilter,
+    SnakePolicy, SnakeState, TailFilter,
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::SearchParams;
-use canopy_mcts::{Game, Turn};
+use canopy_mcts::{Coverage, Game, Policy, Turn};
 use proptest::prelude::*;
 
 /// Whether the head of `s` can reach its tail: a path of free cells from the head to a cell next to the
@@ -112,14 +112,17 @@ fn a_snake_playing_tail_safe_moves_never_runs_into_itself() {
 
 #[test]
 fn the_filter_only_narrows_the_legal_moves() {
-    let game = Snake { tail_filter: TailFilter::Now, ..Snake::new(4, 4) };
     let rules = Snake::new(4, 4);
-    // Up eats the food in the corner and walls the head in; down keeps the tail in reach.
+    let filter = SnakePolicy { tail_filter: TailFilter::Now, ..SnakePolicy::new(4, 4) };
+    // Up eats the food in the corner and walls the head in; down keeps the tail in reach; left runs into
+    // the wall (legal, and fatal).
     let s: SnakeState = "4x4 body=0,1 1,1 1,0 2,0 3,0 3,1 3,2 3,3 food=0,0".parse().unwrap();
-    let (mut all, mut filtered) = (Vec::new(), Vec::new());
-    rules.legal_actions(&s, &mut all);
-    game.legal_actions(&s, &mut filtered);
-    assert_eq!(all, vec![Dir::Up, Dir::Down]);
+    let (mut legal, mut safe, mut filtered) = (Vec::new(), Vec::new(), Vec::new());
+    rules.legal_actions(&s, &mut legal);
+    assert_eq!(SnakePolicy::new(4, 4).candidates(&rules, &s, &mut safe), Coverage::Pruned);
+    assert_eq!(filter.candidates(&rules, &s, &mut filtered), Coverage::Pruned);
+    assert_eq!(legal, vec![Dir::Up, Dir::Down, Dir::Left]);
+    assert_eq!(safe, vec![Dir::Up, Dir::Down]);
     assert_eq!(filtered, vec![Dir::Down]);
     // Entering the cell the tail leaves keeps the tail in reach, and so does a free path back to it.
     let s: SnakeState = "3x3 body=1,1 0,1 0,0 1,0 2,0 2,1 food=2,2".parse().unwrap();
@@ -204,7 +207,7 @@ fn params_plain() -> SearchParams {
 fn mcts_plays_a_sound_game_on_6x6() {
     let game = Snake::new(6, 6);
     let params = SearchParams { playouts: Some(200), threads: 2, seed: 3, ..SearchParams::default() };
-    let mut agent = MctsAgent::new(MctsAgent::search_game(6, 6), params).with_endgame(9);
+    let mut agent = MctsAgent::new(game, MctsAgent::search_policy(6, 6), params).with_endgame(9);
     let mut rng = seeded(3, 0);
     let mut s = game.new_game(&mut rng);
     let mut hows = Vec::new();
@@ -231,7 +234,7 @@ fn mcts_plays_a_sound_game_on_6x6() {
     assert!(matches!(s.end(), Some(End::Won | End::Starved)), "{s:?}");
     assert!(s.len() >= 24, "{s:?}");
     // Without the lock-in, through `play`.
-    let mut agent = MctsAgent::new(MctsAgent::search_game(6, 6), params_plain());
+    let mut agent = MctsAgent::new(game, MctsAgent::search_policy(6, 6), params_plain());
     let mut rng = seeded(3, 0);
     let record = play(&game, game.new_game(&mut rng), &mut rng, 20_000, agent.agent());
     println!("mcts 6x6: length {} in {} moves, {:?}", record.length(), record.moves, record.end());
@@ -241,18 +244,20 @@ fn mcts_plays_a_sound_game_on_6x6() {
 
 #[test]
 fn the_search_never_returns_an_illegal_move() {
-    let game = MctsAgent::search_game(8, 8);
+    let (game, policy) = (Snake::new(8, 8), MctsAgent::search_policy(8, 8));
     for seed in 0..30 {
         let s = random_position(8, 8, seed, 50 + seed * 7);
         if game.to_move(&s) != Turn::Player(0) {
             continue;
         }
         let params = SearchParams { playouts: Some(300), threads: 1, seed, ..SearchParams::default() };
-        let mut agent = MctsAgent::new(game, params);
+        let mut agent = MctsAgent::new(game, policy, params);
         let d = agent.choose(&s).dir;
-        let mut legal = Vec::new();
+        let (mut legal, mut candidates) = (Vec::new(), Vec::new());
         game.legal_actions(&s, &mut legal);
+        policy.candidates(&game, &s, &mut candidates);
         assert!(legal.contains(&d), "{d} not legal in {s:?}");
+        assert!(candidates.contains(&d), "{d} not a candidate in {s:?}");
     }
 }
 
@@ -267,8 +272,12 @@ fn a_game_of_40000_moves_stays_within_the_memory_budget() {
     const MOVES: u64 = 40_000;
     const BUDGET: usize = 256 << 10;
     let rules = Snake { starvation_limit: u32::MAX, ..Snake::new(24, 24) };
-    let search =
-        Snake { rollout: RolloutPolicy::RandomSafe, rollout_max_moves: 60, tail_filter: TailFilter::Now, ..rules };
+    let search = SnakePolicy {
+        rollout: RolloutPolicy::RandomSafe,
+        rollout_max_moves: 60,
+        tail_filter: TailFilter::Now,
+        ..SnakePolicy::for_game(&rules)
+    };
     let small = SearchParams {
         playouts: Some(16),
         threads: 1,
@@ -292,7 +301,7 @@ fn a_game_of_40000_moves_stays_within_the_memory_budget() {
             Turn::Player(_) => {}
         }
         let params = SearchParams { seed: moves, ..if moves % 2000 == 1999 { deep.clone() } else { small.clone() } };
-        let mut agent = MctsAgent::new(search, params);
+        let mut agent = MctsAgent::new(rules, search, params);
         let choice = agent.choose(&s);
         if let Some(r) = &choice.report {
             searches += 1;

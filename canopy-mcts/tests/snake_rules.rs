@@ -4,11 +4,11 @@
 use std::collections::HashSet;
 
 use canopy_mcts::games::snake::{
-    greedy, play, random_safe, Baseline, Cell, Dir, End, IllegalMove, ParseError, RolloutPolicy, Snake, SnakeState,
-    MAX_STEPS,
+    greedy, play, random_safe, Baseline, Cell, Dir, End, IllegalMove, ParseError, RolloutPolicy, Snake, SnakePolicy,
+    SnakeState, MAX_STEPS,
 };
 use canopy_mcts::rng::{seeded, Rng};
-use canopy_mcts::{Game, Turn};
+use canopy_mcts::{Game, Policy, Turn};
 use proptest::prelude::*;
 
 const CASES: &str = include_str!("../../tests/data/snake.tsv");
@@ -87,7 +87,7 @@ fn check_case(id: &str, before: &SnakeState, mv: Dir, expected: &str) {
             game.legal_actions(&after, &mut moves);
             assert!(outcomes.is_empty() && moves.is_empty(), "{id}: finished game still offers play");
             let mut rng = seeded(1, 0);
-            assert_eq!(game.rollout(&after, &mut rng, &mut Vec::new())[0], 0.0);
+            assert_eq!(SnakePolicy::for_game(&game).rollout(&game, &after, &mut rng, &mut Vec::new())[0], 0.0);
             let record = play(&game, after.clone(), &mut rng, 10, random_safe);
             assert_eq!(record.moves, 0, "{id}");
         }
@@ -139,10 +139,13 @@ fn walls_body_and_starvation_end_the_game() {
     assert_eq!(s.body(), [Cell::new(0, 0), Cell::new(1, 0)], "a fatal move leaves the body as it was");
     assert_eq!(game.try_apply(&mut s, Dir::Down), Err(IllegalMove::GameOver(End::Wall)));
 
-    // Head at 1,1 with the body curling round: moving up hits a body cell that is not the tail.
+    // Head at 1,1 with the body curling round: moving up hits a body cell that is not the tail. Every
+    // non-reversing move is legal; the safe moves leave the fatal one out.
     let mut s: SnakeState = "4x4 body=1,1 2,1 2,0 1,0 0,0 food=3,3".parse().unwrap();
     let mut moves = Vec::new();
     game.legal_actions(&s, &mut moves);
+    assert_eq!(moves, [Dir::Up, Dir::Down, Dir::Left]);
+    Snake::safe_moves(&s, &mut moves);
     assert_eq!(moves, [Dir::Down, Dir::Left], "safe moves only while one exists");
     game.apply(&mut s, Dir::Up);
     assert_eq!(s.end(), Some(End::Body));
@@ -151,11 +154,13 @@ fn walls_body_and_starvation_end_the_game() {
     let s: SnakeState = "3x3 body=1,0 1,1 0,1 0,0 food=2,2".parse().unwrap();
     let g33 = Snake::new(3, 3);
     g33.legal_actions(&s, &mut moves);
+    assert_eq!(moves, [Dir::Up, Dir::Left, Dir::Right]);
+    Snake::safe_moves(&s, &mut moves);
     assert_eq!(moves, [Dir::Left, Dir::Right]);
     // Head 0,0, neck 0,1: up and left are walls, right is 1,0 (mid-body): every non-reversing move dies,
     // and all of them are offered.
     let trapped: SnakeState = "3x3 body=0,0 0,1 1,1 1,0 2,0 2,1 food=2,2".parse().unwrap();
-    g33.legal_actions(&trapped, &mut moves);
+    Snake::safe_moves(&trapped, &mut moves);
     assert_eq!(moves, [Dir::Up, Dir::Left, Dir::Right], "no safe move: all non-reversing moves");
     let mut s = trapped.clone();
     g33.apply(&mut s, Dir::Right);
@@ -398,9 +403,9 @@ proptest! {
                     game.apply_outcome(&mut s, food);
                 }
                 Turn::Player(_) => {
-                    game.legal_actions(&s, &mut moves);
+                    Snake::safe_moves(&s, &mut moves);
                     prop_assert!(!moves.is_empty());
-                    // Mostly legal (safe) moves; one in four is any non-reversing move, fatal or not.
+                    // Mostly safe moves; one in four is any non-reversing move, fatal or not.
                     let raw = Dir::ALL[(c % 4) as usize];
                     let d = if c >= 12 && !s.is_reversal(raw) { raw } else { moves[c as usize % moves.len()] };
                     let r = game.apply(&mut s, d);
@@ -447,11 +452,12 @@ proptest! {
 fn rollouts_end_and_pay_food_and_survival() {
     for policy in [RolloutPolicy::RandomSafe, RolloutPolicy::TailFollow] {
         for (w, h) in [(2, 2), (3, 3), (8, 8), (10, 10), (32, 32)] {
-            let game = Snake { rollout: policy, ..Snake::new(w, h) };
+            let game = Snake::new(w, h);
+            let search = SnakePolicy { rollout: policy, ..SnakePolicy::new(w, h) };
             let mut rng = seeded(5, w as u64);
             for _ in 0..20 {
                 let s = game.new_game(&mut rng);
-                let r = game.rollout(&s, &mut rng, &mut Vec::new());
+                let r = search.rollout(&game, &s, &mut rng, &mut Vec::new());
                 assert!(r[0].is_finite() && r[0] >= 0.0, "{policy:?} {w}x{h}: {r:?}");
                 assert!(r[0] <= (w * h) as f64 * 1.5, "{policy:?} {w}x{h}: {r:?}");
             }
@@ -504,10 +510,11 @@ fn long_games_run_without_panic() {
 /// patience cap) returns exactly the score of the same game played with the `random_safe` agent.
 #[test]
 fn rollout_equals_the_game_its_policy_plays() {
-    let game = Snake { rollout_patience: u32::MAX, ..Snake::new(7, 6) };
+    let game = Snake::new(7, 6);
+    let policy = SnakePolicy { rollout_patience: u32::MAX, ..SnakePolicy::new(7, 6) };
     for seed in 0..50 {
         let s = game.new_game(&mut seeded(seed, 9));
-        let rollout = game.rollout(&s, &mut seeded(seed, 0), &mut Vec::new())[0];
+        let rollout = policy.rollout(&game, &s, &mut seeded(seed, 0), &mut Vec::new())[0];
         let record = play(&game, s.clone(), &mut seeded(seed, 0), u64::MAX, random_safe);
         assert!((rollout - record.score).abs() < 1e-9, "seed {seed}: {rollout} vs {}", record.score);
         let expected = (record.length() - 1) as f64 + game.survival_bonus() * record.last.steps() as f64;

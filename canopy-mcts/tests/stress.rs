@@ -14,7 +14,7 @@
 //! checked to fail on a deliberate bug (not in the code): `Edge::backup_relaxed` counting the visit with a
 //! load and a store instead of `fetch_add` loses updates, and both game tests report it at 2 threads.
 
-use canopy_mcts::games::g2048::{Board, G2048State, G2048};
+use canopy_mcts::games::g2048::{Board, G2048Policy, G2048State, G2048};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::{ChanceSelection, Search, SearchParams, SearchReport};
 use canopy_mcts::Game;
@@ -86,7 +86,7 @@ fn g2048_conserves_visits_values_and_virtual_loss() {
         for threads in THREADS {
             for i in 0..16 {
                 let playouts = 1_500 + 97 * i as u64;
-                let r = Search::new(&G2048::default(), variant(i, threads, playouts)).run(&root);
+                let r = Search::with_policy(&G2048, &G2048Policy::default(), variant(i, threads, playouts)).run(&root);
                 check(&r, playouts, &format!("2048 board {b}, {threads} threads, variant {i}"));
                 limited += r.memory_limited as usize;
             }
@@ -127,9 +127,10 @@ fn tiny_searches_with_more_threads_than_playouts() {
         }
     }
     let root = G2048State::from_board("2,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0".parse().unwrap());
-    assert!(matches!(G2048::default().to_move(&root), canopy_mcts::Turn::Player(0)));
+    assert!(matches!(G2048.to_move(&root), canopy_mcts::Turn::Player(0)));
     for threads in THREADS {
         let params = SearchParams { playouts: Some(5), threads, audit: true, ..SearchParams::default() };
-        check(&Search::new(&G2048::default(), params).run(&root), 5, &format!("2048, {threads} threads"));
+        let report = Search::with_policy(&G2048, &G2048Policy::default(), params).run(&root);
+        check(&report, 5, &format!("2048, {threads} threads"));
     }
 }

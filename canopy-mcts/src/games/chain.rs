@@ -1,7 +1,9 @@
 //! A synthetic single-player chain: `length` forced steps, each worth a reward of 1, then the end.
-//! Used to test very deep trees (depth 100 000 and more) and the search's memory handling.
+//! Used to test very deep trees (depth 100 000 and more) and the search's memory handling, with
+//! [`ChainPolicy`]'s exact leaf values.
 
-use crate::game::{Game, NoOutcome, Returns, Turn};
+use crate::game::{Game, NoOutcome, Turn};
+use crate::policy::Policy;
 use crate::rng::Rng;
 
 /// A chain of `length` steps with `width` identical actions per step (so the tree is a DAG of width 1
@@ -19,10 +21,7 @@ impl Game for Chain {
     type State = u32;
     type Action = u8;
     type Outcome = NoOutcome;
-
-    fn players(&self) -> usize {
-        1
-    }
+    type Returns = [f64; 1];
 
     fn to_move(&self, s: &u32) -> Turn {
         if *s >= self.length {
@@ -44,28 +43,23 @@ impl Game for Chain {
         1.0
     }
 
-    fn chance_outcomes(&self, _s: &u32, out: &mut Vec<(NoOutcome, f64)>) {
-        out.clear();
-    }
-
-    fn sample_outcome(&self, _s: &u32, _rng: &mut Rng) -> NoOutcome {
-        unreachable!("the chain has no chance turns")
-    }
-
-    fn apply_outcome(&self, _s: &mut u32, outcome: NoOutcome) {
-        match outcome {}
-    }
-
-    fn returns(&self, _s: &u32) -> Returns {
-        [0.0; 2]
+    fn returns(&self, _s: &u32) -> [f64; 1] {
+        [0.0]
     }
 
     fn zobrist(&self, s: &u32) -> Option<u64> {
         Some(crate::games::mix64(*s as u64 + 1))
     }
+}
 
-    /// Return-to-go is the number of steps left; the rollout is exact and needs no loop.
-    fn rollout(&self, s: &u32, _rng: &mut Rng, _scratch: &mut Vec<u8>) -> Returns {
-        [self.length.saturating_sub(*s) as f64, 0.0]
+/// The chain's exact leaf value: every step is worth 1, so the return-to-go is the number of steps left
+/// (no playout loop; the default uniform rollout reaches the same value in `length - s` moves).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ChainPolicy;
+
+impl Policy<Chain> for ChainPolicy {
+    /// `[length - s]`.
+    fn rollout(&self, game: &Chain, s: &u32, _rng: &mut Rng, _scratch: &mut Vec<u8>) -> [f64; 1] {
+        [game.length.saturating_sub(*s) as f64]
     }
 }

@@ -3,8 +3,7 @@
 //!
 //! Cells are numbered 0..9 row-major (row 0 first). Player 0 (X) moves first.
 
-use crate::game::{Game, NoOutcome, Returns, Turn};
-use crate::rng::Rng;
+use crate::game::{Game, NoOutcome, Turn};
 
 /// The eight winning lines as cell bitmasks.
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
@@ -78,10 +77,7 @@ impl Game for TicTacToe {
     type State = TicTacToeState;
     type Action = u8;
     type Outcome = NoOutcome;
-
-    fn players(&self) -> usize {
-        2
-    }
+    type Returns = [f64; 2];
 
     fn to_move(&self, s: &TicTacToeState) -> Turn {
         if s.winner().is_some() || s.full() {
@@ -107,19 +103,7 @@ impl Game for TicTacToe {
         0.0
     }
 
-    fn chance_outcomes(&self, _s: &TicTacToeState, out: &mut Vec<(NoOutcome, f64)>) {
-        out.clear();
-    }
-
-    fn sample_outcome(&self, _s: &TicTacToeState, _rng: &mut Rng) -> NoOutcome {
-        unreachable!("tic-tac-toe has no chance turns")
-    }
-
-    fn apply_outcome(&self, _s: &mut TicTacToeState, outcome: NoOutcome) {
-        match outcome {}
-    }
-
-    fn returns(&self, s: &TicTacToeState) -> Returns {
+    fn returns(&self, s: &TicTacToeState) -> [f64; 2] {
         match s.winner() {
             Some(0) => [1.0, 0.0],
             Some(_) => [0.0, 1.0],
@@ -139,6 +123,11 @@ impl Game for TicTacToe {
 
     fn has_rewards(&self) -> bool {
         false
+    }
+
+    /// Win 1, draw 0.5, loss 0, no rewards: MCTS-Solver applies.
+    fn win_draw_loss(&self) -> bool {
+        true
     }
 
     fn action_name(&self, cell: &u8) -> String {

@@ -30,10 +30,11 @@ pub use params::{
     parse_bytes, physical_memory_bytes, Backup, ChanceSelection, SearchParams, Selection, DEFAULT_MEMORY_BYTES,
     DEFAULT_PLAYOUTS,
 };
-pub use report::{ActionStats, SearchReport, TableStats, TreeAudit};
+pub use report::{ActionStats, SearchReport, SolverStatus, TableStats, TreeAudit};
 use tt::TranspositionTable;
 
-use crate::game::{Game, Turn};
+use crate::game::{Game, Returns, Turn};
+use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
 use worker::{node_kind, q_value, GameNode, Shared, Worker, WorkerStats};
 
@@ -68,16 +69,54 @@ const TABLE_SHARE: usize = 8;
 /// estimate; a table that fills up only stops storing new keys).
 const PLAYOUTS_PER_MS_ESTIMATE: usize = 500;
 
-/// A configured search over one game.
-pub struct Search<'g, G: Game> {
+/// A configured search over one game, with the search knowledge of a [`Policy`] ([`UniformPolicy`]
+/// unless one is given).
+pub struct Search<'g, G: Game, P: Policy<G> = UniformPolicy> {
     game: &'g G,
+    policy: &'g P,
     params: SearchParams,
+    /// The root's moves when restricted ([`Search::with_root_moves`]), and what the restriction leaves
+    /// out.
+    root_moves: Option<(Vec<G::Action>, Coverage)>,
 }
 
 impl<'g, G: Game> Search<'g, G> {
-    /// A search of `game` with `params`.
+    /// A search of `game` with `params` and the plain-MCTS [`UniformPolicy`]: every legal move is
+    /// expanded, rollouts play uniformly random moves.
     pub fn new(game: &'g G, params: SearchParams) -> Self {
-        Self { game, params }
+        Search::with_policy(game, &UniformPolicy, params)
+    }
+}
+
+impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
+    /// A search of `game` with `params` and `policy`'s candidates, priors and rollouts.
+    pub fn with_policy(game: &'g G, policy: &'g P, params: SearchParams) -> Self {
+        Self { game, policy, params, root_moves: None }
+    }
+
+    /// The same search with the root restricted to `moves`, like UCI's `searchmoves`: the root's children
+    /// are these moves, in this order, instead of the policy's candidates; every other node is expanded
+    /// as usual. Moves that are not legal at the searched root (and repeats) are left out; with none left
+    /// the root has no children, every playout is a rollout from the root and the report has no actions
+    /// (`best` is `None`). The report's `actions` are the root moves searched.
+    ///
+    /// `left_out` says what the restriction leaves out, for MCTS-Solver: [`Coverage::ProofSafe`] when
+    /// every left-out candidate is known to be no better for the side to move than the best listed move
+    /// (for example each loses to a proven sequence), so that a loss or draw proven over the list holds
+    /// for the root; [`Coverage::Pruned`] for a plain restriction (only a win is then proven at the root).
+    /// The root's coverage is the weaker of this and the policy's ([`Coverage::and`]).
+    pub fn with_root_moves(self, moves: Vec<G::Action>, left_out: Coverage) -> Self {
+        Self { root_moves: Some((moves, left_out)), ..self }
+    }
+
+    /// The root restriction of [`Search::with_root_moves`], if any.
+    pub fn root_moves(&self) -> Option<&[G::Action]> {
+        self.root_moves.as_ref().map(|(m, _)| m.as_slice())
+    }
+
+    /// The policy in force.
+    pub fn policy(&self) -> &P {
+        self.policy
     }
 
     /// The parameters in force.
@@ -131,10 +170,19 @@ impl<'g, G: Game> Search<'g, G> {
         let root_arena = Bump::new();
         let root_key = if use_table { game.zobrist(root_state).unwrap_or(0) } else { 0 };
         let root: &GameNode<G> = root_arena.alloc(Node::new(node_kind(root_turn), root_player, root_key));
+        debug_assert!(game.players() <= <G::Returns as Returns>::PLAYERS, "more players than Returns entries");
+        let two_players = game.players() == 2 && <G::Returns as Returns>::PLAYERS >= 2;
+        let solver = match (params.solver, game.win_draw_loss() && two_players) {
+            (false, _) => SolverStatus::DisabledByParams,
+            (true, false) => SolverStatus::NotWinDrawLoss,
+            (true, true) => SolverStatus::On,
+        };
         let claimed = AtomicU64::new(0);
         let internal_stop = AtomicBool::new(false);
         let shared = Shared {
             game,
+            policy: self.policy,
+            root_moves: self.root_moves.as_ref().map(|(m, c)| (m.as_slice(), *c)),
             root,
             root_state,
             table: table.as_ref(),
@@ -143,7 +191,7 @@ impl<'g, G: Game> Search<'g, G> {
             external_stop: stop,
             deadline: params.time_ms.map(|ms| start + Duration::from_millis(ms)),
             bounds: game.value_bounds(),
-            solver: params.solver && game.players() == 2 && game.value_bounds() == Some((0.0, 1.0)),
+            solver: solver.is_on(),
             max_backup: params.backup == Backup::Max && game.players() == 1,
         };
 
@@ -274,6 +322,7 @@ impl<'g, G: Game> Search<'g, G> {
                 Some((lo, hi)) => format!("bounds [{lo}, {hi}]"),
                 None => "per-node min/max of child means".to_string(),
             },
+            solver,
             threads: params.threads,
             audit,
             actions,

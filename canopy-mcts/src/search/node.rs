@@ -10,10 +10,11 @@
 //!  │ key  u64  (immutable)       │                   │ prob  f32 │ reward f32 │ immutable
 //!  ├─────────────────────────────┤                   ├───────────┴────────────┤
 //!  │ children *Edge  set once    │                   │ step M      immutable  │
-//!  ├──┬──┬──┬────────────────────┤                   └────────────────────────┘
-//!  │ex│pl│kd│pf│   padding       │
-//!  └──┴──┴──┴──┴─────────────────┘   ex = expansion state, pl = perspective player, kd = kind,
-//!                                     pf = MCTS-Solver proof
+//!  ├──┬──┬──┬──┬──┬──────────────┤                   └────────────────────────┘
+//!  │ex│pl│kd│pf│pr│  padding     │
+//!  └──┴──┴──┴──┴──┴──────────────┘   ex = expansion state, pl = perspective player, kd = kind,
+//!                                     pf = MCTS-Solver proof, pr = the children are a pruned
+//!                                     candidate set
 //! ```
 //! (*) `value_sum` changes only by adding backed-up values.
 //!
@@ -106,6 +107,8 @@ const EXPANDED: u8 = 2;
 pub struct Node<M> {
     /// Playouts backed up through this node. Only grows (Relaxed, [I4]).
     visits: AtomicU32,
+    /// Number of edges in the block; written before the Release publication of `children` ([I2]).
+    len: AtomicU32,
     /// Sum of the return-to-go of every playout backed up through this node, from the point of view of
     /// `player` (Relaxed, [I4]).
     value_sum: AtomicF64,
@@ -113,8 +116,6 @@ pub struct Node<M> {
     key: u64,
     /// Children block: null until published once with Release ([I1], [I2]).
     children: AtomicPtr<Edge<M>>,
-    /// Number of edges in the block; written before the Release publication of `children` ([I2]).
-    len: AtomicU32,
     /// `UNEXPANDED → EXPANDING → EXPANDED`; the compare-exchange to `EXPANDING` elects the one expander
     /// ([I1]).
     expansion: AtomicU8,
@@ -125,6 +126,10 @@ pub struct Node<M> {
     /// MCTS-Solver result from `player`'s point of view: 0 = unknown, else a [`Proof`]. Goes from 0 to a
     /// value at most once in meaning (racing workers derive the same fact); Relaxed ([I9]).
     proof: AtomicU8,
+    /// 1 when the children block holds a pruned candidate set ([`crate::Coverage::Pruned`]), so that
+    /// MCTS-Solver proves no loss or draw over it; written by the expander before the Release
+    /// publication of `children`, like `len` ([I2]).
+    pruned: AtomicU8,
 }
 
 /// One move out of a node, with its own statistics (needed for sound statistics in a DAG, where a node
@@ -158,14 +163,15 @@ impl<M> Node<M> {
     pub fn new(kind: NodeKind, player: usize, key: u64) -> Self {
         Self {
             visits: AtomicU32::new(0),
+            len: AtomicU32::new(0),
             value_sum: AtomicF64::new(0.0),
             key,
             children: AtomicPtr::new(ptr::null_mut()),
-            len: AtomicU32::new(0),
             expansion: AtomicU8::new(UNEXPANDED),
             player: player as u8,
             kind: kind as u8,
             proof: AtomicU8::new(0),
+            pruned: AtomicU8::new(0),
         }
     }
 
@@ -195,6 +201,22 @@ impl<M> Node<M> {
     #[inline]
     pub fn set_proof_relaxed(&self, proof: Proof) {
         self.proof.store(proof as u8, Ordering::Relaxed);
+    }
+
+    /// Records whether the children block about to be published is a pruned candidate set
+    /// ([`crate::Coverage::Pruned`]). Called by the expander, holding the expansion claim, before
+    /// [`Node::publish_children_release`] ([I2]).
+    #[inline]
+    pub fn set_pruned_relaxed(&self, pruned: bool) {
+        self.pruned.store(pruned as u8, Ordering::Relaxed);
+    }
+
+    /// Whether the published children block is a pruned candidate set (see
+    /// [`Node::set_pruned_relaxed`]). Meaningful once [`Node::children_acquire`] returned the block
+    /// ([I2]).
+    #[inline]
+    pub fn pruned_relaxed(&self) -> bool {
+        self.pruned.load(Ordering::Relaxed) != 0
     }
 
     /// The node's Zobrist key (0 without a transposition table).

@@ -83,8 +83,10 @@ pub struct SearchParams {
     /// single-player games only; with more players the search backs up means (as the solver, which needs
     /// two players, is off in other games).
     pub backup: Backup,
-    /// MCTS-Solver for two-player games whose values lie on `[0, 1]`: proven wins and losses propagate,
-    /// are never searched again, and end the search once the root is proven. Default true.
+    /// MCTS-Solver for games that declare [`crate::Game::win_draw_loss`]: proven wins, losses and draws
+    /// propagate, are never searched again, and end the search once the root is proven (losses and draws
+    /// only over candidate sets that are not [`crate::Coverage::Pruned`]). Other games ignore it;
+    /// [`crate::SearchReport::solver`] says which applied. Default true.
     pub solver: bool,
     /// Walk the finished tree and report conservation checks ([`crate::search::TreeAudit`]). Default false.
     pub audit: bool,

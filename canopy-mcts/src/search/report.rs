@@ -31,6 +31,49 @@ pub struct ActionStats<A> {
     pub proof: Option<Proof>,
 }
 
+/// Whether MCTS-Solver ran, and why not when it did not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverStatus {
+    /// The solver proved what it could (`SearchParams::solver` on, the game declares
+    /// [`crate::Game::win_draw_loss`]).
+    On,
+    /// `SearchParams::solver` is off.
+    DisabledByParams,
+    /// The parameters ask for the solver, but the game does not declare itself a two-player
+    /// win/draw/loss game ([`crate::Game::win_draw_loss`]).
+    NotWinDrawLoss,
+}
+
+impl SolverStatus {
+    /// `"on"`, `"off: disabled by params"` or `"off: game is not two-player win/draw/loss"` (also the
+    /// serde form).
+    pub fn describe(self) -> &'static str {
+        match self {
+            SolverStatus::On => "on",
+            SolverStatus::DisabledByParams => "off: disabled by params",
+            SolverStatus::NotWinDrawLoss => "off: game is not two-player win/draw/loss",
+        }
+    }
+
+    /// Whether the solver ran.
+    pub fn is_on(self) -> bool {
+        self == SolverStatus::On
+    }
+}
+
+impl std::fmt::Display for SolverStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for SolverStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.describe())
+    }
+}
+
 /// Transposition-table figures of a search.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -109,6 +152,8 @@ pub struct SearchReport<A> {
     pub table: Option<TableStats>,
     /// How values are put on `[0, 1]` for UCT: "bounds [lo, hi]" or "per-node min/max".
     pub normalisation: String,
+    /// Whether MCTS-Solver ran, and why not when it did not.
+    pub solver: SolverStatus,
     /// Worker threads used.
     pub threads: usize,
     /// Conservation checks (`None` unless requested).

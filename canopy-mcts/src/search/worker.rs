@@ -4,7 +4,8 @@ use std::time::Instant;
 
 use bumpalo::Bump;
 
-use crate::game::{Game, Returns, Turn, MAX_PLAYERS};
+use crate::game::{Game, Returns, Turn};
+use crate::policy::{Coverage, Policy};
 use crate::rng::{self, Rng};
 use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
 use crate::search::params::{ChanceSelection, SearchParams, Selection};
@@ -19,8 +20,12 @@ pub type GameNode<G> = Node<GameStep<G>>;
 pub type GameEdge<G> = Edge<GameStep<G>>;
 
 /// State shared by all workers of one search (read-mostly).
-pub(crate) struct Shared<'a, G: Game> {
+pub(crate) struct Shared<'a, G: Game, P: Policy<G>> {
     pub game: &'a G,
+    pub policy: &'a P,
+    /// The root's moves and what they leave out, when the search restricts the root
+    /// ([`crate::Search::with_root_moves`]).
+    pub root_moves: Option<(&'a [G::Action], Coverage)>,
     pub root: &'a GameNode<G>,
     pub root_state: &'a G::State,
     pub table: Option<&'a TranspositionTable<GameStep<G>>>,
@@ -31,7 +36,8 @@ pub(crate) struct Shared<'a, G: Game> {
     pub deadline: Option<Instant>,
     /// Value bounds from the game, if it declares them.
     pub bounds: Option<(f64, f64)>,
-    /// MCTS-Solver is on (two-player games with values on `[0, 1]`).
+    /// MCTS-Solver is on (the parameters ask for it and the game declares
+    /// [`Game::win_draw_loss`]).
     pub solver: bool,
     /// The max backup is on (single-player games, [`crate::search::Backup::Max`]).
     pub max_backup: bool,
@@ -58,8 +64,8 @@ struct PathStep<M> {
     mover: u8,
 }
 
-pub(crate) struct Worker<'a, G: Game> {
-    shared: &'a Shared<'a, G>,
+pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
+    shared: &'a Shared<'a, G, P>,
     params: SearchParams,
     arena: &'a Bump,
     rng: Rng,
@@ -73,8 +79,8 @@ pub(crate) struct Worker<'a, G: Game> {
     pub stats: WorkerStats,
 }
 
-impl<'a, G: Game> Worker<'a, G> {
-    pub fn new(shared: &'a Shared<'a, G>, params: SearchParams, arena: &'a Bump, index: usize) -> Self {
+impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
+    pub fn new(shared: &'a Shared<'a, G, P>, params: SearchParams, arena: &'a Bump, index: usize) -> Self {
         let rng = rng::seeded(params.seed, index as u64);
         Self {
             shared,
@@ -158,7 +164,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut node: &GameNode<G> = shared.root;
         // The node at the end of the path (None: memory ran out before the leaf got a node).
         let leaf: Option<&GameNode<G>>;
-        let value: Returns;
+        let value: G::Returns;
         // Below a sampled (open-loop) chance outcome a node stands for many positions: its stored kind
         // and actions may not fit the position this playout holds.
         let mut open_loop = false;
@@ -176,7 +182,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     break;
                 }
                 if node_kind(turn) != node.kind() {
-                    value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                    value = shared.policy.rollout(game, &self.state, &mut self.rng, &mut self.scratch);
                     leaf = Some(node);
                     break;
                 }
@@ -197,7 +203,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     match can_expand.then(|| self.expand(node)).flatten() {
                         Some(c) => c,
                         None => {
-                            value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                            value = shared.policy.rollout(game, &self.state, &mut self.rng, &mut self.scratch);
                             leaf = Some(node);
                             break;
                         }
@@ -207,8 +213,8 @@ impl<'a, G: Game> Worker<'a, G> {
             let (index, mover) = self.select(node, children);
             let edge = &children[index];
             if let (true, Step::Action(a)) = (open_loop, edge.step) {
-                if !game.is_legal(&self.state, a, &mut self.scratch) {
-                    value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                if !shared.policy.is_candidate(game, &self.state, a, &mut self.scratch) {
+                    value = shared.policy.rollout(game, &self.state, &mut self.rng, &mut self.scratch);
                     leaf = Some(node);
                     break;
                 }
@@ -231,7 +237,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 None => match self.create_child(node, edge, mover, open_loop) {
                     Some(child) => node = child,
                     None => {
-                        value = game.rollout(&self.state, &mut self.rng, &mut self.scratch);
+                        value = shared.policy.rollout(game, &self.state, &mut self.rng, &mut self.scratch);
                         leaf = None;
                         break;
                     }
@@ -362,14 +368,26 @@ impl<'a, G: Game> Worker<'a, G> {
     /// memory budget (the search is then memory-limited, and this worker expands no more nodes), or when
     /// the position has no moves.
     fn expand(&mut self, node: &GameNode<G>) -> Option<&'a [GameEdge<G>]> {
-        let game = self.shared.game;
+        let (game, policy) = (self.shared.game, self.shared.policy);
         let edges: Option<&mut [GameEdge<G>]> = match game.to_move(&self.state) {
             Turn::Player(_) => {
-                game.legal_actions(&self.state, &mut self.actions);
+                let mut coverage = policy.candidates(game, &self.state, &mut self.actions);
+                if let (true, Some((moves, left_out))) = (std::ptr::eq(node, self.shared.root), self.shared.root_moves)
+                {
+                    self.actions.clear();
+                    for &a in moves {
+                        if !self.actions.contains(&a) && game.is_legal(&self.state, a, &mut self.scratch) {
+                            self.actions.push(a);
+                        }
+                    }
+                    coverage = coverage.and(left_out);
+                }
+                // Published with the block below ([I2]).
+                node.set_pruned_relaxed(!coverage.allows_proofs());
                 let n = self.actions.len();
                 self.priors.clear();
                 if !(self.params.selection == Selection::Puct
-                    && game.priors(&self.state, &self.actions, &mut self.priors)
+                    && policy.priors(game, &self.state, &self.actions, &mut self.priors)
                     && self.priors.len() == n)
                 {
                     self.priors.clear();
@@ -486,7 +504,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Adds the playout's returns along the path actually taken (never through parent pointers: in a DAG a
     /// node has many parents) and removes its virtual loss.
-    fn backup(&mut self, leaf: Option<&GameNode<G>>, mut g: Returns) {
+    fn backup(&mut self, leaf: Option<&GameNode<G>>, mut g: G::Returns) {
         let solver = self.shared.solver;
         let mut proven_below = false;
         if let Some(leaf) = leaf {
@@ -498,7 +516,7 @@ impl<'a, G: Game> Worker<'a, G> {
             // SAFETY: [I6] path pointers were taken from the live tree during this playout.
             let (node, edge) = unsafe { (&*step.node, &*step.edge) };
             edge.backup_relaxed();
-            g[step.mover as usize % MAX_PLAYERS] += edge.reward as f64;
+            g[step.mover as usize] += edge.reward as f64;
             if self.shared.max_backup && node.kind() == NodeKind::Decision {
                 // Max backup: carry the best child's mean upward instead of this playout's return.
                 if let Some(best) = node.children_acquire().and_then(best_child_value) {
@@ -552,16 +570,18 @@ pub(crate) fn proof_for<M>(e: &Edge<M>, mover: usize) -> Option<Proof> {
 }
 
 /// Returns of a two-player game whose result for `player` is `proof`.
-fn proof_returns(player: usize, proof: Proof) -> Returns {
-    let mut g = [0.0; MAX_PLAYERS];
-    g[player % MAX_PLAYERS] = proof.value();
-    g[(player + 1) % MAX_PLAYERS] = 1.0 - proof.value();
+fn proof_returns<R: Returns>(player: usize, proof: Proof) -> R {
+    let mut g = R::zero();
+    g[player] = proof.value();
+    g[1 - player] = 1.0 - proof.value();
     g
 }
 
 /// MCTS-Solver at a decision node where `mover` moves: the node is a win for the mover if one move is a
 /// proven win, a loss if every move is a proven loss, a draw if every move is proven and the best is a
-/// draw. Records the result for the node's own player and returns whether it proved one ([I9]).
+/// draw. A loss or a draw speaks for every legal move, so it is proven only when the children are not a
+/// pruned candidate set ([`Node::pruned_relaxed`]; a win among the candidates is a win whatever was left
+/// out). Records the result for the node's own player and returns whether it proved one ([I9]).
 fn try_prove<M>(node: &Node<M>, mover: usize) -> bool {
     if node.kind() != NodeKind::Decision {
         return false;
@@ -581,7 +601,7 @@ fn try_prove<M>(node: &Node<M>, mover: usize) -> bool {
             None => all_proven = false,
         }
     }
-    if result.is_none() && all_proven {
+    if result.is_none() && all_proven && !node.pruned_relaxed() {
         result = Some(if any_draw { Proof::Draw } else { Proof::Loss });
     }
     match result {

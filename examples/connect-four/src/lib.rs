@@ -15,7 +15,7 @@
 //! The board is two bitboards in the classic layout: 7 bits per column (6 cells and a guard bit), bit
 //! `7 * column + row`, row 0 at the bottom. Four in a row is found with four shift-and-mask tests.
 
-use canopy_mcts::{Game, NoOutcome, Returns, Rng, Turn};
+use canopy_mcts::{Game, NoOutcome, Turn};
 
 /// Columns of the board.
 pub const COLUMNS: usize = 7;
@@ -121,10 +121,7 @@ impl Game for ConnectFour {
     type State = Position;
     type Action = u8;
     type Outcome = NoOutcome;
-
-    fn players(&self) -> usize {
-        2
-    }
+    type Returns = [f64; 2];
 
     fn to_move(&self, p: &Position) -> Turn {
         if p.winner().is_some() || p.occupied() & FULL == FULL {
@@ -146,19 +143,7 @@ impl Game for ConnectFour {
         0.0
     }
 
-    fn chance_outcomes(&self, _p: &Position, out: &mut Vec<(NoOutcome, f64)>) {
-        out.clear();
-    }
-
-    fn sample_outcome(&self, _p: &Position, _rng: &mut Rng) -> NoOutcome {
-        unreachable!("Connect Four has no chance events")
-    }
-
-    fn apply_outcome(&self, _p: &mut Position, outcome: NoOutcome) {
-        match outcome {}
-    }
-
-    fn returns(&self, p: &Position) -> Returns {
+    fn returns(&self, p: &Position) -> [f64; 2] {
         match p.winner() {
             Some(0) => [1.0, 0.0],
             Some(_) => [0.0, 1.0],
@@ -168,6 +153,10 @@ impl Game for ConnectFour {
 
     fn value_bounds(&self) -> Option<(f64, f64)> {
         Some((0.0, 1.0))
+    }
+
+    fn win_draw_loss(&self) -> bool {
+        true
     }
 
     fn has_rewards(&self) -> bool {

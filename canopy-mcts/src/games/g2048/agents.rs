@@ -6,7 +6,7 @@
 //!
 //! | agent | per move | `--time` | `--playouts` | threads |
 //! |---|---|---|---|---|
-//! | `mcts` | the engine's search with the game's rollout policy | search time | playouts | all |
+//! | `mcts` | the engine's search with the configured [`G2048Policy`] | search time | playouts | all |
 //! | `expectimax` | [`expectimax`](super::expectimax::Expectimax) with the cache | iterative deepening | ignored | all |
 //! | `flat` | rollouts from every move's afterstate, best mean | rollouts until then | rollouts (all moves) | all |
 //! | `greedy` | best merge score + evaluation of the afterstate | ignored | ignored | 1 |
@@ -21,7 +21,7 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use super::expectimax::{self, ParallelExpectimax};
-use super::{greedy_afterstate, tables, Board, Dir, G2048State, RolloutPolicy, G2048};
+use super::{greedy_afterstate, tables, Board, Dir, G2048Policy, G2048State, RolloutPolicy, G2048};
 use crate::rng::{self, Rng};
 use crate::search::{Backup, ProgressObserver, Search, SearchParams, SearchReport};
 
@@ -87,8 +87,9 @@ pub struct AgentConfig {
     pub kind: AgentKind,
     /// Limits per move and the engine's parameters (see the module documentation).
     pub search: SearchParams,
-    /// The game with the rollout policy used by MCTS and flat Monte Carlo.
-    pub game: G2048,
+    /// The rollout policy used by MCTS and flat Monte Carlo, and the evaluation of every agent that
+    /// evaluates boards.
+    pub policy: G2048Policy,
     /// Expectimax depth and cut-off (its time comes from `search.time_ms`).
     pub expectimax: expectimax::Limits,
     /// Expectimax cache entries (16 bytes each), shared evenly by its threads.
@@ -111,7 +112,7 @@ impl AgentConfig {
         AgentConfig {
             kind,
             search,
-            game: G2048::with_rollout(rollout),
+            policy: G2048Policy::with_rollout(rollout),
             expectimax: expectimax::Limits::default(),
             cache_slots: DEFAULT_CACHE_SLOTS,
         }
@@ -174,7 +175,7 @@ impl Agent {
         // Build the row table now rather than inside the first timed decision.
         let _ = tables::row_table();
         let expectimax = (config.kind == AgentKind::Expectimax)
-            .then(|| ParallelExpectimax::new(config.game.heuristic, config.search.threads, config.cache_slots));
+            .then(|| ParallelExpectimax::new(config.policy.heuristic, config.search.threads, config.cache_slots));
         Agent { config, expectimax }
     }
 
@@ -201,11 +202,15 @@ impl Agent {
         if legal.is_empty() {
             return decision;
         }
-        let game = &self.config.game;
+        let policy = &self.config.policy;
         match self.config.kind {
             AgentKind::Mcts => {
                 let params = SearchParams { seed, ..self.config.search.clone() };
-                let report = Search::new(game, params).run_observed(&G2048State::from_board(*board), None, progress);
+                let report = Search::with_policy(&G2048, policy, params).run_observed(
+                    &G2048State::from_board(*board),
+                    None,
+                    progress,
+                );
                 for m in &mut moves {
                     if let Some(a) = report.action(&m.dir) {
                         m.value = a.mean;
@@ -220,7 +225,7 @@ impl Agent {
                 let limits = expectimax::Limits { time_ms: self.config.search.time_ms, ..self.config.expectimax };
                 let config = &self.config;
                 let searcher = self.expectimax.get_or_insert_with(|| {
-                    ParallelExpectimax::new(config.game.heuristic, config.search.threads, config.cache_slots)
+                    ParallelExpectimax::new(config.policy.heuristic, config.search.threads, config.cache_slots)
                 });
                 let r = searcher.search(board, &limits);
                 for m in &mut moves {
@@ -231,7 +236,7 @@ impl Agent {
                 decision.depth = Some(r.depth);
             }
             AgentKind::Flat => {
-                let (values, visits) = flat(game, board, &self.config.search, seed);
+                let (values, visits) = flat(policy, board, &self.config.search, seed);
                 for m in &mut moves {
                     m.visits = visits[m.dir.index()];
                     m.value = (m.visits > 0).then(|| values[m.dir.index()]);
@@ -240,7 +245,7 @@ impl Agent {
                 decision.work = visits.iter().sum();
             }
             AgentKind::Greedy => {
-                let h = game.heuristic;
+                let h = policy.heuristic;
                 for m in &mut moves {
                     let (after, gain) = board.afterstate(m.dir);
                     m.value = Some(f64::from(gain as f32 + h.evaluate(&after)));
@@ -276,12 +281,12 @@ fn best_by_value(moves: &[MoveInfo]) -> Option<Dir> {
     best.map(|(d, _)| d)
 }
 
-/// Flat Monte Carlo: rollouts with `game`'s policy from every legal move's afterstate (a spawn first),
+/// Flat Monte Carlo: rollouts with `policy` from every legal move's afterstate (a spawn first),
 /// taking the moves in turn, until the playout budget (all moves and threads together) or the time runs
 /// out; the first thread always completes one round, so every move has a rollout when the budget
 /// allows. Returns each move's mean of `merge score + rollout value` and its rollout count, in
 /// [`Dir::ALL`] order.
-pub fn flat(game: &G2048, board: &Board, params: &SearchParams, seed: u64) -> ([f64; 4], [u64; 4]) {
+pub fn flat(policy: &G2048Policy, board: &Board, params: &SearchParams, seed: u64) -> ([f64; 4], [u64; 4]) {
     let legal: Vec<(Dir, Board, f64)> = board
         .legal_dirs()
         .iter()
@@ -313,7 +318,7 @@ pub fn flat(game: &G2048, board: &Board, params: &SearchParams, seed: u64) -> ([
                     break 'outer;
                 }
                 let s = G2048State { board: after, spawn_pending: true };
-                sums[d.index()] += gain + game.rollout_value(&s, &mut rng);
+                sums[d.index()] += gain + policy.rollout_value(&s, &mut rng);
                 counts[d.index()] += 1;
                 done += 1;
             }

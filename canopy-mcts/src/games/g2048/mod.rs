@@ -32,7 +32,8 @@ use std::fmt;
 pub use board::{Board, BoardError, Dir, DirSet, ParseDirError, MAX_EXPONENT, MAX_TILE};
 use eval::Heuristic;
 
-use crate::game::{Game, Returns, Turn};
+use crate::game::{Game, Turn};
+use crate::policy::Policy;
 use crate::rng::{self, Rng};
 
 /// Probability that a spawned tile is a 4 rather than a 2 (`Math.random() < 0.9 ? 2 : 4` in
@@ -148,27 +149,32 @@ impl Default for RolloutPolicy {
     }
 }
 
-/// The game of 2048 with the original rules, a Zobrist key per state, and a configurable rollout
-/// policy (uniform random to the end by default) scored with an evaluation function.
+/// The game of 2048 with the original rules and a Zobrist key per state. The search knowledge (rollouts
+/// and their evaluation) is a [`G2048Policy`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct G2048;
+
+/// The search policy for 2048: every legal move is a candidate, and rollouts play with a
+/// [`RolloutPolicy`] (uniform random to the end by default) scored with an evaluation function.
 #[derive(Clone, Copy, Debug)]
-pub struct G2048 {
+pub struct G2048Policy {
     /// How rollouts play.
     pub rollout: RolloutPolicy,
     /// The evaluation used by greedy and truncated rollouts.
     pub heuristic: &'static Heuristic,
 }
 
-impl Default for G2048 {
+impl Default for G2048Policy {
     /// Uniform-random rollouts to the end, the [`eval::STANDARD`] evaluation.
     fn default() -> Self {
-        G2048 { rollout: RolloutPolicy::RANDOM, heuristic: Heuristic::standard() }
+        G2048Policy { rollout: RolloutPolicy::RANDOM, heuristic: Heuristic::standard() }
     }
 }
 
-impl G2048 {
-    /// The game with `rollout` and the standard evaluation.
-    pub fn with_rollout(rollout: RolloutPolicy) -> G2048 {
-        G2048 { rollout, ..G2048::default() }
+impl G2048Policy {
+    /// The policy with `rollout` and the standard evaluation.
+    pub fn with_rollout(rollout: RolloutPolicy) -> G2048Policy {
+        G2048Policy { rollout, ..G2048Policy::default() }
     }
 
     /// A rollout with the configured policy from `s` (see [`RolloutPolicy`]); the value it returns.
@@ -240,6 +246,15 @@ impl G2048 {
     }
 }
 
+impl Policy<G2048> for G2048Policy {
+    /// A rollout with the configured [`RolloutPolicy`] ([`G2048Policy::rollout_value`]): `[value]`.
+    /// With the default policy, a uniform-random playout that consumes the generator exactly as
+    /// [`crate::policy::uniform_rollout`] does and returns the merge score until no move is legal.
+    fn rollout(&self, _game: &G2048, s: &G2048State, rng: &mut Rng, _scratch: &mut Vec<Dir>) -> [f64; 1] {
+        [self.rollout_value(s, rng)]
+    }
+}
+
 /// The greedy move among `legal` (non-empty): the largest merge score plus evaluation of the afterstate
 /// (ties: the first in [`Dir::ALL`] order). Returns the move, its afterstate and merge score, and the
 /// value.
@@ -270,7 +285,7 @@ pub(crate) fn greedy_afterstate(
 fn random_rollout(s: &G2048State, rng: &mut Rng) -> f64 {
     let table = tables::row_table();
     // A local copy keeps the generator's state in a register; it is written back at the end, so
-    // the caller's generator advances exactly as with the trait's default playout.
+    // the caller's generator advances exactly as with `crate::policy::uniform_rollout`.
     let mut local = *rng;
     let mut board = s.board;
     if s.spawn_pending {
@@ -301,10 +316,7 @@ impl Game for G2048 {
     type State = G2048State;
     type Action = Dir;
     type Outcome = Spawn;
-
-    fn players(&self) -> usize {
-        1
-    }
+    type Returns = [f64; 1];
 
     /// [`Turn::Chance`] when a spawn is pending (and the board has an empty cell), else
     /// [`Turn::Player`]`(0)` when a move is legal, else [`Turn::Terminal`].
@@ -367,20 +379,13 @@ impl Game for G2048 {
         s.spawn_pending = false;
     }
 
-    /// `[0.0, 0.0]`: the score is made of the move rewards.
-    fn returns(&self, _s: &G2048State) -> Returns {
-        [0.0, 0.0]
+    /// `[0.0]`: the score is made of the move rewards.
+    fn returns(&self, _s: &G2048State) -> [f64; 1] {
+        [0.0]
     }
 
     fn zobrist(&self, s: &G2048State) -> Option<u64> {
         Some(s.zobrist_key())
-    }
-
-    /// A rollout with the configured [`RolloutPolicy`] ([`G2048::rollout_value`]): `[value, 0.0]`.
-    /// With the default policy, a uniform-random playout that consumes the generator exactly as the
-    /// trait's default playout does and returns the merge score until no move is legal.
-    fn rollout(&self, s: &G2048State, rng: &mut Rng, _scratch: &mut Vec<Dir>) -> Returns {
-        [self.rollout_value(s, rng), 0.0]
     }
 
     fn action_name(&self, dir: &Dir) -> String {

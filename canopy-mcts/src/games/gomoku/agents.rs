@@ -23,8 +23,9 @@
 
 use super::board::{Cell, GomokuState};
 use super::rules::{five_cells, line_of, Lines};
-use super::Gomoku;
+use super::{Gomoku, GomokuPolicy};
 use crate::game::Game;
+use crate::policy::Policy;
 use crate::rng::{below, Rng};
 
 /// Own stone completes a win.
@@ -131,11 +132,12 @@ pub fn threat_score(game: &Gomoku, state: &GomokuState, cell: Cell) -> Option<u6
     state.is_empty_cell(cell).then(|| score_with(game, state, &Lines::new(state), cell))
 }
 
-/// The one-ply threat player: the candidate cell ([`Game::legal_actions`]) with the highest
-/// [`threat_score`], ties broken uniformly with `rng`. `None` in a terminal position.
+/// The one-ply threat player: the candidate cell (of the default [`GomokuPolicy`]: empty cells within
+/// distance 2 of a stone, the centre on an empty board) with the highest [`threat_score`], ties broken
+/// uniformly with `rng`. `None` in a terminal position.
 pub fn threat(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Option<Cell> {
     let mut candidates = Vec::new();
-    game.legal_actions(state, &mut candidates);
+    GomokuPolicy::default().candidates(game, state, &mut candidates);
     let lines = Lines::new(state);
     let mut best = Vec::new();
     let mut best_score = 0;
@@ -152,11 +154,11 @@ pub fn threat(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Option<Cell>
     (!best.is_empty()).then(|| best[below(rng, best.len())])
 }
 
-/// The uniform random player: a uniform draw among the candidate cells ([`Game::legal_actions`]).
-/// `None` in a terminal position.
+/// The uniform random player: a uniform draw among the candidate cells of the default
+/// [`GomokuPolicy`]. `None` in a terminal position.
 pub fn random(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Option<Cell> {
     let mut candidates = Vec::new();
-    game.legal_actions(state, &mut candidates);
+    GomokuPolicy::default().candidates(game, state, &mut candidates);
     (!candidates.is_empty()).then(|| candidates[below(rng, candidates.len())])
 }
 
@@ -176,8 +178,8 @@ pub fn forced_move(game: &Gomoku, state: &GomokuState) -> Option<Cell> {
     lines.winning_cells(me, rule).first().or(lines.winning_cells(1 - me, rule).first()).copied()
 }
 
-/// Flat Monte Carlo: `rollouts` playouts with the game's rollout policy after each candidate cell
-/// ([`Game::legal_actions`]), and the cell with the best mean result for the side to move (ties: the
+/// Flat Monte Carlo: `rollouts` playouts with the default [`GomokuPolicy`]'s rollouts after each of its
+/// candidate cells, and the cell with the best mean result for the side to move (ties: the
 /// first in row-major order). A cell that wins at once is played without rollouts (its result is
 /// certain, where a rollout mean of 1 may only be likely). `None` in a terminal position.
 ///
@@ -185,8 +187,9 @@ pub fn forced_move(game: &Gomoku, state: &GomokuState) -> Option<Cell> {
 /// Panics when `rollouts` is 0.
 pub fn flat(game: &Gomoku, state: &GomokuState, rollouts: u32, rng: &mut Rng) -> Option<Cell> {
     assert!(rollouts > 0, "flat Monte Carlo needs at least one rollout per move");
+    let policy = GomokuPolicy::default();
     let mut candidates = Vec::new();
-    game.legal_actions(state, &mut candidates);
+    policy.candidates(game, state, &mut candidates);
     let me = state.mover();
     let mut scratch = Vec::new();
     let mut best = None;
@@ -200,7 +203,7 @@ pub fn flat(game: &Gomoku, state: &GomokuState, rollouts: u32, rng: &mut Rng) ->
         let total: f64 = if next.is_terminal() {
             game.returns(&next)[me] * rollouts as f64
         } else {
-            (0..rollouts).map(|_| game.rollout(&next, rng, &mut scratch)[me]).sum()
+            (0..rollouts).map(|_| policy.rollout(game, &next, rng, &mut scratch)[me]).sum()
         };
         if total > best_total {
             best_total = total;

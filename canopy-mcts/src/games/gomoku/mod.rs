@@ -6,16 +6,14 @@
 //!   an overline does not). A full board without a winner is a draw.
 //! - Player 0 is Black and moves first, player 1 is White. Returns: 1 for a win, 0 for a loss, 0.5 each
 //!   for a draw.
-//! - Moves offered to the search ([`crate::Game::legal_actions`]) are the *candidates*: empty cells within
-//!   Chebyshev distance [`Gomoku::radius`] (default 2) of a stone, or the centre on an empty board. Every
-//!   empty cell is a legal move for [`Gomoku::try_apply`]; the candidates only narrow the search. With
-//!   [`Gomoku::with_threat_pruning`] they narrow further to the answers to a threat when there is one
-//!   (module `tactics`).
-//! - The rollout ([`crate::Game::rollout`]) plays a winning cell when there is one, else blocks the
-//!   opponent's winning cell, else (with [`RolloutPolicy::Threats`], the default) makes a straight four
-//!   or takes the opponent's straight-four cell, else a uniform random cell within
-//!   [`Gomoku::rollout_radius`] (default 1) of a stone (module `playout`). [`RolloutPolicy::Uniform`]
-//!   plays uniformly random empty cells instead (plain MCTS, for throughput comparisons).
+//! - Every empty cell is a legal move ([`crate::Game::legal_actions`], row-major). [`Gomoku`] holds the
+//!   rules only (board size and winning rule).
+//! - The search knowledge is a [`GomokuPolicy`]: the *candidates* the tree expands (empty cells within
+//!   Chebyshev distance 2 of a stone, or the centre on an empty board; with threat pruning, the answers
+//!   to a threat when there is one, module `tactics`) and the rollout (a winning cell when there is one,
+//!   else a block of the opponent's winning cell, else with [`RolloutPolicy::Threats`] a straight four or
+//!   the opponent's straight-four cell, else a random cell within distance 1 of a stone; module
+//!   `playout`).
 //! - Players ([`Player`]: MCTS, [`flat`] Monte Carlo, [`threat`], [`random`]) choose moves and play
 //!   whole games ([`play_game`]); [`vcf`] searches victories by continuous fours; [`protocol`] is the
 //!   Gomocup brain. docs/gomoku.md describes how they fit together.
@@ -37,6 +35,7 @@ mod board;
 mod parse;
 mod player;
 mod playout;
+mod policy;
 pub mod protocol;
 mod rules;
 mod tactics;
@@ -54,27 +53,22 @@ pub use player::{
 pub use rules::Rule;
 pub use tactics::vcf;
 
-use crate::game::{Game, NoOutcome, Returns, Turn};
-use crate::rng::Rng;
+use crate::game::{Game, NoOutcome, Turn};
 pub use playout::RolloutPolicy;
-use playout::{Choice, Playout};
-use rules::{holds_win, near_stones, wins_at, Lines};
+pub use policy::GomokuPolicy;
+use rules::{holds_win, wins_at, Lines};
 
-/// Default Chebyshev radius of the candidate moves around the stones.
+/// Default Chebyshev radius of [`GomokuPolicy`]'s candidate moves around the stones.
 pub const DEFAULT_RADIUS: usize = 2;
-/// Default Chebyshev radius of the rollout's random moves around the stones.
+/// Default Chebyshev radius of [`GomokuPolicy`]'s rollout moves around the stones.
 pub const DEFAULT_ROLLOUT_RADIUS: usize = 1;
 
-/// The game of Gomoku on a `size` x `size` board under a [`Rule`].
+/// The game of Gomoku on a `size` x `size` board under a [`Rule`]: the rules only (the search knowledge
+/// is a [`GomokuPolicy`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Gomoku {
     size: usize,
     rule: Rule,
-    radius: usize,
-    rollout_radius: usize,
-    policy: RolloutPolicy,
-    threat_pruning: bool,
-    quiet_radius: usize,
 }
 
 impl Default for Gomoku {
@@ -85,8 +79,7 @@ impl Default for Gomoku {
 }
 
 impl Gomoku {
-    /// Gomoku on a `size` x `size` board with candidate radius [`DEFAULT_RADIUS`] and rollout radius
-    /// [`DEFAULT_ROLLOUT_RADIUS`].
+    /// Gomoku on a `size` x `size` board.
     ///
     /// # Panics
     /// Panics when `size` is outside `MIN_SIZE..=MAX_SIZE` (5..=20); see [`Gomoku::try_new`].
@@ -103,71 +96,7 @@ impl Gomoku {
     /// [`PositionError::BadSize`] when `size` is outside `MIN_SIZE..=MAX_SIZE` (5..=20).
     pub fn try_new(size: usize, rule: Rule) -> Result<Self, PositionError> {
         check_size(size)?;
-        Ok(Gomoku {
-            size,
-            rule,
-            radius: DEFAULT_RADIUS,
-            rollout_radius: DEFAULT_ROLLOUT_RADIUS,
-            policy: RolloutPolicy::default(),
-            threat_pruning: false,
-            quiet_radius: DEFAULT_RADIUS,
-        })
-    }
-
-    /// The same game with candidate moves within Chebyshev distance `radius` of a stone.
-    ///
-    /// # Panics
-    /// Panics when `radius` is 0 (no move would be offered) or above `MAX_SIZE`.
-    pub fn with_radius(self, radius: usize) -> Self {
-        assert!((1..=MAX_SIZE).contains(&radius), "candidate radius {radius} outside 1..={MAX_SIZE}");
-        Gomoku { radius, ..self }
-    }
-
-    /// The same game with rollout moves drawn within Chebyshev distance `radius` of a stone.
-    ///
-    /// # Panics
-    /// Panics when `radius` is 0 or above `MAX_SIZE`.
-    pub fn with_rollout_radius(self, radius: usize) -> Self {
-        assert!((1..=MAX_SIZE).contains(&radius), "rollout radius {radius} outside 1..={MAX_SIZE}");
-        Gomoku { rollout_radius: radius, ..self }
-    }
-
-    /// The same game with another rollout policy.
-    pub fn with_rollout_policy(self, policy: RolloutPolicy) -> Self {
-        Gomoku { policy, ..self }
-    }
-
-    /// The rollout policy.
-    pub fn rollout_policy(&self) -> RolloutPolicy {
-        self.policy
-    }
-
-    /// The same game with threat pruning on or off: [`Game::legal_actions`] then offers only the moves
-    /// that answer a threat when there is one (win now, block a five, make a straight four, answer an open
-    /// three; module `tactics`). Off by default.
-    pub fn with_threat_pruning(self, on: bool) -> Self {
-        Gomoku { threat_pruning: on, ..self }
-    }
-
-    /// Whether threat pruning is on.
-    pub fn threat_pruning(&self) -> bool {
-        self.threat_pruning
-    }
-
-    /// The same game where, under threat pruning, a quiet position (no threat to answer) offers only the
-    /// candidates within `radius` of a stone plus those farther out that make or stop a four or an open
-    /// three. A `radius` at or above [`Gomoku::radius`] changes nothing (the default).
-    ///
-    /// # Panics
-    /// Panics when `radius` is 0 or above `MAX_SIZE`.
-    pub fn with_quiet_radius(self, radius: usize) -> Self {
-        assert!((1..=MAX_SIZE).contains(&radius), "quiet radius {radius} outside 1..={MAX_SIZE}");
-        Gomoku { quiet_radius: radius, ..self }
-    }
-
-    /// The quiet radius (see [`Gomoku::with_quiet_radius`]).
-    pub fn quiet_radius(&self) -> usize {
-        self.quiet_radius
+        Ok(Gomoku { size, rule })
     }
 
     /// Board side, in cells.
@@ -178,16 +107,6 @@ impl Gomoku {
     /// The winning rule.
     pub fn rule(&self) -> Rule {
         self.rule
-    }
-
-    /// Chebyshev radius of the candidate moves around the stones.
-    pub fn radius(&self) -> usize {
-        self.radius
-    }
-
-    /// Chebyshev radius of the rollout's random moves around the stones.
-    pub fn rollout_radius(&self) -> usize {
-        self.rollout_radius
     }
 
     /// The empty board, Black to move.
@@ -294,8 +213,7 @@ impl Gomoku {
         self.from_stones(&black, &white)
     }
 
-    /// Plays `cell` for the side to move, checking it first: any empty cell of the board is legal, not
-    /// only the candidates.
+    /// Plays `cell` for the side to move, checking it first: any empty cell of the board is legal.
     ///
     /// # Errors
     /// [`PositionError::GameOver`], [`PositionError::CellOffBoard`] or [`PositionError::CellOccupied`];
@@ -322,33 +240,13 @@ impl Gomoku {
         }
         Lines::new(state).winning_cells(player, self.rule)
     }
-
-    /// The rollout policy's move for the side to move (see the module documentation), or `None` in a
-    /// terminal position.
-    pub fn policy_move(&self, state: &GomokuState, rng: &mut Rng) -> Option<Cell> {
-        if state.is_terminal() {
-            return None;
-        }
-        if self.policy == RolloutPolicy::Uniform {
-            return playout::uniform_cell(state, rng);
-        }
-        match Playout::new(state, self.rule, self.rollout_radius, self.policy).choose(rng) {
-            Choice::Win(c) | Choice::Block(c) | Choice::OpenFour(c) | Choice::BlockFour(c) | Choice::Random(c) => {
-                Some(c)
-            }
-            Choice::Full => None,
-        }
-    }
 }
 
 impl Game for Gomoku {
     type State = GomokuState;
     type Action = Cell;
     type Outcome = NoOutcome;
-
-    fn players(&self) -> usize {
-        2
-    }
+    type Returns = [f64; 2];
 
     fn to_move(&self, state: &GomokuState) -> Turn {
         if state.is_terminal() {
@@ -358,22 +256,22 @@ impl Game for Gomoku {
         }
     }
 
-    /// The candidates: empty cells within Chebyshev distance [`Gomoku::radius`] of a stone in row-major
-    /// order, or the centre on an empty board. With [`Gomoku::with_threat_pruning`], only the answers to
-    /// a threat when there is one.
+    /// Every empty cell, row-major (none in a terminal position). The search's candidates are
+    /// [`GomokuPolicy`]'s.
     fn legal_actions(&self, state: &GomokuState, out: &mut Vec<Cell>) {
         out.clear();
         if state.is_terminal() {
             return;
         }
-        if state.stone_count() == 0 {
-            out.push(Cell::new(self.size / 2, self.size / 2));
-            return;
+        let size = self.size;
+        for y in 0..size {
+            let occupied = state.rows[0][y] | state.rows[1][y];
+            out.extend((0..size).filter(|&x| occupied >> x & 1 == 0).map(|x| Cell::new(x, y)));
         }
-        if self.threat_pruning {
-            return tactics::threat_candidates(state, self.rule, self.radius, self.quiet_radius, out);
-        }
-        near_stones(state, self.radius, out);
+    }
+
+    fn is_legal(&self, state: &GomokuState, cell: Cell, _scratch: &mut Vec<Cell>) -> bool {
+        !state.is_terminal() && cell.on_board(self.size) && state.is_empty_cell(cell)
     }
 
     /// Places the stone and records a win made by it (checking only the four lines through `cell`).
@@ -386,19 +284,7 @@ impl Game for Gomoku {
         0.0
     }
 
-    fn chance_outcomes(&self, _state: &GomokuState, out: &mut Vec<(NoOutcome, f64)>) {
-        out.clear();
-    }
-
-    fn sample_outcome(&self, _state: &GomokuState, _rng: &mut Rng) -> NoOutcome {
-        unreachable!("gomoku has no chance turns")
-    }
-
-    fn apply_outcome(&self, _state: &mut GomokuState, outcome: NoOutcome) {
-        match outcome {}
-    }
-
-    fn returns(&self, state: &GomokuState) -> Returns {
+    fn returns(&self, state: &GomokuState) -> [f64; 2] {
         match state.winner() {
             Some(BLACK) => [1.0, 0.0],
             Some(_) => [0.0, 1.0],
@@ -418,21 +304,9 @@ impl Game for Gomoku {
         false
     }
 
-    /// The rollout policy of the module documentation, with no allocation (the working state lives on
-    /// the stack; `scratch` is unused).
-    fn rollout(&self, state: &GomokuState, rng: &mut Rng, _scratch: &mut Vec<Cell>) -> Returns {
-        if state.is_terminal() {
-            return self.returns(state);
-        }
-        let winner = match self.policy {
-            RolloutPolicy::Uniform => playout::uniform_run(state, self.rule, rng, |_| ()),
-            _ => Playout::new(state, self.rule, self.rollout_radius, self.policy).run(rng),
-        };
-        match winner {
-            Some(BLACK) => [1.0, 0.0],
-            Some(_) => [0.0, 1.0],
-            None => [0.5, 0.5],
-        }
+    /// Win 1, draw 0.5, loss 0, no rewards: MCTS-Solver applies.
+    fn win_draw_loss(&self) -> bool {
+        true
     }
 
     fn action_name(&self, cell: &Cell) -> String {

@@ -2,8 +2,8 @@
 //! what `canopy match gomoku` and the Gomocup protocol use.
 //!
 //! [`Player::Mcts`] answers a forced move ([`forced_move`]: win now, or block a five) and its own
-//! victory by continuous fours ([`super::vcf`]) without searching; otherwise it runs the tree search on
-//! the game shaped by its [`Tuning`] (threat pruning, rollout policy, radii), over the moves that defuse
+//! victory by continuous fours ([`super::vcf`]) without searching; otherwise it runs the tree search with
+//! the [`GomokuPolicy`] of its [`Tuning`] (threat pruning, rollout policy, radii), over the moves that defuse
 //! the opponent's sequence of fours when it has one. Whatever a player returns is checked: a cell that
 //! is off the board or occupied is never played; the [`threat`] player's choice, then the first empty
 //! cell, stand in for it. docs/gomoku.md measures each setting.
@@ -14,8 +14,9 @@ use super::agents::{flat, forced_move, random, threat};
 use super::board::{Cell, GomokuState};
 use super::playout::RolloutPolicy;
 use super::tactics::vcf_until;
-use super::{Gomoku, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
-use crate::game::{Game, NoOutcome, Returns, Turn};
+use super::{Gomoku, GomokuPolicy, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
+use crate::game::Game;
+use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
 use crate::search::{Search, SearchParams, SearchReport};
 use crate::sync::AtomicBool;
@@ -28,23 +29,24 @@ pub const DEFAULT_EXPLORATION: f64 = 0.5;
 /// Default rollouts per candidate move of [`Player::Flat`].
 pub const DEFAULT_FLAT_ROLLOUTS: u32 = 100;
 
-/// How [`Player::Mcts`] shapes the game it searches (the rules and board size stay the game's).
+/// How [`Player::Mcts`] searches: the settings of its [`GomokuPolicy`] and the checks it makes before a
+/// search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Answer a forced move ([`forced_move`]: win now, block a five) or the only candidate without a
     /// search. Default true.
     pub forced_answer: bool,
-    /// Threat pruning in the tree ([`Gomoku::with_threat_pruning`]). Default true.
+    /// Threat pruning in the tree ([`GomokuPolicy::with_threat_pruning`]). Default true.
     pub threat_pruning: bool,
     /// The rollout policy. Default [`RolloutPolicy::Threats`].
     pub policy: RolloutPolicy,
-    /// Candidate radius ([`Gomoku::with_radius`]). Default [`DEFAULT_RADIUS`].
+    /// Candidate radius ([`GomokuPolicy::with_radius`]). Default [`DEFAULT_RADIUS`].
     pub radius: usize,
-    /// Quiet radius ([`Gomoku::with_quiet_radius`]); `None`: the candidate radius (off). Default
+    /// Quiet radius ([`GomokuPolicy::with_quiet_radius`]); `None`: the candidate radius (off). Default
     /// `Some(1)`: in quiet positions, cells two away from every stone are searched only when they make or
     /// stop a four or an open three.
     pub quiet_radius: Option<usize>,
-    /// Rollout radius ([`Gomoku::with_rollout_radius`]). Default [`DEFAULT_ROLLOUT_RADIUS`].
+    /// Rollout radius ([`GomokuPolicy::with_rollout_radius`]). Default [`DEFAULT_ROLLOUT_RADIUS`].
     pub rollout_radius: usize,
     /// Before searching, look for a victory by continuous fours ([`super::vcf`]) of the side to move
     /// (and play it), and for one of the opponent's (and search only the moves that defuse it). Default
@@ -67,12 +69,13 @@ impl Default for Tuning {
 }
 
 impl Tuning {
-    /// `game` (its size and rule) with these search settings.
+    /// The search policy with these settings.
     ///
     /// # Panics
     /// Panics when a radius is 0 or above `MAX_SIZE`.
-    pub fn game(&self, game: &Gomoku) -> Gomoku {
-        game.with_threat_pruning(self.threat_pruning)
+    pub fn policy(&self) -> GomokuPolicy {
+        GomokuPolicy::default()
+            .with_threat_pruning(self.threat_pruning)
             .with_rollout_policy(self.policy)
             .with_radius(self.radius)
             .with_quiet_radius(self.quiet_radius.unwrap_or(self.radius))
@@ -87,7 +90,7 @@ pub enum Player {
     Mcts {
         /// Search parameters of every move (the caller varies the seed per move).
         params: SearchParams,
-        /// How the searched game is shaped.
+        /// The search policy's settings and the checks before a search.
         tuning: Tuning,
     },
     /// Flat Monte Carlo with this many rollouts per candidate move ([`flat`]).
@@ -149,9 +152,9 @@ fn mcts_move(
     stop: Option<&AtomicBool>,
     start: Instant,
 ) -> (Option<Cell>, How, Option<SearchReport<Cell>>) {
-    let game = tuning.game(game);
+    let policy = tuning.policy();
     if tuning.forced_answer {
-        if let Some(cell) = forced_move(&game, state).or_else(|| only_candidate(&game, state)) {
+        if let Some(cell) = forced_move(game, state).or_else(|| only_candidate(game, &policy, state)) {
             return (Some(cell), How::Forced, None);
         }
     }
@@ -160,12 +163,12 @@ fn mcts_move(
     if tuning.threat_search {
         // A time-limited move gives the threat searches at most a third of its time.
         let deadline = params.time_ms.map(|t| start + Duration::from_millis(t / 3));
-        if let Some(line) = vcf_until(&game, state, me, VCF_BUDGET, deadline) {
+        if let Some(line) = vcf_until(game, state, me, VCF_BUDGET, deadline) {
             return (Some(line[0]), How::Vcf, None);
         }
-        if vcf_until(&game, state, 1 - me, VCF_BUDGET, deadline).is_some() {
+        if vcf_until(game, state, 1 - me, VCF_BUDGET, deadline).is_some() {
             let mut candidates = Vec::new();
-            game.legal_actions(state, &mut candidates);
+            policy.candidates(game, state, &mut candidates);
             let mut safe = Vec::new();
             let mut complete = true;
             for &c in &candidates {
@@ -175,7 +178,7 @@ fn mcts_move(
                 }
                 let mut next = state.clone();
                 game.apply(&mut next, c);
-                if next.is_terminal() || vcf_until(&game, &next, 1 - me, VCF_DEFENCE_BUDGET, deadline).is_none() {
+                if next.is_terminal() || vcf_until(game, &next, 1 - me, VCF_DEFENCE_BUDGET, deadline).is_none() {
                     safe.push(c);
                 }
             }
@@ -191,74 +194,15 @@ fn mcts_move(
     let mut params = params.clone();
     let spent = start.elapsed().as_millis() as u64;
     params.time_ms = params.time_ms.map(|t| t.saturating_sub(spent).max(1));
-    let report = match root_moves {
-        Some(moves) => {
-            let restricted = RootMoves { game: &game, key: state.key(), count: state.stone_count(), moves };
-            Search::new(&restricted, params).run_with_stop(state, stop)
-        }
-        None => Search::new(&game, params).run_with_stop(state, stop),
+    let search = Search::with_policy(game, &policy, params);
+    // Every candidate left out lets the opponent's sequence of fours through: no better than a listed
+    // move, so proofs over the list hold for the position.
+    let search = match root_moves {
+        Some(moves) => search.with_root_moves(moves, Coverage::ProofSafe),
+        None => search,
     };
+    let report = search.run_with_stop(state, stop);
     (report.best, How::Search, Some(report))
-}
-
-/// A Gomoku game whose root position offers only the given moves (the other positions are the game's).
-struct RootMoves<'a> {
-    game: &'a Gomoku,
-    /// Zobrist key and stone count of the root.
-    key: u64,
-    count: usize,
-    moves: Vec<Cell>,
-}
-
-impl Game for RootMoves<'_> {
-    type State = GomokuState;
-    type Action = Cell;
-    type Outcome = NoOutcome;
-
-    fn players(&self) -> usize {
-        2
-    }
-    fn to_move(&self, state: &GomokuState) -> Turn {
-        self.game.to_move(state)
-    }
-    fn legal_actions(&self, state: &GomokuState, out: &mut Vec<Cell>) {
-        if state.key() == self.key && state.stone_count() == self.count && !state.is_terminal() {
-            out.clear();
-            out.extend_from_slice(&self.moves);
-        } else {
-            self.game.legal_actions(state, out);
-        }
-    }
-    fn apply(&self, state: &mut GomokuState, cell: Cell) -> f64 {
-        self.game.apply(state, cell)
-    }
-    fn chance_outcomes(&self, state: &GomokuState, out: &mut Vec<(NoOutcome, f64)>) {
-        self.game.chance_outcomes(state, out)
-    }
-    fn sample_outcome(&self, state: &GomokuState, rng: &mut Rng) -> NoOutcome {
-        self.game.sample_outcome(state, rng)
-    }
-    fn apply_outcome(&self, _state: &mut GomokuState, outcome: NoOutcome) {
-        match outcome {}
-    }
-    fn returns(&self, state: &GomokuState) -> Returns {
-        self.game.returns(state)
-    }
-    fn zobrist(&self, state: &GomokuState) -> Option<u64> {
-        self.game.zobrist(state)
-    }
-    fn value_bounds(&self) -> Option<(f64, f64)> {
-        self.game.value_bounds()
-    }
-    fn has_rewards(&self) -> bool {
-        false
-    }
-    fn rollout(&self, state: &GomokuState, rng: &mut Rng, scratch: &mut Vec<Cell>) -> Returns {
-        self.game.rollout(state, rng, scratch)
-    }
-    fn action_name(&self, cell: &Cell) -> String {
-        cell.to_string()
-    }
 }
 
 /// How a [`Move`] was chosen.
@@ -291,9 +235,9 @@ pub struct Move {
 }
 
 /// The candidate move when the search would have exactly one (the centre of the empty board).
-fn only_candidate(game: &Gomoku, state: &GomokuState) -> Option<Cell> {
+fn only_candidate(game: &Gomoku, policy: &GomokuPolicy, state: &GomokuState) -> Option<Cell> {
     let mut candidates = Vec::new();
-    game.legal_actions(state, &mut candidates);
+    policy.candidates(game, state, &mut candidates);
     match candidates.as_slice() {
         [only] => Some(*only),
         _ => None,

@@ -17,11 +17,17 @@
 //!    search visits every child once, in this order, before UCT chooses). With a *quiet radius* smaller
 //!    than the radius, the cells of the last group farther than it from every stone are left out.
 //!
-//! Rules 1, 2 and 4 are the standard answers of Gomoku theory: any other move loses to the threat. Rules
-//! 3 and 5 give up the rare positions where the opponent could meet the threat with a winning sequence
-//! of fours of its own (and, for a 3-3, with a four that also blocks). The rules narrow the tree in
-//! exactly the positions where a uniform search wastes most playouts: a move that allows a double threat
-//! is refuted by the first reply the search tries, and lines of forcing moves are single-branch paths.
+//! Rules 1, 2 and 4 are the standard answers of Gomoku theory: any other move loses to the threat. Rule 3
+//! wins by force: the opponent has no five to make (rule 2 did not apply), and one stone cannot block
+//! both ends of a straight four. Rule 5 gives up the rare positions where the opponent could meet the
+//! double threat with a winning sequence of fours of its own (and, for a 3-3, with a four that also
+//! blocks). The rules narrow the tree in exactly the positions where a uniform search wastes most
+//! playouts: a move that allows a double threat is refuted by the first reply the search tries, and lines
+//! of forcing moves are single-branch paths.
+//!
+//! For MCTS-Solver, rules 1 to 3, and rule 4 with a candidate radius of at least 2, are safe for proofs
+//! ([`Coverage::ProofSafe`]: every left-out move is no better than the best candidate); rules 5 and 6 are
+//! heuristics ([`Coverage::Pruned`]). docs/ARCHITECTURE.md gives the arguments.
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -29,17 +35,23 @@ use std::time::Instant;
 use super::board::{stone_key, Cell, GomokuState, MAX_SIZE};
 use super::rules::{cell_on_line, five_cells, line_of, near_rows, near_stones, open_four_cells, Lines, Rule, LINES};
 use super::Gomoku;
+use crate::policy::Coverage;
 
 /// Clears `out` and fills it with the search candidates of the non-terminal, non-empty `state` under
 /// threat pruning (see the module documentation): row-major, except rule 6's order by threat. From the
 /// first stone on: in the opening only rule 6 applies, and its quiet radius keeps the first moves close.
+///
+/// Returns whether proofs over the candidates hold for the position: [`Coverage::ProofSafe`] for rules
+/// 1 to 3, and for rule 4 when `radius >= 2` (every cell that stops the opponent's straight fours or
+/// makes a four lies within two of a stone); [`Coverage::Pruned`] otherwise (the caller upgrades a set
+/// that holds every empty cell to complete).
 pub(crate) fn threat_candidates(
     state: &GomokuState,
     rule: Rule,
     radius: usize,
     quiet_radius: usize,
     out: &mut Vec<Cell>,
-) {
+) -> Coverage {
     out.clear();
     let lines = Lines::new(state);
     let me = state.mover();
@@ -47,7 +59,8 @@ pub(crate) fn threat_candidates(
     for player in [me, op] {
         lines.push_winning_cells(player, rule, out);
         if !out.is_empty() {
-            return;
+            // Rule 1 (a win is among them) or rule 2 (any other move lets the opponent's five in).
+            return Coverage::ProofSafe;
         }
     }
     // The straight-four cells of both players, per line.
@@ -57,7 +70,8 @@ pub(crate) fn threat_candidates(
     if !out.is_empty() {
         out.sort_unstable_by_key(|c| (c.y, c.x));
         out.dedup();
-        return;
+        // Rule 3: each of them wins by force.
+        return Coverage::ProofSafe;
     }
     let their_lines = theirs.iter().flatten().filter(|&&f| f != 0).count();
     near_stones(state, radius, out);
@@ -83,7 +97,7 @@ pub(crate) fn threat_candidates(
             out.sort_unstable_by_key(|c| (c.y, c.x));
             out.dedup();
         }
-        return;
+        return if radius >= 2 { Coverage::ProofSafe } else { Coverage::Pruned };
     }
     // Rate each candidate: double threats of the side to move (a four or an open three on two lines),
     // then its fours and open threes, then the cells where the opponent would make them.
@@ -123,7 +137,7 @@ pub(crate) fn threat_candidates(
             k += 1;
             scores[k - 1] == 16
         });
-        return;
+        return Coverage::Pruned;
     }
     let mut by_cell = [0u8; MAX_SIZE * MAX_SIZE];
     for (&c, &score) in out.iter().zip(scores.iter()) {
@@ -143,6 +157,7 @@ pub(crate) fn threat_candidates(
     // Threats first: the search visits every child once in this order before UCT takes over, so the
     // forcing moves are tried first.
     out.sort_unstable_by_key(|c| (std::cmp::Reverse(score_of(c)), c.y, c.x));
+    Coverage::Pruned
 }
 
 /// The straight-four cells of `player` on every line ([`open_four_cells`]), by direction and line.

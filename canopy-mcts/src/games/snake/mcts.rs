@@ -1,17 +1,18 @@
-//! The MCTS agent for Snake: the engine's search over a [`Snake`] configured for strength.
+//! The MCTS agent for Snake: the engine's search over a [`Snake`] with a [`SnakePolicy`] configured for
+//! strength.
 //!
-//! The configuration ([`MctsAgent::search_game`]) is what makes plain MCTS strong on long snakes:
+//! The policy ([`MctsAgent::search_policy`]) is what makes plain MCTS strong on long snakes:
 //!
 //! - **Tail-safe candidate moves** ([`TailFilter::Now`]): in every searched position only the
-//!   moves after which the head can still reach its tail are legal, when any is. A snake that keeps that
+//!   moves after which the head can still reach its tail are searched, when any is. A snake that keeps that
 //!   property never runs into itself, so the search spends no playouts on slow suicides and the agent
 //!   can only die by starvation.
 //! - **Safe-greedy rollouts** ([`RolloutPolicy::SafeGreedy`]) capped at a few board areas of moves
-//!   ([`Snake::rollout_max_moves`]): the return of a playout is the food it eats before the cap (plus
+//!   ([`SnakePolicy::rollout_max_moves`]): the return of a playout is the food it eats before the cap (plus
 //!   the survival bonus), so the search prefers moves after which food keeps coming quickly.
 //! - **Forced moves are played without a search**: when only one move is tail-safe there is nothing to
 //!   choose.
-//! - **Closing cycles in rollouts** ([`Snake::rollout_cycle_free`], a quarter of the cells): a rollout
+//! - **Closing cycles in rollouts** ([`SnakePolicy::rollout_cycle_free`], a quarter of the cells): a rollout
 //!   that reaches a position from which a closing cycle exists ([`ClosingCycle`]) scores the rest of the
 //!   board as eaten, so the search steers toward such positions.
 //! - **Endgame lock-in** ([`MctsAgent::with_endgame`]): once at most `endgame_free` cells are free, the
@@ -24,13 +25,13 @@
 //! while there are at most [`Snake::max_listed_outcomes`] of them; beyond that the list is empty and the
 //! engine samples a spawn on each traversal (open loop).
 
-use crate::game::Game;
+use crate::policy::Policy;
 use crate::rng::Rng;
 use crate::search::{Search, SearchParams, SearchReport};
 
 use super::cycle::ClosingCycle;
 use super::state::{Dir, SnakeState};
-use super::{RolloutPolicy, Snake, TailFilter};
+use super::{RolloutPolicy, Snake, SnakePolicy, TailFilter};
 
 /// Default rollout cap of the MCTS agent, in board areas (`width * height` moves).
 pub const ROLLOUT_AREAS: u32 = 2;
@@ -60,9 +61,11 @@ pub struct Choice {
     pub report: Option<SearchReport<Dir>>,
 }
 
-/// An MCTS player: a search game, search parameters and a move counter that varies the seed per move.
+/// An MCTS player: the game, a search policy, search parameters and a move counter that varies the seed
+/// per move.
 pub struct MctsAgent {
     game: Snake,
+    policy: SnakePolicy,
     params: SearchParams,
     moves: u64,
     legal: Vec<Dir>,
@@ -72,23 +75,22 @@ pub struct MctsAgent {
 }
 
 impl MctsAgent {
-    /// The agent's search configuration for a `width` x `height` board (see the [module docs](self)).
-    pub fn search_game(width: usize, height: usize) -> Snake {
+    /// The agent's search policy for a `width` x `height` board (see the [module docs](self)).
+    pub fn search_policy(width: usize, height: usize) -> SnakePolicy {
         let area = (width * height) as u32;
-        Snake {
+        SnakePolicy {
             rollout: RolloutPolicy::SafeGreedy,
             rollout_max_moves: ROLLOUT_AREAS * area,
             rollout_patience: area,
             tail_filter: TailFilter::Now,
             rollout_cycle_free: MctsAgent::default_endgame(width, height),
-            ..Snake::new(width, height)
         }
     }
 
-    /// An agent searching `game` (its rules must match the game played) with `params`. Move `i` of the
-    /// agent searches with seed `params.seed + i`.
-    pub fn new(game: Snake, params: SearchParams) -> Self {
-        MctsAgent { game, params, moves: 0, legal: Vec::with_capacity(4), endgame_free: 0, cycle: None }
+    /// An agent searching `game` (its rules must match the game played) with `policy` and `params`.
+    /// Move `i` of the agent searches with seed `params.seed + i`.
+    pub fn new(game: Snake, policy: SnakePolicy, params: SearchParams) -> Self {
+        MctsAgent { game, policy, params, moves: 0, legal: Vec::with_capacity(4), endgame_free: 0, cycle: None }
     }
 
     /// The same agent with the endgame lock-in: it looks for a closing cycle whenever at most
@@ -103,9 +105,14 @@ impl MctsAgent {
         width * height / 4
     }
 
-    /// The search game.
+    /// The game.
     pub fn game(&self) -> &Snake {
         &self.game
+    }
+
+    /// The search policy.
+    pub fn policy(&self) -> &SnakePolicy {
+        &self.policy
     }
 
     /// The search parameters.
@@ -118,7 +125,7 @@ impl MctsAgent {
     /// # Panics
     /// When the snake is not to move in `s` (the game is over or the food is pending).
     pub fn choose(&mut self, s: &SnakeState) -> Choice {
-        self.game.legal_actions(s, &mut self.legal);
+        self.policy.candidates(&self.game, s, &mut self.legal);
         assert!(!self.legal.is_empty(), "the MCTS agent needs a position where the snake is to move");
         let seed = self.params.seed.wrapping_add(self.moves);
         self.moves += 1;
@@ -129,7 +136,7 @@ impl MctsAgent {
             return Choice { dir: self.legal[0], how: How::Forced, report: None };
         }
         let params = SearchParams { seed, ..self.params.clone() };
-        let report = Search::new(&self.game, params).run(s);
+        let report = Search::with_policy(&self.game, &self.policy, params).run(s);
         let dir = report.best.unwrap_or(self.legal[0]);
         Choice { dir, how: How::Search, report: Some(report) }
     }

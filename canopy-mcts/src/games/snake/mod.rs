@@ -30,18 +30,19 @@
 //!
 //! # Legal actions
 //!
-//! The non-reversing moves that do not die at once ("safe" moves); when none is safe, every
-//! non-reversing move (all of which lose), so the list is never empty before the end. [`Game::apply`]
-//! still plays any non-reversing move by the rules (a fatal one ends the game). A search may narrow the
-//! list further with [`Snake::tail_filter`] (a search setting, not a rule).
+//! Every non-reversing move, fatal ones included: [`Game::apply`] plays any of them by the rules (a fatal
+//! one ends the game). The search's candidates are [`SnakePolicy`]'s: the moves that do not die at once
+//! ("safe" moves, [`Snake::safe_moves`]; when none is safe, every non-reversing move), narrowed further by
+//! [`SnakePolicy::tail_filter`] (a search setting, not a rule).
 //!
 //! # Search
 //!
 //! Food spawns are chance turns with one outcome per free cell. [`Game::chance_outcomes`] lists them all
 //! (closed loop: the engine builds one edge per free cell) while there are at most
 //! [`Snake::max_listed_outcomes`], and leaves the list empty beyond (open loop: the engine samples a
-//! spawn with [`Game::sample_outcome`] on each traversal). [`mcts::MctsAgent`] is the configuration that
-//! plays well (tail-safe moves, safe-greedy rollouts); docs/snake.md has the design and the measurements.
+//! spawn with [`Game::sample_outcome`] on each traversal). [`mcts::MctsAgent`] is the agent that
+//! plays well (its [`SnakePolicy`]: tail-safe moves, safe-greedy rollouts); docs/snake.md has the design
+//! and the measurements.
 //!
 //! # Example
 //!
@@ -71,7 +72,8 @@ pub use mcts::{Choice, How, MctsAgent};
 pub use parse::ParseError;
 pub use state::{Cell, Dir, End, SnakeState, MAX_SIDE, MIN_SIDE};
 
-use crate::game::{Game, Returns, Turn};
+use crate::game::{Game, Turn};
+use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
 
 use paths::Paths;
@@ -80,7 +82,7 @@ use state::{Step, NO_FOOD};
 /// The largest survival bonus per move, in food units (see the module docs).
 pub const SURVIVAL_BONUS: f64 = 0.001;
 
-/// Node budget of one closing-cycle search in a rollout (see [`Snake::rollout_cycle_free`]).
+/// Node budget of one closing-cycle search in a rollout (see [`SnakePolicy::rollout_cycle_free`]).
 pub const CYCLE_BUDGET: u32 = 2_000;
 
 /// How [`Snake`]'s rollouts choose moves.
@@ -102,7 +104,7 @@ pub enum RolloutPolicy {
     SafeGreedy,
 }
 
-/// Which safe moves a search considers ([`Snake::tail_filter`]): a search setting, not a rule.
+/// Which safe moves a search considers ([`SnakePolicy::tail_filter`]): a search setting, not a rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TailFilter {
     /// Every safe move.
@@ -138,8 +140,9 @@ pub enum IllegalMove {
 /// starvation limit, and at most one food per cell).
 pub const MAX_STEPS: u32 = 1_000_000_000;
 
-/// The Snake game: board size, starvation limit and rollout settings. States are [`SnakeState`],
-/// actions [`Dir`], chance outcomes the food [`Cell`].
+/// The Snake game: board size and starvation limit (the rules), and how the food spawns are offered to
+/// the search. States are [`SnakeState`], actions [`Dir`], chance outcomes the food [`Cell`]. The search
+/// knowledge (candidate moves, rollouts) is a [`SnakePolicy`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Snake {
     /// Columns, `2..=32`.
@@ -148,28 +151,9 @@ pub struct Snake {
     pub height: usize,
     /// Moves in a row without food that end the game (at least 1; default `2 * width * height`).
     pub starvation_limit: u32,
-    /// The rollout policy.
-    pub rollout: RolloutPolicy,
-    /// A rollout stops (keeping the rewards collected so far) after this many moves in a row without
-    /// food, counted from the rollout's start or its last food (default `width * height`). Bounds the
-    /// time spent circling in rollouts; set it to `starvation_limit` or more to play rollouts to the end.
-    pub rollout_patience: u32,
-    /// A rollout stops (keeping the rewards collected so far) after this many moves in all. Default
-    /// `u32::MAX` (no cap): random-safe rollouts die or starve within a few hundred moves, but
-    /// tail-following ones often fill most of the board (thousands of moves), so cap them (e.g. at
-    /// `4 * width * height`) when rollouts per second matter more than their horizon.
-    pub rollout_max_moves: u32,
     /// [`Game::chance_outcomes`] lists the free cells only when there are at most this many; beyond it
     /// the list is left empty and the engine samples food spawns (open loop). Default: no limit.
     pub max_listed_outcomes: usize,
-    /// A search setting, not a rule: which of the safe moves [`Game::legal_actions`] keeps (when at least
-    /// one passes the test; otherwise all safe moves). Default [`TailFilter::Off`].
-    pub tail_filter: TailFilter,
-    /// A search setting: a rollout that reaches a position with at most this many free cells from which a
-    /// closing cycle exists ([`ClosingCycle`]) stops there and counts every free cell as eaten (walking
-    /// the cycle fills the board), plus the survival bonus for about `k (k + 3) / 4` moves with `k` free
-    /// cells. Default 0 (off).
-    pub rollout_cycle_free: usize,
 }
 
 impl Default for Snake {
@@ -190,17 +174,7 @@ impl Snake {
             "snake board {width}x{height}: each side must be in {MIN_SIDE}..={MAX_SIDE}"
         );
         let area = (width * height) as u32;
-        Snake {
-            width,
-            height,
-            starvation_limit: 2 * area,
-            rollout: RolloutPolicy::RandomSafe,
-            rollout_patience: area,
-            rollout_max_moves: u32::MAX,
-            max_listed_outcomes: usize::MAX,
-            tail_filter: TailFilter::Off,
-            rollout_cycle_free: 0,
-        }
+        Snake { width, height, starvation_limit: 2 * area, max_listed_outcomes: usize::MAX }
     }
 
     /// The board size and settings for a parsed position (default settings).
@@ -310,6 +284,21 @@ impl Snake {
         n
     }
 
+    /// Clears `out` and fills it with the safe moves of `s` (a position where the snake is to move: the
+    /// non-reversing moves that do not die at once) in the order up, down, left, right; with every
+    /// non-reversing move when none is safe (all of them lose), so the list is empty only when the snake
+    /// is not to move.
+    pub fn safe_moves(s: &SnakeState, out: &mut Vec<Dir>) {
+        out.clear();
+        if s.end().is_some() || s.food_index() == NO_FOOD {
+            return;
+        }
+        out.extend(Dir::ALL.into_iter().filter(|&d| s.is_safe(d)));
+        if out.is_empty() {
+            out.extend(Dir::ALL.into_iter().filter(|&d| !s.is_reversal(d)));
+        }
+    }
+
     /// Plays `d` like [`Game::apply`], but refuses an illegal move instead of panicking.
     ///
     /// # Errors
@@ -336,61 +325,13 @@ impl Snake {
             Step::Ate => 1.0 + self.survival_bonus(),
         }
     }
-
-    /// Plays a rollout from `state` choosing moves with `choose`; returns the rewards collected.
-    #[inline]
-    fn run_rollout(
-        &self,
-        state: &SnakeState,
-        rng: &mut Rng,
-        mut choose: impl FnMut(&SnakeState, &mut Rng) -> Dir,
-    ) -> f64 {
-        let mut s = state.clone();
-        let (mut total, mut patience, mut moves) = (0.0, 0, 0);
-        let bonus = self.survival_bonus();
-        loop {
-            if s.end().is_some() {
-                return total;
-            }
-            if s.food_index() == NO_FOOD {
-                let food = s.sample_free(rng);
-                s.place_food(food);
-                continue;
-            }
-            if patience >= self.rollout_patience || moves >= self.rollout_max_moves {
-                return total;
-            }
-            if s.free_cells() <= self.rollout_cycle_free && cycle::ClosingCycle::exists(&s, CYCLE_BUDGET) {
-                // Walking the closing cycle fills the board; each food is on average half the free cells
-                // away along it.
-                let k = s.free_cells() as f64;
-                return total + k + bonus * k * (k + 3.0) / 4.0;
-            }
-            moves += 1;
-            let d = choose(&s, rng);
-            match s.step(d, self.starvation_limit) {
-                Step::Died => {}
-                Step::Moved => {
-                    total += bonus;
-                    patience += 1;
-                }
-                Step::Ate => {
-                    total += 1.0 + bonus;
-                    patience = 0;
-                }
-            }
-        }
-    }
 }
 
 impl Game for Snake {
     type State = SnakeState;
     type Action = Dir;
     type Outcome = Cell;
-
-    fn players(&self) -> usize {
-        1
-    }
+    type Returns = [f64; 1];
 
     fn to_move(&self, s: &SnakeState) -> Turn {
         debug_assert_eq!((s.width(), s.height()), (self.width, self.height), "state of another board");
@@ -403,26 +344,14 @@ impl Game for Snake {
         }
     }
 
-    /// The safe moves in the order up, down, left, right; all non-reversing moves when none is safe.
+    /// Every non-reversing move in the order up, down, left, right, fatal ones included (the rules; the
+    /// search's candidates are [`SnakePolicy`]'s safe moves).
     fn legal_actions(&self, s: &SnakeState, out: &mut Vec<Dir>) {
         out.clear();
         if self.to_move(s) != Turn::Player(0) {
             return;
         }
-        let mut moves = [Dir::Up; 4];
-        let n = match self.tail_filter {
-            TailFilter::Off => 0,
-            TailFilter::Now => Snake::tail_safe_moves(s, &mut moves),
-            TailFilter::Timed => Snake::timed_tail_moves(s, &mut moves),
-        };
-        if n > 0 {
-            out.extend_from_slice(&moves[..n]);
-            return;
-        }
-        out.extend(Dir::ALL.into_iter().filter(|&d| s.is_safe(d)));
-        if out.is_empty() {
-            out.extend(Dir::ALL.into_iter().filter(|&d| !s.is_reversal(d)));
-        }
+        out.extend(Dir::ALL.into_iter().filter(|&d| !s.is_reversal(d)));
     }
 
     /// Plays `d` and returns `1` for eating plus the survival bonus for surviving (0 for a fatal move).
@@ -469,27 +398,12 @@ impl Game for Snake {
     }
 
     /// 0: the whole value of a game is in the move rewards.
-    fn returns(&self, _s: &SnakeState) -> Returns {
-        [0.0; crate::game::MAX_PLAYERS]
+    fn returns(&self, _s: &SnakeState) -> [f64; 1] {
+        [0.0]
     }
 
     fn zobrist(&self, s: &SnakeState) -> Option<u64> {
         Some(s.zobrist())
-    }
-
-    /// Plays to the end with [`Snake::rollout`]'s policy, allocation-free, stopping early after
-    /// `rollout_patience` moves in a row without food or `rollout_max_moves` moves in all; returns the
-    /// rewards collected (food units). `scratch` is unused.
-    fn rollout(&self, state: &SnakeState, rng: &mut Rng, _scratch: &mut Vec<Dir>) -> Returns {
-        let total = match self.rollout {
-            RolloutPolicy::RandomSafe => self.run_rollout(state, rng, agents::random_safe),
-            RolloutPolicy::TailFollow => {
-                let mut paths = Paths::new();
-                self.run_rollout(state, rng, |s, rng| agents::tailfollow_rollout_move(&mut paths, s, rng))
-            }
-            RolloutPolicy::SafeGreedy => self.run_rollout(state, rng, agents::safe_greedy),
-        };
-        [total, 0.0]
     }
 
     fn action_name(&self, d: &Dir) -> String {
@@ -498,5 +412,136 @@ impl Game for Snake {
 
     fn outcome_name(&self, cell: &Cell) -> String {
         format!("food {cell}")
+    }
+}
+
+/// The search policy for Snake: which safe moves the tree expands ([`TailFilter`]) and how rollouts play
+/// and when they stop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SnakePolicy {
+    /// The rollout policy.
+    pub rollout: RolloutPolicy,
+    /// A rollout stops (keeping the rewards collected so far) after this many moves in a row without
+    /// food, counted from the rollout's start or its last food (default `width * height`). Bounds the
+    /// time spent circling in rollouts; set it to the game's `starvation_limit` or more to play rollouts
+    /// to the end.
+    pub rollout_patience: u32,
+    /// A rollout stops (keeping the rewards collected so far) after this many moves in all. Default
+    /// `u32::MAX` (no cap): random-safe rollouts die or starve within a few hundred moves, but
+    /// tail-following ones often fill most of the board (thousands of moves), so cap them (e.g. at
+    /// `4 * width * height`) when rollouts per second matter more than their horizon.
+    pub rollout_max_moves: u32,
+    /// Which of the legal moves [`Policy::candidates`] keeps (when at least one passes the test;
+    /// otherwise all of them). Default [`TailFilter::Off`].
+    pub tail_filter: TailFilter,
+    /// A rollout that reaches a position with at most this many free cells from which a closing cycle
+    /// exists ([`ClosingCycle`]) stops there and counts every free cell as eaten (walking the cycle fills
+    /// the board), plus the survival bonus for about `k (k + 3) / 4` moves with `k` free cells. Default 0
+    /// (off).
+    pub rollout_cycle_free: usize,
+}
+
+impl SnakePolicy {
+    /// The default policy for a `width` x `height` board: random-safe rollouts that stop after
+    /// `width * height` moves without food, no move cap, no tail filter, no closing-cycle scoring.
+    pub fn new(width: usize, height: usize) -> Self {
+        SnakePolicy {
+            rollout: RolloutPolicy::RandomSafe,
+            rollout_patience: (width * height) as u32,
+            rollout_max_moves: u32::MAX,
+            tail_filter: TailFilter::Off,
+            rollout_cycle_free: 0,
+        }
+    }
+
+    /// The default policy for `game`'s board ([`SnakePolicy::new`]).
+    pub fn for_game(game: &Snake) -> Self {
+        SnakePolicy::new(game.width, game.height)
+    }
+
+    /// Plays a rollout from `state` choosing moves with `choose`; returns the rewards collected.
+    #[inline]
+    fn run_rollout(
+        &self,
+        game: &Snake,
+        state: &SnakeState,
+        rng: &mut Rng,
+        mut choose: impl FnMut(&SnakeState, &mut Rng) -> Dir,
+    ) -> f64 {
+        let mut s = state.clone();
+        let (mut total, mut patience, mut moves) = (0.0, 0, 0);
+        let bonus = game.survival_bonus();
+        loop {
+            if s.end().is_some() {
+                return total;
+            }
+            if s.food_index() == NO_FOOD {
+                let food = s.sample_free(rng);
+                s.place_food(food);
+                continue;
+            }
+            if patience >= self.rollout_patience || moves >= self.rollout_max_moves {
+                return total;
+            }
+            if s.free_cells() <= self.rollout_cycle_free && cycle::ClosingCycle::exists(&s, CYCLE_BUDGET) {
+                // Walking the closing cycle fills the board; each food is on average half the free cells
+                // away along it.
+                let k = s.free_cells() as f64;
+                return total + k + bonus * k * (k + 3.0) / 4.0;
+            }
+            moves += 1;
+            let d = choose(&s, rng);
+            match s.step(d, game.starvation_limit) {
+                Step::Died => {}
+                Step::Moved => {
+                    total += bonus;
+                    patience += 1;
+                }
+                Step::Ate => {
+                    total += 1.0 + bonus;
+                    patience = 0;
+                }
+            }
+        }
+    }
+}
+
+impl Policy<Snake> for SnakePolicy {
+    /// The safe moves ([`Snake::safe_moves`]), narrowed by [`SnakePolicy::tail_filter`] to those that
+    /// pass its test when at least one does. [`Coverage::Complete`] when no legal move was left out.
+    fn candidates(&self, game: &Snake, s: &SnakeState, out: &mut Vec<Dir>) -> Coverage {
+        let mut moves = [Dir::Up; 4];
+        let n = match (self.tail_filter, game.to_move(s)) {
+            (_, Turn::Chance | Turn::Terminal) | (TailFilter::Off, _) => 0,
+            (TailFilter::Now, _) => Snake::tail_safe_moves(s, &mut moves),
+            (TailFilter::Timed, _) => Snake::timed_tail_moves(s, &mut moves),
+        };
+        if n > 0 {
+            out.clear();
+            out.extend_from_slice(&moves[..n]);
+        } else {
+            Snake::safe_moves(s, out);
+        }
+        let legal = Dir::ALL.into_iter().filter(|&d| !s.is_reversal(d)).count();
+        if out.is_empty() || out.len() == legal {
+            Coverage::Complete
+        } else {
+            Coverage::Pruned
+        }
+    }
+
+    /// Plays to the end with [`SnakePolicy::rollout`]'s policy, allocation-free, stopping early after
+    /// `rollout_patience` moves in a row without food or `rollout_max_moves` moves in all; returns the
+    /// rewards collected (food units). `scratch` is unused.
+    fn rollout(&self, game: &Snake, state: &SnakeState, rng: &mut Rng, _scratch: &mut Vec<Dir>) -> [f64; 1] {
+        let total = match self.rollout {
+            RolloutPolicy::RandomSafe => self.run_rollout(game, state, rng, agents::random_safe),
+            RolloutPolicy::TailFollow => {
+                let mut paths = Paths::new();
+                self.run_rollout(game, state, rng, |s, rng| agents::tailfollow_rollout_move(&mut paths, s, rng))
+            }
+            RolloutPolicy::SafeGreedy => self.run_rollout(game, state, rng, agents::safe_greedy),
+        };
+        [total]
     }
 }
