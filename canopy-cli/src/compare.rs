@@ -9,9 +9,9 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::common::{self, GAMES};
+use super::g2048::GameResult;
 use super::g2048::{self, G2048Args};
 use super::{input_error, AgentName, GameName, SearchArgs};
-use canopy_mcts::games::g2048::agents::GameRecord;
 
 /// Tiles whose reach the tables report.
 pub const MILESTONES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
@@ -161,7 +161,7 @@ pub struct Summary {
 
 impl Summary {
     /// The statistics of `results` (at least one game).
-    pub fn of(results: &[GameRecord]) -> Summary {
+    pub fn of(results: &[GameResult]) -> Summary {
         let mut scores: Vec<u64> = results.iter().map(|r| r.score).collect();
         scores.sort_unstable();
         let n = scores.len().max(1);

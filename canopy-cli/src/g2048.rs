@@ -7,7 +7,8 @@ use serde_json::{json, Value};
 use super::common::{self, Whole};
 use super::compare::{self, SweepParam};
 use super::{input_error, AgentName, AnalyzeArgs, PlayArgs, SearchArgs};
-use canopy_mcts::games::g2048::agents::{self, Agent, AgentConfig, AgentKind, Decision, GameRecord};
+use canopy_mcts::agent::Step;
+use canopy_mcts::games::g2048::agents::{self, Agent, AgentConfig, AgentKind, Decision};
 use canopy_mcts::games::g2048::eval::{Features, Heuristic};
 use canopy_mcts::games::g2048::expectimax::{self, DEFAULT_PROB_CUTOFF};
 use canopy_mcts::games::g2048::{Board, Dir, G2048Policy, RolloutPolicy};
@@ -325,6 +326,41 @@ pub fn progress_bar(len: u64) -> indicatif::ProgressBar {
     bar
 }
 
+/// One finished game of 2048, as the command line reports it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameResult {
+    /// The game's seed (spawns and the agent's randomness follow from it).
+    pub seed: u64,
+    /// Final score: the sum of the merge scores.
+    pub score: u64,
+    /// Largest tile at the end.
+    pub max_tile: u32,
+    /// Moves played.
+    pub moves: u64,
+    /// Wall time of the game in seconds.
+    pub seconds: f64,
+    /// Mean wall time per move in milliseconds (the agent's decisions only).
+    pub ms_per_move: f64,
+    /// The final board, row-major.
+    pub final_board: [u32; 16],
+}
+
+impl GameResult {
+    /// The figures of a game played by [`agents::play`].
+    pub fn of(r: &canopy_mcts::agent::GameRecord<canopy_mcts::games::g2048::G2048>) -> GameResult {
+        let moves = r.total_moves();
+        GameResult {
+            seed: r.seed,
+            score: r.returns[0] as u64,
+            max_tile: r.last.board.max_tile(),
+            moves,
+            seconds: r.elapsed_ms / 1e3,
+            ms_per_move: if moves > 0 { r.think_ms[0] / moves as f64 } else { 0.0 },
+            final_board: r.last.board.tiles(),
+        }
+    }
+}
+
 /// Plays `games` games with the agent `config` describes, game `i` with seed `seed + i`; advances `bar`
 /// once per game and, unless `quiet`, prints a line per game on stderr.
 pub fn run_games(
@@ -334,20 +370,26 @@ pub fn run_games(
     bar: &indicatif::ProgressBar,
     label: &str,
     quiet: bool,
-) -> Vec<GameRecord> {
+) -> Vec<GameResult> {
     let mut agent = Agent::new(config.clone());
     let mut results = Vec::new();
     for i in 0..games {
         let game_seed = seed.wrapping_add(i);
-        let r = agents::play_game(&mut agent, game_seed, |moves, score, board| {
-            if moves % 64 == 0 {
-                bar.set_message(format!(
-                    "{label}: game {}/{games}, move {moves}, score {score}, max tile {}",
-                    i + 1,
-                    board.max_tile()
-                ));
+        let (mut moves, mut score) = (0u64, 0.0);
+        let record = agents::play(&mut agent, game_seed, |state, step| {
+            if let Step::Move { reward, .. } = step {
+                moves += 1;
+                score += reward;
+                if moves % 64 == 0 {
+                    bar.set_message(format!(
+                        "{label}: game {}/{games}, move {moves}, score {score}, max tile {}",
+                        i + 1,
+                        state.board.max_tile()
+                    ));
+                }
             }
         });
+        let r = GameResult::of(&record);
         bar.inc(1);
         if !quiet {
             bar.suspend(|| {

@@ -9,8 +9,9 @@ use serde_json::json;
 use super::common::{self, Whole, EXPAND_THRESHOLD, EXPLORATION, GAMES, PLAYOUTS, THREADS, TIME_MS, VIRTUAL_LOSS};
 use super::gomoku::{colour, PositionArgs};
 use super::{input_error, GameName, SearchArgs};
+use canopy_mcts::agent::{play_game, Agent, GameSeeds, Step};
 use canopy_mcts::games::gomoku::{
-    play_game, GameRecord, How, Player, RolloutPolicy, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, MAX_SIZE,
+    How, Player, RolloutPolicy, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, MAX_SIZE,
 };
 use canopy_mcts::search::{parse_bytes, SearchParams};
 
@@ -211,15 +212,20 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         // Agent index playing Black in this game.
         let a_black = !args.swap || g % 2 == 0;
         let (black, white) = if a_black { (0, 1) } else { (1, 0) };
-        let seed = args.search.seed.wrapping_add(g);
         let mut searched = [0u64; 2];
-        let record: GameRecord = play_game(&game, &start, [&agents[black], &agents[white]], seed, |s, mv| {
-            if mv.how == How::Search {
-                searched[1 - s.mover()] += 1;
-            }
-        });
+        let (mut a, mut b) = (agents[black].clone(), agents[white].clone());
+        let mut players: [&mut dyn Agent<canopy_mcts::games::gomoku::Gomoku>; 2] = [&mut a, &mut b];
+        let opening = |_: &mut canopy_mcts::Rng| start.clone();
+        let record =
+            play_game(&game, opening, &mut players, GameSeeds::series(args.search.seed, g), None, |_, step| {
+                if let Step::Move { player, how: How::Search, .. } = step {
+                    searched[*player] += 1;
+                }
+            });
+        let winner = record.winner();
+        let moves: Vec<String> = record.actions().map(|c| c.to_string()).collect();
         for (agent, side) in [(black, 0usize), (white, 1usize)] {
-            let result = record.winner.map(|w| w == side);
+            let result = winner.map(|w| w == side);
             let r = &mut records[agent];
             if side == 0 {
                 r.as_black.add(result);
@@ -228,28 +234,19 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             }
             r.total.add(result);
         }
-        let moves: Vec<String> = record.moves.iter().map(|c| c.to_string()).collect();
         if let Some(f) = out.as_mut() {
             let names = [&args.black, &args.white];
-            writeln!(
-                f,
-                "{}\t{}\t{}\t{}\t{}",
-                g + 1,
-                names[black],
-                names[white],
-                result_text(record.winner),
-                moves.join(" ")
-            )?;
+            writeln!(f, "{}\t{}\t{}\t{}\t{}", g + 1, names[black], names[white], result_text(winner), moves.join(" "))?;
             f.flush()?;
         }
-        let winner_agent = record.winner.map(|w| if w == 0 { black } else { white });
+        let winner_agent = winner.map(|w| if w == 0 { black } else { white });
         if !args.json {
-            let who = match (record.winner, winner_agent) {
+            let who = match (winner, winner_agent) {
                 (Some(w), Some(a)) => format!("{} wins: {}", colour(w), labels[a]),
                 _ => "draw".to_string(),
             };
             let per_move = |side: usize| {
-                let n = (record.moves.len() + 1 - side) / 2;
+                let n = record.moves[side];
                 if n == 0 {
                     0.0
                 } else {
@@ -261,12 +258,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
                 g + 1,
                 labels[black],
                 labels[white],
-                result_text(record.winner),
-                record.moves.len(),
+                result_text(winner),
+                moves.len(),
                 per_move(0),
                 per_move(1),
-                record.playouts[0],
-                record.playouts[1],
+                record.work[0],
+                record.work[1],
             );
             std::io::stdout().flush()?;
         }
@@ -276,11 +273,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             "game": g + 1,
             "black": black_id,
             "white": white_id,
-            "result": result_text(record.winner),
-            "winner": record.winner.map(colour),
+            "result": result_text(winner),
+            "winner": winner.map(colour),
             "winner_agent": winner_agent.map(|a| IDS[a]),
             "moves": moves,
-            "playouts": record.playouts,
+            "playouts": record.work,
             "think_ms": record.think_ms,
             "searched_moves": searched,
         }));

@@ -1,20 +1,20 @@
 //! `canopy play snake` and `canopy analyze snake`.
 
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::common::{self, Whole};
 use super::{input_error, AgentName, AnalyzeArgs, PlayArgs};
-use canopy_mcts::game::{Game, Turn};
+use canopy_mcts::agent::{play_game, Agent, GameSeeds, Step};
 use canopy_mcts::games::snake::{
-    Baseline, BoxedAgent, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakePolicy, SnakeState, TailFilter,
+    Baseline, Cell, Dir, End, How, MctsAgent, RolloutPolicy, Snake, SnakePolicy, SnakeState, TailFilter, CYCLE,
     MAX_SIDE,
 };
-use canopy_mcts::rng::{self, Rng};
-use canopy_mcts::search::{Search, SearchParams};
+use canopy_mcts::rng::Rng;
+use canopy_mcts::search::Search;
 
 /// Default search time per move of `play snake --agent mcts` when neither `--playouts` nor `--time` is
 /// given, in milliseconds.
@@ -333,12 +333,6 @@ struct GameResult {
     final_state: String,
 }
 
-/// Chooses moves for one game.
-enum Player {
-    Mcts(Box<MctsAgent>),
-    Baseline(BoxedAgent),
-}
-
 /// Plays games of Snake and prints length statistics.
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let (w, h) = match &args.snake.size {
@@ -377,18 +371,15 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let mut results = Vec::new();
     for i in 0..args.games {
         let seed = args.search.seed.wrapping_add(i);
-        let player = match args.agent {
-            AgentName::Mcts => {
-                let p = SearchParams { seed: seed.wrapping_mul(1_000_003), ..params.clone() };
-                Player::Mcts(Box::new(MctsAgent::new(rules, search_policy, p).with_endgame(endgame)))
-            }
-            AgentName::Random => Player::Baseline(Baseline::RandomSafe.agent(w, h)),
-            AgentName::Greedy => Player::Baseline(Baseline::Greedy.agent(w, h)),
-            AgentName::Tailfollow => Player::Baseline(Baseline::TailFollow.agent(w, h)),
-            AgentName::Hamilton => Player::Baseline(Baseline::Hamilton.agent(w, h)),
+        let mut agent: Box<dyn Agent<Snake>> = match args.agent {
+            AgentName::Mcts => Box::new(MctsAgent::new(rules, search_policy, params.clone()).with_endgame(endgame)),
+            AgentName::Random => Box::new(Baseline::RandomSafe.agent(w, h)),
+            AgentName::Greedy => Box::new(Baseline::Greedy.agent(w, h)),
+            AgentName::Tailfollow => Box::new(Baseline::TailFollow.agent(w, h)),
+            AgentName::Hamilton => Box::new(Baseline::Hamilton.agent(w, h)),
             AgentName::Expectimax | AgentName::Flat => unreachable!("refused above"),
         };
-        let r = play_one(&rules, player, seed, args, (i + 1, args.games), &bar);
+        let r = play_one(&rules, agent.as_mut(), seed, args, (i + 1, args.games), &bar);
         bar.inc(1);
         if lines {
             bar.suspend(|| {
@@ -456,73 +447,58 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Plays one game of `agent` with seed `seed` through the generic game loop, drawing it with --watch.
 fn play_one(
     rules: &Snake,
-    mut player: Player,
+    agent: &mut dyn Agent<Snake>,
     seed: u64,
     args: &PlayArgs,
     (index, games): (u64, u64),
     bar: &indicatif::ProgressBar,
 ) -> GameResult {
-    let start = Instant::now();
-    let mut spawn_rng = rng::seeded(seed, 1 << 32);
-    let mut agent_rng: Rng = rng::seeded(seed, 1 << 33);
-    let mut s = rules.new_game(&mut spawn_rng);
-    let start_len = s.len();
-    let max_moves = args.snake.max_moves.unwrap_or(u64::MAX);
-    let (mut moves, mut score, mut searches, mut cycle_moves) = (0u64, 0.0, 0u64, 0u64);
-    let mut locked_at_length = None;
-    let (mut think, mut max_think) = (Duration::ZERO, Duration::ZERO);
-    let (mut max_memory, mut memory_limited, mut search_ms) = (0usize, false, 0.0);
-    if args.snake.watch {
-        draw(&s, index, games, moves);
-    }
-    loop {
-        match rules.to_move(&s) {
-            Turn::Terminal => break,
-            Turn::Chance => {
-                let food = rules.sample_outcome(&s, &mut spawn_rng);
-                rules.apply_outcome(&mut s, food);
-                continue;
-            }
-            Turn::Player(_) => {}
+    let watch = args.snake.watch;
+    let start = |chance: &mut Rng| {
+        let s = rules.new_game(chance);
+        if watch {
+            draw(&s, index, games, 0);
         }
-        if moves >= max_moves {
-            break;
+        s
+    };
+    let (mut moves, mut length_before, mut locked_at_length) = (0u64, 0usize, None);
+    let mut agents = [agent];
+    let record = play_game(rules, start, &mut agents, GameSeeds::new(seed), args.snake.max_moves, |s, step| {
+        if let Step::Move { how, .. } = step {
+            moves += 1;
+            if *how == CYCLE {
+                locked_at_length.get_or_insert(length_before);
+            }
+            if watch {
+                draw(s, index, games, moves);
+                if args.snake.delay > 0 {
+                    std::thread::sleep(Duration::from_millis(args.snake.delay));
+                }
+            } else if moves % 100 == 0 {
+                bar.set_message(format!("move {moves}  length {}", s.len()));
+            }
         }
-        let t = Instant::now();
-        let d = match &mut player {
-            Player::Mcts(agent) => {
-                let choice = agent.choose(&s);
-                if let Some(r) = &choice.report {
-                    searches += 1;
-                    search_ms += r.elapsed_ms;
-                    max_memory = max_memory.max(r.memory_bytes);
-                    memory_limited |= r.memory_limited;
-                }
-                if choice.how == How::Cycle {
-                    cycle_moves += 1;
-                    locked_at_length.get_or_insert(s.len());
-                }
-                choice.dir
+        length_before = s.len();
+    });
+    let (mut searches, mut search_ms, mut cycle_moves, mut max_ms) = (0u64, 0.0, 0u64, 0.0f64);
+    let (mut max_memory, mut memory_limited) = (0usize, false);
+    for step in &record.steps {
+        if let Step::Move { how, elapsed_ms, memory_bytes, memory_limited: limited, .. } = step {
+            max_ms = max_ms.max(*elapsed_ms);
+            if *how == How::Search {
+                searches += 1;
+                search_ms += elapsed_ms;
+                max_memory = max_memory.max(*memory_bytes);
+                memory_limited |= limited;
             }
-            Player::Baseline(agent) => agent(&s, &mut agent_rng),
-        };
-        let dt = t.elapsed();
-        think += dt;
-        max_think = max_think.max(dt);
-        score += rules.apply(&mut s, d);
-        moves += 1;
-        if args.snake.watch {
-            draw(&s, index, games, moves);
-            if args.snake.delay > 0 {
-                std::thread::sleep(Duration::from_millis(args.snake.delay));
-            }
-        } else if moves % 100 == 0 {
-            bar.set_message(format!("move {moves}  length {}", s.len()));
+            cycle_moves += u64::from(*how == CYCLE);
         }
     }
-    let foods = (s.len() - start_len) as u64;
+    let (s, moves) = (&record.last, record.total_moves());
+    let foods = (s.len() - record.start.len()) as u64;
     GameResult {
         seed,
         length: s.len(),
@@ -532,10 +508,10 @@ fn play_one(
         moves,
         foods,
         steps_per_food: (foods > 0).then(|| moves as f64 / foods as f64),
-        score,
-        seconds: start.elapsed().as_secs_f64(),
-        ms_per_move: if moves > 0 { think.as_secs_f64() * 1e3 / moves as f64 } else { 0.0 },
-        max_ms_per_move: max_think.as_secs_f64() * 1e3,
+        score: record.returns[0],
+        seconds: record.elapsed_ms / 1e3,
+        ms_per_move: if moves > 0 { record.think_ms[0] / moves as f64 } else { 0.0 },
+        max_ms_per_move: max_ms,
         mean_search_ms: (searches > 0).then(|| search_ms / searches as f64),
         searches,
         cycle_moves,

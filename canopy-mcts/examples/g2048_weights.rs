@@ -6,7 +6,7 @@
 //! `-- 200 0,2 s0,s200,s1000,s3000,c5,c20`: 200 games per cell; depth 0 is the greedy agent, other
 //! depths expectimax; `sN` is smoothness weight N, `cN` corner weight N.
 
-use canopy_mcts::games::g2048::agents::{play_game, Agent, AgentConfig, AgentKind};
+use canopy_mcts::games::g2048::agents::{play, Agent, AgentConfig, AgentKind};
 use canopy_mcts::games::g2048::eval::{Heuristic, Weights, STANDARD};
 use canopy_mcts::games::g2048::G2048Policy;
 
@@ -45,8 +45,7 @@ fn main() {
             config.expectimax.depth = Some(depth.max(1));
             config.cache_slots = 1 << 20;
             let mut agent = Agent::new(config);
-            let scores: Vec<f64> =
-                (1..=games).map(|seed| play_game(&mut agent, seed, |_, _, _| {}).score as f64).collect();
+            let scores: Vec<f64> = (1..=games).map(|seed| play(&mut agent, seed, |_, _| {}).returns[0]).collect();
             let n = scores.len() as f64;
             let mean = scores.iter().sum::<f64>() / n;
             let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);

@@ -181,6 +181,10 @@ pub enum Step<G: Game> {
         elapsed_ms: f64,
         /// The mover's immediate reward.
         reward: f64,
+        /// Memory of the search behind the move, bytes (0 without a search).
+        memory_bytes: usize,
+        /// Whether that search reached its memory budget.
+        memory_limited: bool,
     },
     /// A chance outcome.
     Chance(G::Outcome),
@@ -320,6 +324,8 @@ pub fn play_game<G: Game>(
                     work: decision.work,
                     elapsed_ms,
                     reward,
+                    memory_bytes: decision.report.as_ref().map_or(0, |r| r.memory_bytes),
+                    memory_limited: decision.report.as_ref().is_some_and(|r| r.memory_limited),
                 };
                 on_step(&state, &step);
                 record.steps.push(step);
@@ -371,5 +377,29 @@ impl<G: Game> Agent<G> for RandomAgent {
         let mut legal = Vec::new();
         game.legal_actions(state, &mut legal);
         (!legal.is_empty()).then(|| Decision::by(legal[rng::below(cx.rng, legal.len())], How::Baseline))
+    }
+}
+
+/// An agent made of a function of the position and the agent's random stream (a baseline written as a
+/// plain function, such as Snake's `greedy`).
+pub struct FnAgent<F> {
+    name: &'static str,
+    choose: F,
+}
+
+impl<F> FnAgent<F> {
+    /// The agent `name` that plays `choose(state, rng)`.
+    pub fn new(name: &'static str, choose: F) -> Self {
+        FnAgent { name, choose }
+    }
+}
+
+impl<G: Game, F: FnMut(&G::State, &mut Rng) -> G::Action> Agent<G> for FnAgent<F> {
+    fn name(&self) -> String {
+        self.name.to_string()
+    }
+
+    fn choose(&mut self, _game: &G, state: &G::State, cx: &mut Context<'_>) -> Option<Decision<G::Action>> {
+        Some(Decision::by((self.choose)(state, cx.rng), How::Baseline))
     }
 }

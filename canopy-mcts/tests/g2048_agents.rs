@@ -1,6 +1,7 @@
 //! 2048 evaluation, rollout policies, expectimax and the agents: features on hand-made boards, the
 //! expectimax cache against the uncached search, and the safe-move boards for every searching agent.
 
+use canopy_mcts::agent::Step;
 use canopy_mcts::games::g2048::agents::{flat, Agent, AgentConfig, AgentKind};
 use canopy_mcts::games::g2048::eval::{Features, Heuristic, STANDARD};
 use canopy_mcts::games::g2048::expectimax::{
@@ -310,12 +311,14 @@ fn flat_values_every_move_even_without_time() {
 #[test]
 fn a_game_ends_with_the_record_of_its_moves() {
     let mut agent = Agent::new(config(AgentKind::Greedy, 1));
-    let r = canopy_mcts::games::g2048::agents::play_game(&mut agent, 4, |_, _, _| {});
-    assert!(r.moves > 50 && r.score > 0);
-    let end = Board::from_tiles(&r.final_board).unwrap();
-    assert!(end.legal_dirs().is_empty());
-    assert_eq!(r.max_tile, end.max_tile());
+    let r = canopy_mcts::games::g2048::agents::play(&mut agent, 4, |_, _| {});
+    assert!(r.finished && r.total_moves() > 50 && r.returns[0] > 0.0);
+    assert!(r.last.board.legal_dirs().is_empty());
+    // The score is the sum of the merges, move by move.
+    let merges: f64 = r.steps.iter().map(|s| if let Step::Move { reward, .. } = s { *reward } else { 0.0 }).sum();
+    assert_eq!(merges, r.returns[0]);
     // Same seed, same agent: the same game.
-    let again = canopy_mcts::games::g2048::agents::play_game(&mut agent, 4, |_, _, _| {});
-    assert_eq!((again.score, again.moves), (r.score, r.moves));
+    let again = canopy_mcts::games::g2048::agents::play(&mut agent, 4, |_, _| {});
+    assert_eq!((again.returns, again.total_moves()), (r.returns, r.total_moves()));
+    assert_eq!(again.actions().collect::<Vec<_>>(), r.actions().collect::<Vec<_>>());
 }

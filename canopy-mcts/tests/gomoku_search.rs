@@ -2,8 +2,9 @@
 //! expected move for T1..T4 and R1's winning move under freestyle, both on the plain game (every
 //! candidate searched, no forced-move shortcut) and as the tuned player; and whole games of the players.
 
+use canopy_mcts::agent::{play_game, Agent, GameSeeds, Step};
 use canopy_mcts::games::gomoku::{
-    flat, play_game, vcf, Cell, Gomoku, GomokuPolicy, GomokuState, How, Player, RolloutPolicy, Rule, Tuning, BLACK,
+    flat, vcf, Cell, Gomoku, GomokuPolicy, GomokuState, How, Player, RolloutPolicy, Rule, Tuning, BLACK,
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::{Search, SearchParams};
@@ -126,17 +127,28 @@ fn players_only_play_empty_cells() {
         Player::Threat,
         Player::Random,
     ];
-    for (i, a) in players.iter().enumerate() {
-        let b = &players[(i + 1) % players.len()];
-        let record = play_game(&game, &game.new_game(), [a, b], i as u64, |s, mv| {
-            assert_eq!(s.stone(mv.cell), Some(1 - s.mover()));
-        });
+    for i in 0..players.len() {
+        let (mut a, mut b) = (players[i].clone(), players[(i + 1) % players.len()].clone());
+        let mut agents: [&mut dyn Agent<Gomoku>; 2] = [&mut a, &mut b];
+        let record = play_game(
+            &game,
+            |_| game.new_game(),
+            &mut agents,
+            GameSeeds::new(i as u64),
+            None,
+            |s, step| {
+                if let Step::Move { action, how, .. } = step {
+                    assert_eq!(s.stone(*action), Some(1 - s.mover()));
+                    assert_ne!(*how, How::Fallback);
+                }
+            },
+        );
         let mut s = game.new_game();
-        for &c in &record.moves {
+        for c in record.actions() {
             game.try_apply(&mut s, c).unwrap();
         }
         assert!(s.is_terminal());
-        assert_eq!(s.winner(), record.winner);
+        assert_eq!(s.winner(), record.winner());
     }
 }
 
@@ -145,11 +157,13 @@ fn players_only_play_empty_cells() {
 #[test]
 fn mcts_beats_threat_with_both_colours() {
     let game = Gomoku::new(15, Rule::Freestyle);
-    let mcts = Player::Mcts { params: params(3_000, 1), tuning: Tuning::default() };
     for side in [0, 1] {
-        let players = if side == 0 { [&mcts, &Player::Threat] } else { [&Player::Threat, &mcts] };
-        let record = play_game(&game, &game.new_game(), players, side as u64, |_, _| {});
-        assert_eq!(record.winner, Some(side), "mcts as {side}: {:?}", record.moves);
+        let (mut mcts, mut threat) =
+            (Player::Mcts { params: params(3_000, 1), tuning: Tuning::default() }, Player::Threat);
+        let mut agents: [&mut dyn Agent<Gomoku>; 2] =
+            if side == 0 { [&mut mcts, &mut threat] } else { [&mut threat, &mut mcts] };
+        let record = play_game(&game, |_| game.new_game(), &mut agents, GameSeeds::new(side as u64), None, |_, _| {});
+        assert_eq!(record.winner(), Some(side), "mcts as {side}: {:?}", record.actions().collect::<Vec<_>>());
     }
 }
 
@@ -296,11 +310,11 @@ fn player_uses_and_defuses_vcf() {
     // The double four is also the only candidate threat pruning leaves, so it is played either way
     // without a search.
     assert_eq!(mv.cell, Cell::new(6, 3));
-    assert!(matches!(mv.how, How::Vcf | How::Forced), "{:?}", mv.how);
+    assert!(matches!(mv.how, How::Tactic("vcf") | How::Forced), "{:?}", mv.how);
     let no_pruning =
         Player::Mcts { params: params(2_000, 1), tuning: Tuning { threat_pruning: false, ..Tuning::default() } };
     let mv = no_pruning.choose(&game, &s, &mut seeded(1, 0), None).unwrap();
-    assert_eq!((mv.cell, mv.how), (Cell::new(6, 3), How::Vcf));
+    assert_eq!((mv.cell, mv.how), (Cell::new(6, 3), How::Tactic("vcf")));
     // The chain of fours with White to move: White plays a move after which Black has none.
     let black = cells("3,10 4,10 5,10 6,7 6,8 14,7");
     let white = cells("2,10 0,0 14,0 0,14 14,14");

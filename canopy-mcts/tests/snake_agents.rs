@@ -4,8 +4,10 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
+mod common;
+
 use canopy_mcts::games::snake::{
-    greedy, play, tailfollow, Baseline, Cell, Dir, End, Hamilton, RolloutPolicy, Snake, SnakePolicy, SnakeState,
+    greedy, tailfollow, Baseline, Cell, Dir, End, Hamilton, RolloutPolicy, Snake, SnakePolicy, SnakeState,
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::{Game, Policy};
@@ -40,9 +42,9 @@ fn hamilton_cycles_are_valid_on_every_board() {
 /// Plays one game of `baseline` from the usual start; returns the final state and the moves played.
 fn one_game(game: &Snake, baseline: Baseline, seed: u64) -> (SnakeState, u64) {
     let mut agent = baseline.agent(game.width, game.height);
-    let mut rng = seeded(seed, 0);
-    let record = play(game, game.start(), &mut rng, u64::MAX, &mut agent);
-    (record.last, record.moves)
+    let record = common::play_snake(game, &game.start(), seed, u64::MAX, &mut agent);
+    let moves = record.total_moves();
+    (record.last, moves)
 }
 
 #[test]

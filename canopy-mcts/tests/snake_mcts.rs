@@ -3,14 +3,18 @@
 
 use std::collections::VecDeque;
 
+use canopy_mcts::agent::Step;
 use canopy_mcts::games::snake::{
-    play, random_safe, safe_greedy, Cell, ClosingCycle, Dir, End, Hamilton, How, MctsAgent, RolloutPolicy, Snake,
-    SnakePolicy, SnakeState, TailFilter,
+    random_safe, safe_greedy, Cell, ClosingCycle, Dir, End, Hamilton, How, MctsAgent, RolloutPolicy, Snake,
+    SnakePolicy, SnakeState, TailFilter, CYCLE,
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::SearchParams;
 use canopy_mcts::{Coverage, Game, Policy, Turn};
 use proptest::prelude::*;
+
+mod common;
+use common::{play_snake, play_snake_fn};
 
 /// Whether the head of `s` can reach its tail: a path of free cells from the head to a cell next to the
 /// tail, or the head next to the tail (a plain breadth-first search, independent of the library's).
@@ -102,9 +106,9 @@ fn a_snake_playing_tail_safe_moves_never_runs_into_itself() {
     for (w, h) in [(4, 4), (5, 5), (6, 6), (8, 8), (7, 10)] {
         let game = Snake::new(w, h);
         for seed in 0..20 {
-            let mut rng = seeded(seed, 5);
-            let record = play(&game, game.new_game(&mut rng), &mut rng, 100_000, safe_greedy);
-            let end = record.end();
+            let start = game.new_game(&mut seeded(seed, 5));
+            let record = play_snake_fn(&game, &start, seed, 100_000, safe_greedy);
+            let end = record.last.end();
             assert!(matches!(end, Some(End::Won | End::Starved)), "{w}x{h} seed {seed}: {end:?}\n{}", record.last);
         }
     }
@@ -178,13 +182,13 @@ fn every_closing_cycle_found_in_play_wins() {
     let game = Snake::new(6, 6);
     let (mut found, mut tried) = (0, 0);
     for seed in 0..40 {
-        let mut rng = seeded(seed, 6);
+        let start = game.new_game(&mut seeded(seed, 6));
         let mut states = Vec::new();
         let agent = |s: &SnakeState, r: &mut _| {
             states.push(s.clone());
             safe_greedy(s, r)
         };
-        play(&game, game.new_game(&mut rng), &mut rng, 100_000, agent);
+        play_snake_fn(&game, &start, seed, 100_000, agent);
         for s in states.into_iter().filter(|s| s.free_cells() <= 12) {
             tried += 1;
             assert_eq!(ClosingCycle::exists(&s, 10_000), ClosingCycle::find(&s, 10_000).is_some());
@@ -208,38 +212,36 @@ fn mcts_plays_a_sound_game_on_6x6() {
     let game = Snake::new(6, 6);
     let params = SearchParams { playouts: Some(200), threads: 2, seed: 3, ..SearchParams::default() };
     let mut agent = MctsAgent::new(game, MctsAgent::search_policy(6, 6), params).with_endgame(9);
-    let mut rng = seeded(3, 0);
-    let mut s = game.new_game(&mut rng);
-    let mut hows = Vec::new();
-    while game.to_move(&s) != Turn::Terminal {
-        if game.to_move(&s) == Turn::Chance {
-            let food = game.sample_outcome(&s, &mut rng);
-            game.apply_outcome(&mut s, food);
-            continue;
-        }
-        let choice = agent.choose(&s);
-        hows.push(choice.how);
-        game.apply(&mut s, choice.dir);
-    }
+    let start = game.new_game(&mut seeded(3, 0));
+    let record = play_snake(&game, &start, 3, u64::MAX, &mut agent);
+    let hows: Vec<How> = record
+        .steps
+        .iter()
+        .filter_map(|step| match step {
+            Step::Move { how, .. } => Some(*how),
+            Step::Chance(_) => None,
+        })
+        .collect();
     let count = |h: How| hows.iter().filter(|&&x| x == h).count();
+    let s = &record.last;
     println!(
         "mcts 6x6: length {} in {} moves ({} searched, {} forced, {} along a closing cycle), {:?}",
         s.len(),
         hows.len(),
         count(How::Search),
         count(How::Forced),
-        count(How::Cycle),
+        count(CYCLE),
         s.end()
     );
     assert!(matches!(s.end(), Some(End::Won | End::Starved)), "{s:?}");
     assert!(s.len() >= 24, "{s:?}");
-    // Without the lock-in, through `play`.
+    // Without the lock-in.
     let mut agent = MctsAgent::new(game, MctsAgent::search_policy(6, 6), params_plain());
-    let mut rng = seeded(3, 0);
-    let record = play(&game, game.new_game(&mut rng), &mut rng, 20_000, agent.agent());
-    println!("mcts 6x6: length {} in {} moves, {:?}", record.length(), record.moves, record.end());
-    assert!(matches!(record.end(), Some(End::Won | End::Starved)), "{:?}\n{}", record.end(), record.last);
-    assert!(record.length() >= 24, "length {}\n{}", record.length(), record.last);
+    let record = play_snake(&game, &start, 3, 20_000, &mut agent);
+    let (last, end) = (&record.last, record.last.end());
+    println!("mcts 6x6: length {} in {} moves, {end:?}", last.len(), record.total_moves());
+    assert!(matches!(end, Some(End::Won | End::Starved)), "{end:?}\n{last}");
+    assert!(last.len() >= 24, "length {}\n{last}", last.len());
 }
 
 #[test]
@@ -252,7 +254,7 @@ fn the_search_never_returns_an_illegal_move() {
         }
         let params = SearchParams { playouts: Some(300), threads: 1, seed, ..SearchParams::default() };
         let mut agent = MctsAgent::new(game, policy, params);
-        let d = agent.choose(&s).dir;
+        let d = agent.choose(&s, seed).dir;
         let (mut legal, mut candidates) = (Vec::new(), Vec::new());
         game.legal_actions(&s, &mut legal);
         policy.candidates(&game, &s, &mut candidates);
@@ -302,7 +304,7 @@ fn a_game_of_40000_moves_stays_within_the_memory_budget() {
         }
         let params = SearchParams { seed: moves, ..if moves % 2000 == 1999 { deep.clone() } else { small.clone() } };
         let mut agent = MctsAgent::new(rules, search, params);
-        let choice = agent.choose(&s);
+        let choice = agent.choose(&s, moves);
         if let Some(r) = &choice.report {
             searches += 1;
             assert!(r.memory_bytes <= BUDGET, "move {moves}: {} bytes over the {BUDGET} budget", r.memory_bytes);

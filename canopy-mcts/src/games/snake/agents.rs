@@ -13,6 +13,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::agent::{Agent, Context, Decision, How};
 use crate::rng::{below, Rng};
 
 use super::hamilton::Hamilton;
@@ -213,9 +214,6 @@ fn roomiest(s: &SnakeState, rng: &mut Rng) -> Dir {
     best.unwrap_or_else(|| random_safe(s, rng))
 }
 
-/// A boxed agent: chooses a move for a position, drawing any randomness from the generator.
-pub type BoxedAgent = Box<dyn FnMut(&SnakeState, &mut Rng) -> Dir + Send>;
-
 /// The built-in baselines, by name (`random`, `greedy`, `tailfollow`, `hamilton`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Baseline {
@@ -243,17 +241,10 @@ impl Baseline {
         }
     }
 
-    /// The agent for a `width` x `height` board as a closure (the Hamiltonian cycle is built once here).
-    pub fn agent(self, width: usize, height: usize) -> BoxedAgent {
-        match self {
-            Baseline::RandomSafe => Box::new(random_safe),
-            Baseline::Greedy => Box::new(greedy),
-            Baseline::TailFollow => Box::new(tailfollow),
-            Baseline::Hamilton => {
-                let cycle = Hamilton::new(width, height);
-                Box::new(move |s, rng| cycle.choose(s, rng))
-            }
-        }
+    /// The agent for a `width` x `height` board (the Hamiltonian cycle is built once here).
+    pub fn agent(self, width: usize, height: usize) -> BaselineAgent {
+        let cycle = (self == Baseline::Hamilton).then(|| Hamilton::new(width, height));
+        BaselineAgent { baseline: self, cycle }
     }
 }
 
@@ -279,57 +270,32 @@ impl FromStr for Baseline {
     }
 }
 
-/// How a game played by an agent went.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    /// The last position (over, unless `max_moves` ran out).
-    pub last: SnakeState,
-    /// The sum of the rewards of the game's moves, in food units (see [`Snake`]).
-    pub score: f64,
-    /// Moves played.
-    pub moves: u64,
+/// A baseline as an [`Agent`]: it draws its randomness from the agent's stream of the game.
+pub struct BaselineAgent {
+    baseline: Baseline,
+    /// The Hamiltonian cycle of [`Baseline::Hamilton`], built for the board once.
+    cycle: Option<Hamilton>,
 }
 
-impl GameRecord {
-    /// Final length of the snake, in cells.
-    pub fn length(&self) -> usize {
-        self.last.len()
-    }
-
-    /// Why the game ended (`None` when `max_moves` ran out first).
-    pub fn end(&self) -> Option<End> {
-        self.last.end()
-    }
-}
-
-/// Plays `start` to the end (or for at most `max_moves` moves) with `agent` choosing the moves and `rng`
-/// spawning the food.
-///
-/// # Panics
-/// When the agent returns a move that reverses into the neck.
-pub fn play(
-    game: &Snake,
-    start: SnakeState,
-    rng: &mut Rng,
-    max_moves: u64,
-    mut agent: impl FnMut(&SnakeState, &mut Rng) -> Dir,
-) -> GameRecord {
-    use crate::game::{Game, Turn};
-    let mut s = start;
-    let (mut score, mut moves) = (0.0, 0);
-    while moves < max_moves {
-        match game.to_move(&s) {
-            Turn::Terminal => break,
-            Turn::Chance => {
-                let food = game.sample_outcome(&s, rng);
-                game.apply_outcome(&mut s, food);
-            }
-            Turn::Player(_) => {
-                let d = agent(&s, rng);
-                score += game.apply(&mut s, d);
-                moves += 1;
-            }
+impl BaselineAgent {
+    /// The baseline's move for `s` (see [`Baseline`]).
+    pub fn choose(&self, s: &SnakeState, rng: &mut Rng) -> Dir {
+        match (self.baseline, &self.cycle) {
+            (Baseline::RandomSafe, _) => random_safe(s, rng),
+            (Baseline::Greedy, _) => greedy(s, rng),
+            (Baseline::TailFollow, _) => tailfollow(s, rng),
+            (Baseline::Hamilton, Some(cycle)) => cycle.choose(s, rng),
+            (Baseline::Hamilton, None) => hamilton(s, rng),
         }
     }
-    GameRecord { last: s, score, moves }
+}
+
+impl Agent<Snake> for BaselineAgent {
+    fn name(&self) -> String {
+        self.baseline.name().to_string()
+    }
+
+    fn choose(&mut self, _game: &Snake, s: &SnakeState, cx: &mut Context<'_>) -> Option<Decision<Dir>> {
+        Some(Decision::by(BaselineAgent::choose(self, s, cx.rng), How::Baseline))
+    }
 }

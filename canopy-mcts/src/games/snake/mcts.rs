@@ -25,8 +25,8 @@
 //! while there are at most [`Snake::max_listed_outcomes`] of them; beyond that the list is empty and the
 //! engine samples a spawn on each traversal (open loop).
 
+use crate::agent::{Agent, Context, Decision, How};
 use crate::policy::Policy;
-use crate::rng::Rng;
 use crate::search::{Search, SearchParams, SearchReport};
 
 use super::cycle::ClosingCycle;
@@ -39,17 +39,6 @@ pub const ROLLOUT_AREAS: u32 = 2;
 /// Node budget of one search for a closing cycle (about a millisecond on 8x8 and 10x10 boards).
 pub const CYCLE_BUDGET: u32 = 4_000;
 
-/// How the agent chose a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum How {
-    /// By a search.
-    Search,
-    /// The only tail-safe move, without a search.
-    Forced,
-    /// Along the closing cycle the agent locked into.
-    Cycle,
-}
-
 /// What the agent chose and why.
 #[derive(Clone, Debug)]
 pub struct Choice {
@@ -61,13 +50,11 @@ pub struct Choice {
     pub report: Option<SearchReport<Dir>>,
 }
 
-/// An MCTS player: the game, a search policy, search parameters and a move counter that varies the seed
-/// per move.
+/// An MCTS player: the game, a search policy, search parameters, and the closing cycle it locked into.
 pub struct MctsAgent {
     game: Snake,
     policy: SnakePolicy,
     params: SearchParams,
-    moves: u64,
     legal: Vec<Dir>,
     /// Look for a closing cycle once at most this many cells are free (0: never).
     endgame_free: usize,
@@ -88,9 +75,9 @@ impl MctsAgent {
     }
 
     /// An agent searching `game` (its rules must match the game played) with `policy` and `params`.
-    /// Move `i` of the agent searches with seed `params.seed + i`.
+    /// Each search takes its seed from [`MctsAgent::choose`]'s caller.
     pub fn new(game: Snake, policy: SnakePolicy, params: SearchParams) -> Self {
-        MctsAgent { game, policy, params, moves: 0, legal: Vec::with_capacity(4), endgame_free: 0, cycle: None }
+        MctsAgent { game, policy, params, legal: Vec::with_capacity(4), endgame_free: 0, cycle: None }
     }
 
     /// The same agent with the endgame lock-in: it looks for a closing cycle whenever at most
@@ -120,17 +107,15 @@ impl MctsAgent {
         &self.params
     }
 
-    /// Chooses a move for `s`, a position where the snake is to move.
+    /// Chooses a move for `s`, a position where the snake is to move; a search uses `seed`.
     ///
     /// # Panics
     /// When the snake is not to move in `s` (the game is over or the food is pending).
-    pub fn choose(&mut self, s: &SnakeState) -> Choice {
+    pub fn choose(&mut self, s: &SnakeState, seed: u64) -> Choice {
         self.policy.candidates(&self.game, s, &mut self.legal);
         assert!(!self.legal.is_empty(), "the MCTS agent needs a position where the snake is to move");
-        let seed = self.params.seed.wrapping_add(self.moves);
-        self.moves += 1;
         if let Some(dir) = self.cycle_move(s) {
-            return Choice { dir, how: How::Cycle, report: None };
+            return Choice { dir, how: CYCLE, report: None };
         }
         if self.legal.len() == 1 {
             return Choice { dir: self.legal[0], how: How::Forced, report: None };
@@ -155,10 +140,19 @@ impl MctsAgent {
         self.cycle = d.is_some().then_some(cycle);
         d
     }
+}
 
-    /// [`MctsAgent::choose`] as an agent function for [`super::play`] (the generator is unused: the search
-    /// seeds its own).
-    pub fn agent(&mut self) -> impl FnMut(&SnakeState, &mut Rng) -> Dir + '_ {
-        |s, _| self.choose(s).dir
+/// How the agent names a move along its closing cycle.
+pub const CYCLE: How = How::Tactic("cycle");
+
+impl Agent<Snake> for MctsAgent {
+    fn name(&self) -> String {
+        "mcts".to_string()
+    }
+
+    fn choose(&mut self, _game: &Snake, s: &SnakeState, cx: &mut Context<'_>) -> Option<Decision<Dir>> {
+        let c = MctsAgent::choose(self, s, cx.seed);
+        let work = c.report.as_ref().map_or(0, |r| r.playouts);
+        Some(Decision { action: c.dir, how: c.how, work, report: c.report })
     }
 }

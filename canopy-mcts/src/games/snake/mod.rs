@@ -65,10 +65,11 @@ pub mod parse;
 mod paths;
 pub mod state;
 
-pub use agents::{greedy, hamilton, play, random_safe, safe_greedy, tailfollow, Baseline, BoxedAgent, GameRecord};
+pub use crate::agent::How;
+pub use agents::{greedy, hamilton, random_safe, safe_greedy, tailfollow, Baseline, BaselineAgent};
 pub use cycle::ClosingCycle;
 pub use hamilton::Hamilton;
-pub use mcts::{Choice, How, MctsAgent};
+pub use mcts::{Choice, MctsAgent, CYCLE};
 pub use parse::ParseError;
 pub use state::{Cell, Dir, End, SnakeState, MAX_SIDE, MIN_SIDE};
 
