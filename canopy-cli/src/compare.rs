@@ -19,11 +19,13 @@ pub const MILESTONES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
 /// Arguments of `canopy compare`.
 #[derive(clap::Args, Debug)]
 pub struct CompareArgs {
-    /// The game (2048).
+    /// The game: 2048 or snake (two-player games are compared with `canopy match`).
     pub game: GameName,
-    /// Agents to compare, comma-separated: mcts, expectimax, flat, greedy, random.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "mcts,expectimax,flat")]
-    pub agents: Vec<AgentName>,
+    /// Agents to compare, comma-separated. 2048: mcts, expectimax, flat, greedy, random (default
+    /// mcts,expectimax,flat); snake: mcts, greedy, tailfollow, hamilton, random (default
+    /// mcts,tailfollow,hamilton).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub agents: Option<Vec<AgentName>>,
     /// Games per agent, 1..=1000000 (game i of every agent starts from the same board).
     #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
@@ -40,9 +42,11 @@ pub struct CompareArgs {
     pub search: SearchArgs,
     #[command(flatten)]
     pub g2048: G2048Args,
+    #[command(flatten)]
+    pub snake: super::snake::SnakePlayArgs,
 }
 
-/// Parameters `canopy sweep` can vary.
+/// Parameters `canopy sweep` can vary for 2048 (snake's sweep varies the declared search parameters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SweepParam {
     /// UCT exploration constant C (--exploration).
@@ -94,14 +98,17 @@ impl SweepParam {
 /// Arguments of `canopy sweep`.
 #[derive(clap::Args, Debug)]
 pub struct SweepArgs {
-    /// The game (2048).
+    /// The game: 2048 or snake.
     pub game: GameName,
     /// The agent whose parameter varies.
     #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
     pub agent: AgentName,
-    /// The parameter to vary (the other options hold for every value).
-    #[arg(long, value_enum)]
-    pub param: SweepParam,
+    /// The parameter to vary (the other options hold for every value). 2048: exploration, virtual-loss,
+    /// expand-threshold, epsilon, rollout-depth, rollout, leaf-depth, time, playouts, threads, depth,
+    /// prob-cutoff. Snake: any search parameter (playouts, time, threads, exploration, virtual-loss,
+    /// expand-threshold, selection, chance, backup, ...).
+    #[arg(long)]
+    pub param: String,
     /// The values to try, comma-separated in one argument (0.1,0.3,1), as the parameter's own option would
     /// take them.
     #[arg(long, value_delimiter = ',', required = true, num_args = 1, allow_hyphen_values = true)]
@@ -125,6 +132,8 @@ pub struct SweepArgs {
     pub search: SearchArgs,
     #[command(flatten)]
     pub g2048: G2048Args,
+    #[command(flatten)]
+    pub snake: super::snake::SnakePlayArgs,
 }
 
 /// Share of games whose largest tile reached `tile`.
@@ -244,11 +253,14 @@ pub fn csv_row(label: &str, s: &Summary) -> String {
 
 /// `canopy compare`.
 pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
-    if args.game != GameName::G2048 {
-        return Err(input_error("compare supports 2048"));
+    match args.game {
+        GameName::G2048 => {}
+        GameName::Snake => return super::snake_series::compare(args),
+        _ => return Err(input_error("compare supports 2048 and snake (two-player games: canopy match)")),
     }
     let mut agents = Vec::new();
-    for &name in &args.agents {
+    let named = args.agents.clone().unwrap_or_else(|| vec![AgentName::Mcts, AgentName::Expectimax, AgentName::Flat]);
+    for &name in &named {
         if !agents.contains(&name) {
             agents.push(name);
         }
@@ -299,17 +311,22 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
 
 /// `canopy sweep`.
 pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
-    if args.game != GameName::G2048 {
-        return Err(input_error("sweep supports 2048"));
+    match args.game {
+        GameName::G2048 => {}
+        GameName::Snake => return super::snake_series::sweep(args),
+        _ => return Err(input_error("sweep supports 2048 and snake")),
     }
+    let param = <SweepParam as clap::ValueEnum>::from_str(&args.param, true).map_err(|_| {
+        input_error(format!("--param: '{}' is not a 2048 sweep parameter (see canopy sweep --help)", args.param))
+    })?;
     let kind = g2048::agent_kind(args.agent)?;
     // Build every configuration and create the plot's file first, so that a bad value or path stops the
     // sweep before any game (and before any warning, so that a refusal is one line).
     let mut configs = Vec::new();
-    let swept_flag = format!("--{}", args.param.flag());
+    let swept_flag = format!("--{}", param.flag());
     let mut swept_unused = false;
     for value in &args.values {
-        let (search, g) = g2048::with_param(&args.search, &args.g2048, args.param, value)
+        let (search, g) = g2048::with_param(&args.search, &args.g2048, param, value)
             .map_err(|e| input_error(format!("--values: {e}")))?;
         if configs.is_empty() {
             swept_unused = g2048::unused_options(&[kind], &search, &g).contains(&swept_flag.as_str());
@@ -331,7 +348,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     let agent = g2048::agent_label(args.agent);
     let mut rows = Vec::new();
     for (value, config) in &configs {
-        let label = format!("{agent} {}={value}", args.param.flag());
+        let label = format!("{agent} {}={value}", param.flag());
         let games = g2048::run_games(config, args.games, args.search.seed, &bar, &label, args.quiet);
         rows.push((value.clone(), config, Summary::of(&games), games));
     }
@@ -339,11 +356,11 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     if let (Some(path), Some(file)) = (&args.svg, svg_file.as_mut()) {
         let points: Vec<(String, f64, f64)> =
             rows.iter().map(|(v, _, s, _)| (v.clone(), s.mean_score, s.stderr_score)).collect();
-        let title = format!("2048, {agent}: mean score against {} ({} games per value)", args.param.flag(), args.games);
-        file.write_all(svg_plot(&title, args.param.flag(), &points).as_bytes())
+        let title = format!("2048, {agent}: mean score against {} ({} games per value)", param.flag(), args.games);
+        file.write_all(svg_plot(&title, param.flag(), &points).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
-    let flag = args.param.flag();
+    let flag = param.flag();
     if args.json {
         let v = json!({
             "game": "2048",

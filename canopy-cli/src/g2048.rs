@@ -116,7 +116,7 @@ pub fn agent_kind(name: AgentName) -> anyhow::Result<AgentKind> {
         AgentName::Flat => AgentKind::Flat,
         AgentName::Greedy => AgentKind::Greedy,
         AgentName::Random => AgentKind::Random,
-        AgentName::Tailfollow | AgentName::Hamilton => {
+        AgentName::Tailfollow | AgentName::Hamilton | AgentName::Threat => {
             return Err(input_error("2048 agents are mcts, expectimax, flat, greedy and random"))
         }
     })

@@ -12,7 +12,9 @@ mod matches;
 #[allow(dead_code)] // Wired into the commands next.
 mod params;
 mod snake;
+mod snake_series;
 mod tictactoe;
+mod two_player;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -160,6 +162,8 @@ pub enum AgentName {
     Tailfollow,
     /// Snake: walk a Hamiltonian cycle.
     Hamilton,
+    /// Gomoku: the one-ply threat scorer.
+    Threat,
 }
 
 /// Exit status when standard output is closed early (as when piped into `head`): 128 + SIGPIPE, what a
@@ -267,9 +271,8 @@ fn run() -> i32 {
         },
         Command::Play(args) => match args.game {
             GameName::G2048 => args.snake.refuse_for("2048").and_then(|()| g2048::play(&args)),
-            GameName::Tictactoe => Err(input_error("play supports 2048 and snake (tic-tac-toe is for analysis)")),
             GameName::Snake => args.g2048.refuse_for("snake").and_then(|()| snake::play(&args)),
-            GameName::Gomoku => Err(input_error("for gomoku use: canopy match gomoku --black AGENT --white AGENT")),
+            GameName::Tictactoe | GameName::Gomoku => two_player::play(&args),
         },
         Command::Bench(args) => bench::run(&args),
         Command::Match(args) => matches::run(&args),

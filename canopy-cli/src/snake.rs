@@ -14,7 +14,7 @@ use canopy_mcts::games::snake::{
     MAX_SIDE,
 };
 use canopy_mcts::rng::Rng;
-use canopy_mcts::search::Search;
+use canopy_mcts::search::{Search, SearchParams};
 
 /// Default search time per move of `play snake --agent mcts` when neither `--playouts` nor `--time` is
 /// given, in milliseconds.
@@ -295,7 +295,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
 
 /// One finished (or capped) game.
 #[derive(Clone, Debug, Serialize)]
-struct GameResult {
+pub struct GameResult {
     seed: u64,
     /// Final length in cells.
     length: usize,
@@ -333,70 +333,139 @@ struct GameResult {
     final_state: String,
 }
 
-/// Plays games of Snake and prints length statistics.
-pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
-    let (w, h) = match &args.snake.size {
-        Some(s) => parse_size(s)?,
-        None => DEFAULT_SIZE,
-    };
-    let rules = Snake::new(w, h);
-    let mut params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
-    if args.search.playouts.is_none() && args.search.time.is_none() {
-        (params.playouts, params.time_ms) = (None, Some(PLAY_DEFAULT_MS));
+/// One series of snake games: the board, the agent and its search settings, as `play`, `compare` and
+/// `sweep` share them.
+pub struct SeriesSetup {
+    rules: Snake,
+    agent: AgentName,
+    params: SearchParams,
+    policy: SnakePolicy,
+    endgame: usize,
+}
+
+impl SeriesSetup {
+    /// The setup the options ask for, for `agent`.
+    ///
+    /// # Errors
+    /// A bad --size, or an agent snake does not have.
+    pub fn new(agent: AgentName, search: &crate::SearchArgs, snake: &SnakePlayArgs) -> anyhow::Result<SeriesSetup> {
+        let (w, h) = match &snake.size {
+            Some(s) => parse_size(s)?,
+            None => DEFAULT_SIZE,
+        };
+        agent_name(agent)?;
+        let mut params = search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
+        if search.playouts.is_none() && search.time.is_none() {
+            (params.playouts, params.time_ms) = (None, Some(PLAY_DEFAULT_MS));
+        }
+        let endgame = snake.endgame.unwrap_or(MctsAgent::default_endgame(w, h));
+        let policy = SnakePolicy { rollout_cycle_free: endgame, ..snake.search.policy(w, h) };
+        Ok(SeriesSetup { rules: Snake::new(w, h), agent, params, policy, endgame })
     }
-    let endgame = args.snake.endgame.unwrap_or(MctsAgent::default_endgame(w, h));
-    let search_policy = SnakePolicy { rollout_cycle_free: endgame, ..args.snake.search.policy(w, h) };
-    let agent_name = match args.agent {
+
+    /// The search parameters of the MCTS agent.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// The search parameters (for `sweep` to vary).
+    pub fn params_mut(&mut self) -> &mut SearchParams {
+        &mut self.params
+    }
+
+    /// The agent's name.
+    pub fn agent_name(&self) -> &'static str {
+        agent_name(self.agent).expect("checked in new")
+    }
+
+    /// Board cells.
+    pub fn cells(&self) -> usize {
+        self.rules.width * self.rules.height
+    }
+
+    fn agent(&self) -> Box<dyn Agent<Snake>> {
+        let (w, h) = (self.rules.width, self.rules.height);
+        match self.agent {
+            AgentName::Mcts => {
+                Box::new(MctsAgent::new(self.rules, self.policy, self.params.clone()).with_endgame(self.endgame))
+            }
+            AgentName::Random => Box::new(Baseline::RandomSafe.agent(w, h)),
+            AgentName::Greedy => Box::new(Baseline::Greedy.agent(w, h)),
+            AgentName::Tailfollow => Box::new(Baseline::TailFollow.agent(w, h)),
+            AgentName::Hamilton => Box::new(Baseline::Hamilton.agent(w, h)),
+            AgentName::Expectimax | AgentName::Flat | AgentName::Threat => unreachable!("refused in new"),
+        }
+    }
+
+    /// Plays `games` games, game `i` with seed `seed + i`, advancing `bar` once per game and printing a
+    /// line per game on stderr when `lines`.
+    pub fn run(
+        &self,
+        games: u64,
+        seed: u64,
+        play: &SnakePlayArgs,
+        bar: &indicatif::ProgressBar,
+        lines: bool,
+    ) -> Vec<GameResult> {
+        let mut results = Vec::new();
+        for i in 0..games {
+            let seed = seed.wrapping_add(i);
+            let r = play_one(&self.rules, self.agent().as_mut(), seed, play, (i + 1, games), bar);
+            bar.inc(1);
+            if lines {
+                bar.suspend(|| {
+                    eprintln!(
+                        "{} game {:>3}/{games}: length {:>4}  fill {:>5.1}%  {:<10}  moves {:>7}  {:.1} ms/move  seed {seed}",
+                        self.agent_name(),
+                        i + 1,
+                        r.length,
+                        r.fill * 100.0,
+                        r.end,
+                        r.moves,
+                        r.ms_per_move
+                    )
+                });
+            }
+            results.push(r);
+        }
+        results
+    }
+}
+
+fn agent_name(agent: AgentName) -> anyhow::Result<&'static str> {
+    Ok(match agent {
         AgentName::Mcts => "mcts",
         AgentName::Random => "random",
         AgentName::Greedy => "greedy",
         AgentName::Tailfollow => "tailfollow",
         AgentName::Hamilton => "hamilton",
-        AgentName::Expectimax | AgentName::Flat => {
+        AgentName::Expectimax | AgentName::Flat | AgentName::Threat => {
             return Err(input_error("snake agents are mcts, greedy, tailfollow, hamilton and random"))
         }
-    };
-    let bar = if args.snake.watch || args.json {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(args.games)
-    };
+    })
+}
+
+/// A progress bar over `n` games (hidden when `hidden`).
+pub fn progress_bar(n: u64, hidden: bool) -> indicatif::ProgressBar {
+    let bar = if hidden { indicatif::ProgressBar::hidden() } else { indicatif::ProgressBar::new(n) };
     bar.set_style(
         indicatif::ProgressStyle::with_template("{spinner} game {pos}/{len} [{elapsed_precise}] {msg}")
             .expect("static template"),
     );
+    bar
+}
+
+/// Plays games of Snake and prints length statistics.
+pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    let setup = SeriesSetup::new(args.agent, &args.search, &args.snake)?;
+    let (rules, params, search_policy, endgame) = (setup.rules, &setup.params, setup.policy, setup.endgame);
+    let (w, h) = (rules.width, rules.height);
+    let agent_name = setup.agent_name();
+    let bar = progress_bar(args.games, args.snake.watch || args.json);
     // A line per game on stderr: on a terminal beside the bar when several games are played as a table,
     // and always when stderr is not a terminal (the bar is hidden then), unless --no-progress.
     let lines = common::game_lines(args.search.no_progress, !args.json && args.games > 1 && !args.snake.watch);
-    let mut results = Vec::new();
-    for i in 0..args.games {
-        let seed = args.search.seed.wrapping_add(i);
-        let mut agent: Box<dyn Agent<Snake>> = match args.agent {
-            AgentName::Mcts => Box::new(MctsAgent::new(rules, search_policy, params.clone()).with_endgame(endgame)),
-            AgentName::Random => Box::new(Baseline::RandomSafe.agent(w, h)),
-            AgentName::Greedy => Box::new(Baseline::Greedy.agent(w, h)),
-            AgentName::Tailfollow => Box::new(Baseline::TailFollow.agent(w, h)),
-            AgentName::Hamilton => Box::new(Baseline::Hamilton.agent(w, h)),
-            AgentName::Expectimax | AgentName::Flat => unreachable!("refused above"),
-        };
-        let r = play_one(&rules, agent.as_mut(), seed, args, (i + 1, args.games), &bar);
-        bar.inc(1);
-        if lines {
-            bar.suspend(|| {
-                eprintln!(
-                    "game {:>3}/{}: length {:>4}  fill {:>5.1}%  {:<10}  moves {:>7}  {:.1} ms/move  seed {seed}",
-                    i + 1,
-                    args.games,
-                    r.length,
-                    r.fill * 100.0,
-                    r.end,
-                    r.moves,
-                    r.ms_per_move
-                )
-            });
-        }
-        results.push(r);
-    }
+    let results = setup.run(args.games, args.search.seed, &args.snake, &bar, lines);
     bar.finish_and_clear();
     let summary = Summary::of(&results, w * h);
     if args.json {
@@ -407,7 +476,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             "agent": agent_name,
             "starvation_limit": rules.starvation_limit,
             "survival_bonus": rules.survival_bonus(),
-            "params": (args.agent == AgentName::Mcts).then_some(&params),
+            "params": (args.agent == AgentName::Mcts).then_some(params),
             "mcts": (args.agent == AgentName::Mcts).then(|| json!({
                 "rollout": format!("{:?}", search_policy.rollout),
                 "rollout_max_moves": search_policy.rollout_max_moves,
@@ -452,11 +521,11 @@ fn play_one(
     rules: &Snake,
     agent: &mut dyn Agent<Snake>,
     seed: u64,
-    args: &PlayArgs,
+    play: &SnakePlayArgs,
     (index, games): (u64, u64),
     bar: &indicatif::ProgressBar,
 ) -> GameResult {
-    let watch = args.snake.watch;
+    let watch = play.watch;
     let start = |chance: &mut Rng| {
         let s = rules.new_game(chance);
         if watch {
@@ -466,7 +535,7 @@ fn play_one(
     };
     let (mut moves, mut length_before, mut locked_at_length) = (0u64, 0usize, None);
     let mut agents = [agent];
-    let record = play_game(rules, start, &mut agents, GameSeeds::new(seed), args.snake.max_moves, |s, step| {
+    let record = play_game(rules, start, &mut agents, GameSeeds::new(seed), play.max_moves, |s, step| {
         if let Step::Move { how, .. } = step {
             moves += 1;
             if *how == CYCLE {
@@ -474,8 +543,8 @@ fn play_one(
             }
             if watch {
                 draw(s, index, games, moves);
-                if args.snake.delay > 0 {
-                    std::thread::sleep(Duration::from_millis(args.snake.delay));
+                if play.delay > 0 {
+                    std::thread::sleep(Duration::from_millis(play.delay));
                 }
             } else if moves % 100 == 0 {
                 bar.set_message(format!("move {moves}  length {}", s.len()));
@@ -531,7 +600,7 @@ fn draw(s: &SnakeState, index: u64, games: u64, moves: u64) {
 
 /// How many games ended each way.
 #[derive(Clone, Debug, Default, Serialize)]
-struct Ends {
+pub struct Ends {
     won: usize,
     body: usize,
     wall: usize,
@@ -541,30 +610,33 @@ struct Ends {
 
 /// Statistics over many games.
 #[derive(Clone, Debug, Serialize)]
-struct Summary {
-    games: usize,
-    mean_length: f64,
-    median_length: f64,
-    min_length: usize,
-    max_length: usize,
+pub struct Summary {
+    pub games: usize,
+    pub mean_length: f64,
+    /// Standard error of the mean length (sample standard deviation / sqrt(games); 0 for one game).
+    pub stderr_length: f64,
+    pub median_length: f64,
+    pub min_length: usize,
+    pub max_length: usize,
     /// Mean of length / cells.
-    mean_fill: f64,
+    pub mean_fill: f64,
     /// Share of games that filled the board.
-    win_rate: f64,
+    pub win_rate: f64,
     /// All moves / all food eaten.
-    steps_per_food: Option<f64>,
+    pub steps_per_food: Option<f64>,
     /// All thinking time / all moves, in milliseconds.
-    ms_per_move: f64,
+    pub ms_per_move: f64,
     /// Longest time to choose one move, in milliseconds.
-    max_ms_per_move: f64,
+    pub max_ms_per_move: f64,
     /// Mean wall time of one search, in milliseconds (`null` without searches).
-    mean_search_ms: Option<f64>,
-    max_search_memory_bytes: usize,
-    ends: Ends,
+    pub mean_search_ms: Option<f64>,
+    pub max_search_memory_bytes: usize,
+    pub ends: Ends,
 }
 
 impl Summary {
-    fn of(results: &[GameResult], cells: usize) -> Self {
+    /// The statistics of `results` on a board of `cells` cells.
+    pub fn of(results: &[GameResult], cells: usize) -> Self {
         let mut lengths: Vec<usize> = results.iter().map(|r| r.length).collect();
         lengths.sort_unstable();
         let n = lengths.len();
@@ -584,9 +656,15 @@ impl Summary {
             }
         }
         let mean_length = lengths.iter().sum::<usize>() as f64 / n as f64;
+        let var = if n > 1 {
+            lengths.iter().map(|&l| (l as f64 - mean_length).powi(2)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
         Summary {
             games: n,
             mean_length,
+            stderr_length: (var / n as f64).sqrt(),
             median_length: median,
             min_length: lengths.first().copied().unwrap_or(0),
             max_length: lengths.last().copied().unwrap_or(0),

@@ -157,7 +157,7 @@ fn bad_input_exits_2_with_one_line() {
         &["match", "gomoku", "--games", "0"],
         &["match", "2048"],
         &["match", "gomoku", "--moves", "0,0 0,1 1,0 1,1 2,0 2,1 3,0 3,1 4,0"],
-        &["play", "gomoku"],
+        &["play", "gomoku", "--agent", "hamilton"],
     ];
     for args in cases {
         refused(args);

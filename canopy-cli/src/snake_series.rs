@@ -1,0 +1,134 @@
+//! `canopy compare snake` (several agents on the same games) and `canopy sweep snake` (one agent, one
+//! declared search parameter over several values): length statistics as a table, CSV or JSON.
+
+use std::io::Write as _;
+
+use serde_json::json;
+
+use super::common;
+use super::compare::{svg_plot, CompareArgs, SweepArgs};
+use super::snake::{progress_bar, GameResult, SeriesSetup, Summary};
+use super::{input_error, AgentName};
+use canopy_mcts::param::Settings;
+use canopy_mcts::search::SearchParams;
+
+/// One row of a series: its label, the search parameters of the agent, the statistics and the games.
+type Row = (String, SearchParams, Summary, Vec<GameResult>);
+
+/// `canopy compare snake`.
+pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
+    let named =
+        args.agents.clone().unwrap_or_else(|| vec![AgentName::Mcts, AgentName::Tailfollow, AgentName::Hamilton]);
+    let mut agents = Vec::new();
+    for name in named {
+        if !agents.contains(&name) {
+            agents.push(name);
+        }
+    }
+    let setups =
+        agents.iter().map(|&a| SeriesSetup::new(a, &args.search, &args.snake)).collect::<anyhow::Result<Vec<_>>>()?;
+    let bar = progress_bar(args.games * setups.len() as u64, args.json || args.csv);
+    let lines = common::game_lines(args.quiet || args.search.no_progress, true);
+    let rows: Vec<Row> = setups
+        .iter()
+        .map(|setup| {
+            let games = setup.run(args.games, args.search.seed, &args.snake, &bar, lines);
+            let summary = Summary::of(&games, setup.cells());
+            (setup.agent_name().to_string(), setup.params().clone(), summary, games)
+        })
+        .collect();
+    bar.finish_and_clear();
+    print_rows(
+        "agent",
+        &rows,
+        args.json,
+        args.csv,
+        json!({ "game": "snake", "games": args.games, "seed": args.search.seed }),
+    )
+}
+
+/// `canopy sweep snake`: the values of one declared search parameter ([`SearchParams`]'s table).
+pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
+    let declared = SearchParams::param(&args.param).ok_or_else(|| {
+        let known: Vec<&str> = SearchParams::params().iter().map(|p| p.name).collect();
+        input_error(format!("--param: snake sweeps a search parameter: {}", known.join(", ")))
+    })?;
+    let mut setups = Vec::new();
+    for value in &args.values {
+        let mut setup = SeriesSetup::new(args.agent, &args.search, &args.snake)?;
+        declared.apply(setup.params_mut(), value).map_err(|e| input_error(format!("--values: {e}")))?;
+        setups.push((value.trim().to_string(), setup));
+    }
+    if args.agent != AgentName::Mcts {
+        eprintln!("warning: {} does not search; every value plays the same games", setups[0].1.agent_name());
+    }
+    let mut svg_file = args.svg.as_deref().map(|path| common::create_output("--svg", path)).transpose()?;
+    let bar = progress_bar(args.games * setups.len() as u64, args.json || args.csv);
+    let lines = common::game_lines(args.quiet || args.search.no_progress, true);
+    let rows: Vec<Row> = setups
+        .iter()
+        .map(|(value, setup)| {
+            let games = setup.run(args.games, args.search.seed, &args.snake, &bar, lines);
+            (value.clone(), setup.params().clone(), Summary::of(&games, setup.cells()), games)
+        })
+        .collect();
+    bar.finish_and_clear();
+    if let (Some(path), Some(file)) = (&args.svg, svg_file.as_mut()) {
+        let points: Vec<(String, f64, f64)> =
+            rows.iter().map(|(v, _, s, _)| (v.clone(), s.mean_length, s.stderr_length)).collect();
+        let title = format!("snake: mean length against {} ({} games per value)", declared.name, args.games);
+        file.write_all(svg_plot(&title, declared.name, &points).as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
+    let head = json!({ "game": "snake", "param": declared.name, "games": args.games, "seed": args.search.seed });
+    print_rows(declared.name, &rows, args.json, args.csv, head)
+}
+
+/// Prints `rows` as a table (first column `label`), CSV or JSON (with `head`'s keys first).
+fn print_rows(label: &str, rows: &[Row], json: bool, csv: bool, head: serde_json::Value) -> anyhow::Result<()> {
+    if json {
+        let mut v = head;
+        v["rows"] = rows
+            .iter()
+            .map(|(name, params, summary, games)| json!({ label: name, "params": params, "summary": summary, "games": games }))
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    if csv {
+        println!("{label},games,mean_length,stderr_length,median_length,max_length,fill,won,ms_per_move");
+        for (name, _, s, _) in rows {
+            println!(
+                "{name},{},{:.2},{:.2},{:.1},{},{:.4},{:.4},{:.3}",
+                s.games,
+                s.mean_length,
+                s.stderr_length,
+                s.median_length,
+                s.max_length,
+                s.mean_fill,
+                s.win_rate,
+                s.ms_per_move
+            );
+        }
+        return Ok(());
+    }
+    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(label.len());
+    println!(
+        "{label:<width$} {:>5} {:>8} {:>6} {:>7} {:>4} {:>6} {:>5} {:>9}",
+        "games", "length", "±", "median", "max", "fill", "won", "ms/move"
+    );
+    for (name, _, s, _) in rows {
+        println!(
+            "{name:<width$} {:>5} {:>8.2} {:>6.2} {:>7.1} {:>4} {:>5.1}% {:>4.0}% {:>9.2}",
+            s.games,
+            s.mean_length,
+            s.stderr_length,
+            s.median_length,
+            s.max_length,
+            s.mean_fill * 100.0,
+            s.win_rate * 100.0,
+            s.ms_per_move
+        );
+    }
+    Ok(())
+}

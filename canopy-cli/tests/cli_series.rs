@@ -1,0 +1,77 @@
+//! `play`, `compare`, `sweep` and `match` for every game where they make sense, through the library's
+//! one game loop.
+
+mod common;
+
+use common::{json, refused};
+
+#[test]
+fn compare_snake_runs_every_agent_on_the_same_games() {
+    let v = json(&[
+        "compare",
+        "snake",
+        "--agents",
+        "mcts,tailfollow,hamilton",
+        "--size",
+        "6x6",
+        "--games",
+        "2",
+        "--playouts",
+        "50",
+        "--threads",
+        "1",
+        "--json",
+        "--quiet",
+    ]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    for (row, agent) in rows.iter().zip(["mcts", "tailfollow", "hamilton"]) {
+        assert_eq!(row["agent"], agent);
+        assert_eq!(row["games"].as_array().unwrap().len(), 2);
+        // Game i of every agent has the same seed.
+        assert_eq!(row["games"][1]["seed"], 2);
+    }
+    // Hamilton fills the 6x6 board every time.
+    assert_eq!(rows[2]["summary"]["win_rate"], 1.0);
+}
+
+#[test]
+fn sweep_snake_varies_a_declared_search_parameter() {
+    let v = json(&[
+        "sweep",
+        "snake",
+        "--param",
+        "exploration",
+        "--values",
+        "0.25,2",
+        "--size",
+        "6x6",
+        "--games",
+        "1",
+        "--playouts",
+        "50",
+        "--threads",
+        "1",
+        "--json",
+        "--quiet",
+    ]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["params"]["exploration"], 0.25);
+    assert_eq!(rows[1]["params"]["exploration"], 2.0);
+    assert!(refused(&["sweep", "snake", "--param", "explore", "--values", "1"]).contains("--param"));
+    assert!(refused(&["sweep", "snake", "--param", "exploration", "--values", "-1"]).contains("--values"));
+}
+
+#[test]
+fn play_works_for_the_two_player_games() {
+    let v = json(&["play", "tictactoe", "--games", "2", "--playouts", "3000", "--threads", "1", "--json"]);
+    // Perfect play draws tic-tac-toe; the search at 3000 playouts plays it perfectly.
+    assert_eq!(v["summary"]["draws"], 2, "{v}");
+    for agent in ["random", "threat", "flat"] {
+        let v = json(&["play", "gomoku", "--agent", agent, "--size", "7", "--games", "1", "--json"]);
+        assert_eq!(v["records"].as_array().unwrap().len(), 1, "{agent}");
+    }
+    assert!(refused(&["play", "tictactoe", "--agent", "hamilton"]).contains("tic-tac-toe agents"));
+    assert!(refused(&["play", "gomoku", "--agent", "expectimax"]).contains("gomoku agents"));
+    assert!(refused(&["compare", "gomoku"]).contains("canopy match"));
+}
