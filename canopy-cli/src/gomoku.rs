@@ -8,9 +8,10 @@ use super::common::{self, Whole};
 use super::{input_error, AgentName, AnalyzeArgs, SearchArgs};
 use canopy_mcts::games::gomoku::protocol::{self, BrainConfig};
 use canopy_mcts::games::gomoku::{
-    forced_move, Cell, Gomoku, GomokuState, Rule, Tuning, BLACK, DEFAULT_EXPLORATION, MAX_SIZE, MIN_SIZE, WHITE,
+    forced_move, Cell, Gomoku, GomokuState, How, Plan, Rule, Tuning, BLACK, DEFAULT_EXPLORATION, MAX_SIZE, MIN_SIZE,
+    WHITE,
 };
-use canopy_mcts::search::{ActionStats, Proof, Search};
+use canopy_mcts::search::{ActionStats, Proof};
 
 /// Gomoku's board sides (`--size`).
 const BOARD_SIDE: Whole = Whole { min: MIN_SIZE as u64, max: MAX_SIZE as u64 };
@@ -173,10 +174,27 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     args.search.two_player("gomoku")?;
     let game = args.gomoku.game()?;
     let state = args.gomoku.position(&game, args.board.as_deref(), false)?;
-    let policy = Tuning::default().policy();
+    let tuning = Tuning::default();
+    let policy = tuning.policy();
     let params = args.search.params_with(canopy_mcts::search::DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
-    let report =
-        common::search_with_progress(&Search::with_policy(&game, &policy, params), &state, args.search.no_progress);
+    // The brain's own decision: a forced move or its victory by fours without a search, else the search
+    // it runs (over the defences when the opponent has a sequence of fours). A move played without a
+    // search still gets the full search below, for the table.
+    let plan = if state.is_terminal() { Plan::Search(None) } else { tuning.plan(&game, &state, None) };
+    let root_moves = match &plan {
+        Plan::Search(moves) => moves.clone(),
+        Plan::Play(..) => None,
+    };
+    let searched = root_moves.clone();
+    let report = common::search_with_progress(
+        &tuning.search(&game, &policy, params, root_moves),
+        &state,
+        args.search.no_progress,
+    );
+    let decision = match &plan {
+        Plan::Play(cell, how) => Some((*cell, *how)),
+        Plan::Search(_) => report.best.map(|c| (c, How::Search)),
+    };
     let forced = forced_move(&game, &state);
     let me = state.mover();
     let ranked = ranked(&report.actions, report.best);
@@ -194,6 +212,8 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "winner": state.winner().map(colour),
             "result": state.is_terminal().then(|| state.winner().map_or("draw".to_string(), |w| format!("{} wins", colour(w)))),
             "forced_move": forced.map(|c| c.to_string()),
+            "decision": decision.map(|(c, how)| json!({ "move": c.to_string(), "how": how.name() })),
+            "searched_moves": searched.as_ref().map(|m| m.iter().map(|c| c.to_string()).collect::<Vec<_>>()),
         });
         // The moves ranked as the table ranks them; win_rate is the mean (the mover's share of won
         // playouts, draws one half).
@@ -208,6 +228,8 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             .collect();
         if let Some(obj) = v.as_object_mut() {
             obj.extend(common::analysis_json(&report, actions));
+            // The move the brain plays, which is the search's best unless it played without one.
+            obj.insert("best_action".into(), json!(decision.map(|(c, _)| c.to_string())));
             obj.insert("best_win_rate".into(), json!(best_stats.and_then(|a| a.mean)));
             obj.insert("best_proof".into(), json!(best_stats.and_then(|a| a.proof)));
             obj.insert("root_proof".into(), json!(report.root_proof));
@@ -228,6 +250,15 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
     if let Some(c) = forced {
         let why = if game.winning_moves(&state, me).contains(&c) { "wins at once" } else { "must block a five" };
         println!("forced: {c} ({why})");
+    }
+    if let Some((c, how)) = decision {
+        let why = match how {
+            How::Search if searched.is_some() => "search over the defences against the opponent's fours",
+            How::Search => "search",
+            How::Forced => "forced, no search",
+            _ => "victory by continuous fours, no search",
+        };
+        println!("the brain plays {c} ({why})");
     }
     println!("{:>4} {:>6} {:>9} {:>7} {:>9} {:>6}  pv", "rank", "move", "visits", "share", "win rate", "proof");
     for (i, a) in ranked.iter().take(TABLE_ROWS).enumerate() {

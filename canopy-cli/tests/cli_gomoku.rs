@@ -229,3 +229,27 @@ fn analyze_board_reads_back() {
     assert_eq!(a["board"], b["board"]);
     assert_eq!(a["to_move"], "white");
 }
+
+#[test]
+fn analyze_shows_the_move_the_brain_plays() {
+    // Black has four in a column: the brain wins at once without a search, and says so.
+    let v = common::json(&[
+        "analyze",
+        "gomoku",
+        "--moves",
+        "7,7 0,0 7,8 0,1 7,9 0,2 7,10 14,14",
+        "--playouts",
+        "500",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["decision"]["how"], "forced", "{}", v["decision"]);
+    let best = v["best_action"].as_str().unwrap();
+    assert!(best == "7,6" || best == "7,11", "{best}");
+    assert_eq!(v["decision"]["move"], best);
+    // A quiet opening: the brain searches, and plays the search's best move.
+    let v = common::json(&["analyze", "gomoku", "--moves", "7,7 8,8", "--playouts", "500", "--threads", "1", "--json"]);
+    assert_eq!(v["decision"]["how"], "search");
+    assert_eq!(v["decision"]["move"], v["best_action"]);
+}

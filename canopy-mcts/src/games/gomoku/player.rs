@@ -143,8 +143,79 @@ pub const VCF_BUDGET: usize = 20_000;
 /// Nodes of the threat-space search after each candidate that may defuse the opponent's threat.
 pub const VCF_DEFENCE_BUDGET: usize = 3_000;
 
-/// The MCTS player's choice: a forced move, a winning sequence of fours, or the search (over the moves
-/// that defuse the opponent's sequence of fours when it has one and some move does).
+/// What [`Player::Mcts`] does in a position before any tree search ([`Tuning::plan`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// Play this move without a search: [`How::Forced`] (win now, block a five, the only candidate or
+    /// the only defence against the opponent's sequence of fours) or `How::Tactic("vcf")` (the first move
+    /// of the player's own victory by continuous fours).
+    Play(Cell, How),
+    /// Search; with `Some(moves)`, over those root moves only (the ones that defuse the opponent's
+    /// sequence of fours).
+    Search(Option<Vec<Cell>>),
+}
+
+impl Tuning {
+    /// The player's decision before searching: a forced move, its own victory by continuous fours, or a
+    /// search (restricted to the defences when the opponent has a sequence of fours and only some moves
+    /// defuse it). `deadline` bounds the threat searches.
+    pub fn plan(&self, game: &Gomoku, state: &GomokuState, deadline: Option<Instant>) -> Plan {
+        let policy = self.policy();
+        if self.forced_answer {
+            if let Some(cell) = forced_move(game, state).or_else(|| only_candidate(game, &policy, state)) {
+                return Plan::Play(cell, How::Forced);
+            }
+        }
+        if !self.threat_search {
+            return Plan::Search(None);
+        }
+        let me = state.mover();
+        if let Some(line) = vcf_until(game, state, me, VCF_BUDGET, deadline) {
+            return Plan::Play(line[0], How::Tactic("vcf"));
+        }
+        if vcf_until(game, state, 1 - me, VCF_BUDGET, deadline).is_none() {
+            return Plan::Search(None);
+        }
+        let mut candidates = Vec::new();
+        policy.candidates(game, state, &mut candidates);
+        let mut safe = Vec::new();
+        for &c in &candidates {
+            if deadline.is_some_and(|t| Instant::now() >= t) {
+                return Plan::Search(None);
+            }
+            let mut next = state.clone();
+            game.apply(&mut next, c);
+            if next.is_terminal() || vcf_until(game, &next, 1 - me, VCF_DEFENCE_BUDGET, deadline).is_none() {
+                safe.push(c);
+            }
+        }
+        match safe.as_slice() {
+            [only] => Plan::Play(*only, How::Forced),
+            [] => Plan::Search(None),
+            _ if safe.len() == candidates.len() => Plan::Search(None),
+            _ => Plan::Search(Some(safe)),
+        }
+    }
+
+    /// The search of [`Plan::Search`] with `params` over `root_moves` (all candidates when `None`).
+    pub fn search<'g>(
+        &self,
+        game: &'g Gomoku,
+        policy: &'g GomokuPolicy,
+        params: SearchParams,
+        root_moves: Option<Vec<Cell>>,
+    ) -> Search<'g, Gomoku, GomokuPolicy> {
+        let search = Search::with_policy(game, policy, params);
+        // Every candidate left out lets the opponent's sequence of fours through: no better than a listed
+        // move, so proofs over the list hold for the position.
+        match root_moves {
+            Some(moves) => search.with_root_moves(moves, Coverage::ProofSafe),
+            None => search,
+        }
+    }
+}
+
+/// The MCTS player's choice: [`Tuning::plan`], then the search it asks for.
 fn mcts_move(
     game: &Gomoku,
     state: &GomokuState,
@@ -153,56 +224,17 @@ fn mcts_move(
     stop: Option<&AtomicBool>,
     start: Instant,
 ) -> (Option<Cell>, How, Option<SearchReport<Cell>>) {
-    let policy = tuning.policy();
-    if tuning.forced_answer {
-        if let Some(cell) = forced_move(game, state).or_else(|| only_candidate(game, &policy, state)) {
-            return (Some(cell), How::Forced, None);
-        }
-    }
-    let me = state.mover();
-    let mut root_moves = None;
-    if tuning.threat_search {
-        // A time-limited move gives the threat searches at most a third of its time.
-        let deadline = params.time_ms.map(|t| start + Duration::from_millis(t / 3));
-        if let Some(line) = vcf_until(game, state, me, VCF_BUDGET, deadline) {
-            return (Some(line[0]), How::Tactic("vcf"), None);
-        }
-        if vcf_until(game, state, 1 - me, VCF_BUDGET, deadline).is_some() {
-            let mut candidates = Vec::new();
-            policy.candidates(game, state, &mut candidates);
-            let mut safe = Vec::new();
-            let mut complete = true;
-            for &c in &candidates {
-                if deadline.is_some_and(|t| Instant::now() >= t) {
-                    complete = false;
-                    break;
-                }
-                let mut next = state.clone();
-                game.apply(&mut next, c);
-                if next.is_terminal() || vcf_until(game, &next, 1 - me, VCF_DEFENCE_BUDGET, deadline).is_none() {
-                    safe.push(c);
-                }
-            }
-            match safe.as_slice() {
-                _ if !complete => {}
-                [only] => return (Some(*only), How::Forced, None),
-                [] => {}
-                _ if safe.len() == candidates.len() => {}
-                _ => root_moves = Some(safe),
-            }
-        }
-    }
+    // A time-limited move gives the threat searches at most a third of its time.
+    let deadline = params.time_ms.map(|t| start + Duration::from_millis(t / 3));
+    let root_moves = match tuning.plan(game, state, deadline) {
+        Plan::Play(cell, how) => return (Some(cell), how, None),
+        Plan::Search(root_moves) => root_moves,
+    };
     let mut params = params.clone();
     let spent = start.elapsed().as_millis() as u64;
     params.time_ms = params.time_ms.map(|t| t.saturating_sub(spent).max(1));
-    let search = Search::with_policy(game, &policy, params);
-    // Every candidate left out lets the opponent's sequence of fours through: no better than a listed
-    // move, so proofs over the list hold for the position.
-    let search = match root_moves {
-        Some(moves) => search.with_root_moves(moves, Coverage::ProofSafe),
-        None => search,
-    };
-    let report = search.run_with_stop(state, stop);
+    let policy = tuning.policy();
+    let report = tuning.search(game, &policy, params, root_moves).run_with_stop(state, stop);
     (report.best, How::Search, Some(report))
 }
 
