@@ -3,8 +3,7 @@
 use serde_json::{json, Map, Value};
 
 use canopy_mcts::search::{
-    parse_bytes, physical_memory_bytes, ActionStats, Backup, ChanceSelection, Progress, ProgressObserver, SearchParams,
-    SearchReport, Selection, DEFAULT_MEMORY_BYTES,
+    parse_bytes, physical_memory_bytes, ActionStats, Progress, ProgressObserver, SearchReport, DEFAULT_MEMORY_BYTES,
 };
 
 /// The accepted values of a whole-number option, inclusive. Each option's range is declared once, here
@@ -66,108 +65,26 @@ impl Real {
 }
 
 /// Playouts per search, all threads together (`--playouts`; `match`'s `playouts=`).
-pub const PLAYOUTS: Whole = Whole { min: 1, max: 1_000_000_000_000 };
+pub const PLAYOUTS: Whole = Whole { min: 1, max: canopy_mcts::search::MAX_PLAYOUTS };
 /// Milliseconds per search (`--time`; `match`'s `time=`): up to about 11.6 days.
-pub const TIME_MS: Whole = Whole { min: 1, max: 1_000_000_000 };
+pub const TIME_MS: Whole = Whole { min: 1, max: canopy_mcts::search::MAX_TIME_MS };
 /// Worker threads (`--threads`, each entry of bench's `--threads` list; `match`'s `threads=`).
-pub const THREADS: Whole = Whole { min: 1, max: 1024 };
+pub const THREADS: Whole = Whole { min: 1, max: canopy_mcts::search::MAX_THREADS };
 /// Random seeds (`--seed`): every 64-bit value.
 pub const SEED: Whole = Whole { min: 0, max: u64::MAX };
 /// Games of `play`, `compare`, `sweep` and `match` (`--games`).
 pub const GAMES: Whole = Whole { min: 1, max: 1_000_000 };
 /// Virtual loss per in-flight playout, in visits (`--virtual-loss`; `match`'s `virtual_loss=`): past a
 /// thousand, one in-flight playout outweighs any tree a search of seconds builds.
-pub const VIRTUAL_LOSS: Whole = Whole { min: 0, max: 1000 };
+pub const VIRTUAL_LOSS: Whole = Whole { min: 0, max: canopy_mcts::search::MAX_VIRTUAL_LOSS };
 /// Visits before a node is expanded (`--expand-threshold`; `match`'s `expand_threshold=`): past a million
 /// the tree stops below the root in any search of reasonable length.
-pub const EXPAND_THRESHOLD: Whole = Whole { min: 0, max: 1_000_000 };
+pub const EXPAND_THRESHOLD: Whole = Whole { min: 0, max: canopy_mcts::search::MAX_EXPAND_THRESHOLD };
 /// The UCT (and PUCT) exploration constant on values normalised to [0, 1] (`--exploration`; `match`'s
 /// `exploration=`; `sweep --param exploration`): past 100 selection is uniform in any practical search.
-pub const EXPLORATION: Real = Real { min: 0.0, max: 100.0 };
+pub const EXPLORATION: Real = Real { min: 0.0, max: canopy_mcts::search::MAX_EXPLORATION };
 
-/// Search options common to all commands.
-#[derive(clap::Args, Debug, Clone)]
-pub struct SearchArgs {
-    /// Playouts per search (all threads together), 1..=1000000000000. Default when no --time is given:
-    /// 10000 (2048's play, compare and sweep: 1000).
-    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| PLAYOUTS.parse(t))]
-    pub playouts: Option<u64>,
-    /// Time per search in milliseconds, 1..=1000000000 (whichever of --playouts/--time comes first).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = |t: &str| TIME_MS.parse(t))]
-    pub time: Option<u64>,
-    /// Worker threads, 1..=1024. Default: all logical cores.
-    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| THREADS.parse(t))]
-    pub threads: Option<u64>,
-    /// Random seed, 0..=18446744073709551615 (searches with --threads 1 are reproducible).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| SEED.parse(t))]
-    pub seed: u64,
-    /// Memory budget for the tree and transposition table, e.g. 512MB, 2GiB, 1048576 (no more than this
-    /// machine's memory).
-    #[arg(long, value_name = "BYTES", default_value = "1GiB", value_parser = parse_memory)]
-    pub memory: usize,
-    /// Do not pin worker threads to cores.
-    #[arg(long)]
-    pub no_pin: bool,
-    /// Do not use the transposition table (search a tree instead of a DAG).
-    #[arg(long)]
-    pub no_tt: bool,
-    /// UCT exploration constant C (values normalised to [0, 1]), 0..=100. Default 1.0 (gomoku: 0.5; 2048
-    /// with --agent mcts: the tuned value in docs/2048.md).
-    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| EXPLORATION.parse(t))]
-    pub exploration: Option<f64>,
-    /// Selection formula: uct, or puct (uses the game's move priors).
-    #[arg(long, value_enum, default_value_t = SelectionArg::Uct)]
-    pub selection: SelectionArg,
-    /// Virtual loss per in-flight playout, 0..=1000 (0 disables it).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| VIRTUAL_LOSS.parse_u32(t))]
-    pub virtual_loss: u32,
-    /// Visits a node needs before it is expanded, 0..=1000000.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| EXPAND_THRESHOLD.parse_u32(t))]
-    pub expand_threshold: u32,
-    /// Turn MCTS-Solver off (two-player games): no proven wins or losses, no early stop.
-    #[arg(long)]
-    pub no_solver: bool,
-    /// No progress lines on stderr: none every second of a search longer than a second, and (play) no
-    /// line per finished game where stderr is not a terminal.
-    #[arg(long)]
-    pub no_progress: bool,
-    /// Chance-node outcome selection: stratified (visit shares follow the probabilities) or sample.
-    #[arg(long, value_enum, default_value_t = ChanceArg::Stratified)]
-    pub chance: ChanceArg,
-    /// Backup at decision nodes of single-player games: mean (the playout's return) or max (the best
-    /// child's mean). Default mean (2048 with --agent mcts: the tuned value in docs/2048.md).
-    #[arg(long, value_enum)]
-    pub backup: Option<BackupArg>,
-}
-
-/// `--backup` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum BackupArg {
-    /// The playout's return (classic MCTS).
-    Mean,
-    /// The best child's mean (expectimax-like; single-player games).
-    Max,
-}
-
-impl From<BackupArg> for Backup {
-    fn from(b: BackupArg) -> Backup {
-        match b {
-            BackupArg::Mean => Backup::Mean,
-            BackupArg::Max => Backup::Max,
-        }
-    }
-}
-
-/// `--selection` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum SelectionArg {
-    /// UCT: q + C·sqrt(ln N / n).
-    Uct,
-    /// PUCT: q + C·P·sqrt(N) / (1 + n) with the game's priors P.
-    Puct,
-}
-
-/// `--chance` values.
+/// `--chance` values of `canopy bench`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ChanceArg {
     /// The outcome whose visit share lags its probability most.
@@ -188,60 +105,6 @@ pub(super) fn parse_memory(text: &str) -> Result<usize, String> {
         return Err(format!("{} is more than this machine's {} of memory", text.trim(), format_bytes(machine)));
     }
     Ok(n)
-}
-
-impl SearchArgs {
-    /// Refuses the options that only single-player games take (`--backup max`) for two-player `game`.
-    ///
-    /// # Errors
-    /// An input error naming the option.
-    pub fn two_player(&self, game: &str) -> anyhow::Result<()> {
-        if self.backup == Some(BackupArg::Max) {
-            return Err(super::input_error(format!(
-                "--backup max is for single-player games; {game} is a two-player game"
-            )));
-        }
-        Ok(())
-    }
-
-    /// The search parameters these options ask for; `default_playouts` applies when neither --playouts
-    /// nor --time is given.
-    pub fn params(&self, default_playouts: u64) -> SearchParams {
-        self.params_with(default_playouts, SearchParams::default().exploration)
-    }
-
-    /// [`SearchArgs::params`] with the game's own default exploration constant.
-    pub fn params_with(&self, default_playouts: u64, default_exploration: f64) -> SearchParams {
-        let mut p = SearchParams {
-            playouts: self.playouts,
-            time_ms: self.time,
-            memory_bytes: self.memory,
-            seed: self.seed,
-            pin_threads: !self.no_pin,
-            transposition_table: !self.no_tt,
-            exploration: self.exploration.unwrap_or(default_exploration),
-            virtual_loss: self.virtual_loss,
-            selection: match self.selection {
-                SelectionArg::Uct => Selection::Uct,
-                SelectionArg::Puct => Selection::Puct,
-            },
-            expand_threshold: self.expand_threshold,
-            solver: !self.no_solver,
-            chance: match self.chance {
-                ChanceArg::Stratified => ChanceSelection::Stratified,
-                ChanceArg::Sample => ChanceSelection::Sample,
-            },
-            backup: self.backup.map_or(Backup::Mean, Backup::from),
-            ..SearchParams::default()
-        };
-        if let Some(t) = self.threads {
-            p.threads = t as usize;
-        }
-        if p.playouts.is_none() && p.time_ms.is_none() {
-            p.playouts = Some(default_playouts);
-        }
-        p
-    }
 }
 
 /// Milliseconds between two progress lines of a running search.

@@ -9,8 +9,8 @@ mod compare;
 mod g2048;
 mod gomoku;
 mod matches;
-#[allow(dead_code)] // Wired into the commands next.
 mod params;
+mod search_args;
 mod snake;
 mod snake_series;
 mod tictactoe;
@@ -18,7 +18,7 @@ mod two_player;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-pub use common::SearchArgs;
+pub use search_args::SearchArgs;
 
 /// A user-facing error: one line, exit status 2.
 #[derive(Debug, thiserror::Error)]

@@ -16,7 +16,7 @@
 //! assert_eq!(p.exploration, 0.7);
 //! assert!(!p.transposition_table);
 //! // Out of range, or not a value of the declared kind: one line naming the range.
-//! assert!(p.set("threads", "0").unwrap_err().to_string().contains("1..=1024"));
+//! assert!(p.set("threads", "0").unwrap_err().to_string().contains("a whole number from 1 to 1024"));
 //! assert!(p.set("exploration", "nan").is_err());
 //! assert!(p.set("no_such_thing", "1").is_err());
 //! ```
@@ -63,6 +63,20 @@ impl fmt::Display for Kind {
             Kind::Flag => f.write_str("true|false"),
             Kind::Choice(names) => f.write_str(&names.join("|")),
             Kind::Bytes { min, max } => write!(f, "{}..={} bytes", min, max),
+        }
+    }
+}
+
+impl Kind {
+    /// The values in words, for error messages: `a whole number from 1 to 1024`, `a number from 0 to
+    /// 100`, `true or false`, `one of uct, puct`, `a byte count from 65536 to ...`.
+    pub fn describe(&self) -> String {
+        match self {
+            Kind::Int { min, max } => format!("a whole number from {min} to {max}"),
+            Kind::Real { min, max } => format!("a number from {min} to {max}"),
+            Kind::Flag => "true or false".to_string(),
+            Kind::Choice(names) => format!("one of {}", names.join(", ")),
+            Kind::Bytes { min, max } => format!("a byte count from {min} to {max} (e.g. 512MB, 2GiB)"),
         }
     }
 }
@@ -133,13 +147,13 @@ pub enum ParamError {
         known: String,
     },
     /// The text is not a value of the parameter's kind, or is out of its range.
-    #[error("{name}: '{value}' is not in {range}")]
+    #[error("{name}: {value} is not {range}")]
     Invalid {
         /// The parameter.
         name: &'static str,
         /// The text given.
         value: String,
-        /// The declared form ([`Kind`]'s display).
+        /// The accepted values in words ([`Kind::describe`]).
         range: String,
     },
 }
@@ -156,7 +170,7 @@ impl<T> Param<T> {
     /// [`ParamError::Invalid`] with the declared range; `target` is unchanged then.
     pub fn apply(&self, target: &mut T, text: &str) -> Result<(), ParamError> {
         let t = text.trim();
-        let invalid = || ParamError::Invalid { name: self.name, value: text.to_string(), range: self.kind.to_string() };
+        let invalid = || ParamError::Invalid { name: self.name, value: t.to_string(), range: self.kind.describe() };
         match (&self.kind, &self.store) {
             (Kind::Int { min, max }, Store::Int(store)) => {
                 let v: u64 = t.parse().map_err(|_| invalid())?;
@@ -174,11 +188,11 @@ impl<T> Param<T> {
             }
             (Kind::Real { min, max }, Store::Real(store)) => {
                 let v: f64 = t.parse().map_err(|_| invalid())?;
-                // `-0` is refused with the negatives: a range starting at 0 means non-negative values.
-                if !v.is_finite() || v < *min || v > *max || (v == 0.0 && v.is_sign_negative()) {
+                if !v.is_finite() || v < *min || v > *max {
                     return Err(invalid());
                 }
-                store(target, v);
+                // `-0` is the number 0: stored as `+0`.
+                store(target, v + 0.0);
             }
             (Kind::Flag, Store::Flag(store)) => {
                 let v = match t.to_ascii_lowercase().as_str() {

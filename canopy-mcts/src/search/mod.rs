@@ -28,7 +28,8 @@ pub use node::Proof;
 use node::{Node, Step};
 pub use params::{
     parse_bytes, physical_memory_bytes, Backup, ChanceSelection, SearchParams, Selection, DEFAULT_MEMORY_BYTES,
-    DEFAULT_PLAYOUTS,
+    DEFAULT_PLAYOUTS, MAX_EXPAND_THRESHOLD, MAX_EXPLORATION, MAX_PLAYOUTS, MAX_THREADS, MAX_TIME_MS, MAX_VIRTUAL_LOSS,
+    MIN_MEMORY_BYTES,
 };
 pub use report::{ActionStats, SearchReport, SolverStatus, TableStats, TreeAudit};
 use tt::TranspositionTable;

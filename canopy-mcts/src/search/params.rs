@@ -183,7 +183,7 @@ use crate::param::{Kind, Param, Settings, Store, Value};
 static SEARCH_PARAMS: &[Param<SearchParams>] = &[
     Param {
         name: "playouts",
-        help: "Playouts per search, all threads together (whichever of playouts and time comes first)",
+        help: "Playouts per search, all threads together (whichever of playouts and time comes first; with neither, 10000 or the command's own default)",
         kind: Kind::Int { min: 1, max: MAX_PLAYOUTS },
         store: Store::Int(|p, v| p.playouts = Some(v)),
         get: |p| p.playouts.map_or(Value::Unset, Value::Int),
@@ -211,7 +211,7 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
     },
     Param {
         name: "memory",
-        help: "Memory budget of the tree and the transposition table, bytes (512MB, 2GiB, ...)",
+        help: "Memory budget of the tree and the transposition table (512MB, 2GiB, ...; no more than the machine's memory)",
         kind: Kind::Bytes { min: MIN_MEMORY_BYTES, max: usize::MAX as u64 },
         store: Store::Int(|p, v| p.memory_bytes = v as usize),
         get: |p| Value::Int(p.memory_bytes as u64),
