@@ -306,7 +306,7 @@ fn rollout_text(r: &RolloutPolicy) -> String {
 pub fn config_json(c: &AgentConfig) -> Value {
     json!({
         "agent": c.kind,
-        "search": c.search,
+        "search": super::params::to_json(&c.search),
         "rollout": c.policy.rollout,
         "expectimax": c.expectimax,
         "cache_slots": c.cache_slots,
@@ -682,7 +682,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         let v = json!({
             "game": "2048",
             "agent": config.kind,
-            "params": config.search,
+            "params": super::params::to_json(&config.search),
             "config": config_json(&config),
             "summary": summary,
             "games": results,

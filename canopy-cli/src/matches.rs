@@ -6,17 +6,14 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde_json::json;
 
-use super::common::{self, Whole, EXPAND_THRESHOLD, EXPLORATION, GAMES, PLAYOUTS, THREADS, TIME_MS, VIRTUAL_LOSS};
+use super::common::{self, Whole, GAMES};
 use super::gomoku::{colour, PositionArgs};
 use super::{input_error, GameName, SearchArgs};
 use canopy_mcts::agent::{play_game, Agent, GameSeeds, Step};
-use canopy_mcts::games::gomoku::{
-    How, Player, RolloutPolicy, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, MAX_SIZE,
-};
-use canopy_mcts::search::{parse_bytes, SearchParams};
+use canopy_mcts::games::gomoku::{How, Player, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS};
+use canopy_mcts::param::Settings;
+use canopy_mcts::search::SearchParams;
 
-/// Gomoku candidate radii of the mcts agent (`radius=`, `quiet_radius=`, `rollout_radius=`).
-const RADIUS: Whole = Whole { min: 1, max: MAX_SIZE as u64 };
 /// Rollouts per candidate of the flat agent (`rollouts=`).
 const FLAT_ROLLOUTS: Whole = Whole { min: 1, max: u32::MAX as u64 };
 
@@ -78,46 +75,26 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
     fn within<T>(k: &str, checked: Result<T, String>) -> Result<T, String> {
         checked.map_err(|e| format!("agent option {k}: {e}"))
     }
-    // A playout or time limit: 0 lifts it, other values are checked against the option's range.
-    let limit = |k: &str, v: &str, range: Whole| match v {
-        "0" => Ok(None),
-        _ => within(k, range.parse(v)).map(Some),
-    };
-    let flag = |k: &str, v: &str| match v {
-        "true" | "on" | "yes" | "1" => Ok(true),
-        "false" | "off" | "no" | "0" => Ok(false),
-        _ => Err(format!("agent option {k}={v}: use true or false")),
-    };
     match name.to_ascii_lowercase().as_str() {
         "mcts" => {
             let mut params = base.clone();
             let mut tuning = Tuning::default();
             for (k, v) in pairs {
-                match k.replace('-', "_").as_str() {
-                    "playouts" => params.playouts = limit(k, v, PLAYOUTS)?,
-                    "time" => params.time_ms = limit(k, v, TIME_MS)?,
-                    "threads" => params.threads = within(k, THREADS.parse(v))? as usize,
-                    "exploration" => params.exploration = within(k, EXPLORATION.parse(v))?,
-                    "virtual_loss" => params.virtual_loss = within(k, VIRTUAL_LOSS.parse_u32(v))?,
-                    "expand_threshold" => params.expand_threshold = within(k, EXPAND_THRESHOLD.parse_u32(v))?,
-                    "memory" => params.memory_bytes = parse_bytes(v)?,
-                    "tt" => params.transposition_table = flag(k, v)?,
-                    "forced" => tuning.forced_answer = flag(k, v)?,
-                    "vcf" => tuning.threat_search = flag(k, v)?,
-                    "pruning" => tuning.threat_pruning = flag(k, v)?,
-                    "policy" => {
-                        tuning.policy = match v {
-                            "basic" => RolloutPolicy::Basic,
-                            "threats" => RolloutPolicy::Threats,
-                            "uniform" => RolloutPolicy::Uniform,
-                            _ => return Err(format!("agent option policy={v}: use basic, threats or uniform")),
-                        }
+                // The Gomoku settings of the player, then the engine's parameters: both declared once in
+                // the library, with their ranges.
+                let result = match (Tuning::param(k), SearchParams::param(k)) {
+                    (Some(p), _) => p.apply(&mut tuning, v),
+                    (None, Some(p)) => p.apply(&mut params, v),
+                    (None, None) => {
+                        let known: Vec<&str> = Tuning::params()
+                            .iter()
+                            .map(|p| p.name)
+                            .chain(SearchParams::params().iter().map(|p| p.name))
+                            .collect();
+                        return Err(format!("unknown mcts option '{k}' in '{text}' (known: {})", known.join(", ")));
                     }
-                    "quiet_radius" => tuning.quiet_radius = Some(within(k, RADIUS.parse(v))? as usize),
-                    "radius" => tuning.radius = within(k, RADIUS.parse(v))? as usize,
-                    "rollout_radius" => tuning.rollout_radius = within(k, RADIUS.parse(v))? as usize,
-                    _ => return Err(format!("unknown mcts option '{k}' in '{text}'")),
-                }
+                };
+                result.map_err(|e| format!("agent option {e}"))?;
             }
             Ok(Player::Mcts { params, tuning })
         }
@@ -290,7 +267,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             "opening": args.position.moves,
             "swap": args.swap,
             "agents": { "a": args.black, "b": args.white },
-            "params": base,
+            "params": super::params::to_json(&base),
             "summary": { "a": records[0], "b": records[1] },
             "games": games,
         });

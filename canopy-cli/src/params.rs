@@ -97,6 +97,23 @@ pub fn apply<T: Settings>(m: &ArgMatches, target: &mut T) -> Result<(), String> 
     Ok(())
 }
 
+/// The `params` block of `--json` output: every declared parameter of `settings` under its declared
+/// name (`null` for an unset limit).
+pub fn to_json<T: Settings>(settings: &T) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    for (name, value) in settings.values() {
+        let v = match value {
+            Value::Int(n) => serde_json::json!(n),
+            Value::Real(x) => serde_json::json!(x),
+            Value::Flag(b) => serde_json::json!(b),
+            Value::Choice(c) => serde_json::json!(c),
+            Value::Unset => serde_json::Value::Null,
+        };
+        m.insert(name.to_string(), v);
+    }
+    serde_json::Value::Object(m)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

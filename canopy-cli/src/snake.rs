@@ -476,7 +476,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             "agent": agent_name,
             "starvation_limit": rules.starvation_limit,
             "survival_bonus": rules.survival_bonus(),
-            "params": (args.agent == AgentName::Mcts).then_some(params),
+            "params": (args.agent == AgentName::Mcts).then(|| super::params::to_json(params)),
             "mcts": (args.agent == AgentName::Mcts).then(|| json!({
                 "rollout": format!("{:?}", search_policy.rollout),
                 "rollout_max_moves": search_policy.rollout_max_moves,

@@ -14,9 +14,10 @@ use super::agents::{flat, forced_move, random, threat};
 use super::board::{Cell, GomokuState};
 use super::playout::RolloutPolicy;
 use super::tactics::vcf_until;
-use super::{Gomoku, GomokuPolicy, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
+use super::{Gomoku, GomokuPolicy, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS, MAX_SIZE};
 use crate::agent::How;
 use crate::game::Game;
+use crate::param::{Kind, Param, Settings, Store, Value};
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
 use crate::search::{Search, SearchParams, SearchReport};
@@ -66,6 +67,69 @@ impl Default for Tuning {
             rollout_radius: DEFAULT_ROLLOUT_RADIUS,
             threat_search: true,
         }
+    }
+}
+
+/// The rollout policies by the names [`Tuning`]'s `policy` parameter takes.
+const ROLLOUT_POLICIES: [(&str, RolloutPolicy); 3] =
+    [("basic", RolloutPolicy::Basic), ("threats", RolloutPolicy::Threats), ("uniform", RolloutPolicy::Uniform)];
+
+/// [`Tuning`]'s parameters, declared once (see [`crate::param`]): `match`'s per-side settings read them.
+static TUNING_PARAMS: &[Param<Tuning>] = &[
+    Param {
+        name: "forced",
+        help: "Answer a forced move (win now, block a five, the only candidate) without a search",
+        kind: Kind::Flag,
+        store: Store::Flag(|t, v| t.forced_answer = v),
+        get: |t| Value::Flag(t.forced_answer),
+    },
+    Param {
+        name: "vcf",
+        help: "Look for victories by continuous fours of both sides before searching",
+        kind: Kind::Flag,
+        store: Store::Flag(|t, v| t.threat_search = v),
+        get: |t| Value::Flag(t.threat_search),
+    },
+    Param {
+        name: "pruning",
+        help: "Threat pruning of the candidate moves in the tree",
+        kind: Kind::Flag,
+        store: Store::Flag(|t, v| t.threat_pruning = v),
+        get: |t| Value::Flag(t.threat_pruning),
+    },
+    Param {
+        name: "policy",
+        help: "Rollout policy: basic, threats or uniform",
+        kind: Kind::Choice(&["basic", "threats", "uniform"]),
+        store: Store::Choice(|t, i| t.policy = ROLLOUT_POLICIES[i].1),
+        get: |t| Value::Choice(ROLLOUT_POLICIES.iter().find(|(_, p)| *p == t.policy).map_or("threats", |(n, _)| n)),
+    },
+    Param {
+        name: "radius",
+        help: "Candidate radius: cells within this distance of a stone are searched",
+        kind: Kind::Int { min: 1, max: MAX_SIZE as u64 },
+        store: Store::Int(|t, v| t.radius = v as usize),
+        get: |t| Value::Int(t.radius as u64),
+    },
+    Param {
+        name: "quiet_radius",
+        help: "Candidate radius in quiet positions (cells farther out only when they make or stop a threat)",
+        kind: Kind::Int { min: 1, max: MAX_SIZE as u64 },
+        store: Store::Int(|t, v| t.quiet_radius = Some(v as usize)),
+        get: |t| t.quiet_radius.map_or(Value::Unset, |r| Value::Int(r as u64)),
+    },
+    Param {
+        name: "rollout_radius",
+        help: "Rollout radius: rollout moves within this distance of a stone",
+        kind: Kind::Int { min: 1, max: MAX_SIZE as u64 },
+        store: Store::Int(|t, v| t.rollout_radius = v as usize),
+        get: |t| Value::Int(t.rollout_radius as u64),
+    },
+];
+
+impl Settings for Tuning {
+    fn params() -> &'static [Param<Tuning>] {
+        TUNING_PARAMS
     }
 }
 
