@@ -66,8 +66,6 @@ impl Real {
 
 /// Playouts per search, all threads together (`--playouts`; `match`'s `playouts=`).
 pub const PLAYOUTS: Whole = Whole { min: 1, max: canopy_mcts::search::MAX_PLAYOUTS };
-/// Milliseconds per search (`--time`; `match`'s `time=`): up to about 11.6 days.
-pub const TIME_MS: Whole = Whole { min: 1, max: canopy_mcts::search::MAX_TIME_MS };
 /// Worker threads (`--threads`, each entry of bench's `--threads` list; `match`'s `threads=`).
 pub const THREADS: Whole = Whole { min: 1, max: canopy_mcts::search::MAX_THREADS };
 /// Random seeds (`--seed`): every 64-bit value.

@@ -46,15 +46,9 @@ pub struct CompareArgs {
     pub snake: super::snake::SnakePlayArgs,
 }
 
-/// Parameters `canopy sweep` can vary for 2048 (snake's sweep varies the declared search parameters).
+/// 2048's own parameters `canopy sweep` can vary, beside the declared search parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SweepParam {
-    /// UCT exploration constant C (--exploration).
-    Exploration,
-    /// Virtual loss per in-flight playout (--virtual-loss).
-    VirtualLoss,
-    /// Visits before a node is expanded (--expand-threshold).
-    ExpandThreshold,
     /// Random-move probability of egreedy rollouts (--epsilon).
     Epsilon,
     /// Rollout length, a number or `end` (--rollout-depth).
@@ -63,12 +57,6 @@ pub enum SweepParam {
     Rollout,
     /// Expectimax lookahead scoring the end of truncated rollouts (--leaf-depth).
     LeafDepth,
-    /// Milliseconds per move (--time).
-    Time,
-    /// Playouts per move (--playouts).
-    Playouts,
-    /// Worker threads (--threads).
-    Threads,
     /// Expectimax depth (--depth).
     Depth,
     /// Expectimax probability cut-off (--prob-cutoff).
@@ -77,20 +65,47 @@ pub enum SweepParam {
 
 impl SweepParam {
     /// The option's name on the command line.
-    fn flag(self) -> &'static str {
+    pub fn flag(self) -> &'static str {
         match self {
-            SweepParam::Exploration => "exploration",
-            SweepParam::VirtualLoss => "virtual-loss",
-            SweepParam::ExpandThreshold => "expand-threshold",
             SweepParam::Epsilon => "epsilon",
             SweepParam::RolloutDepth => "rollout-depth",
             SweepParam::Rollout => "rollout",
             SweepParam::LeafDepth => "leaf-depth",
-            SweepParam::Time => "time",
-            SweepParam::Playouts => "playouts",
-            SweepParam::Threads => "threads",
             SweepParam::Depth => "depth",
             SweepParam::ProbCutoff => "prob-cutoff",
+        }
+    }
+}
+
+/// What a 2048 sweep varies: a declared search parameter, or one of 2048's own.
+#[derive(Clone, Copy, Debug)]
+pub enum Swept {
+    /// A parameter of the engine's declarations ([`canopy_mcts::SearchParams`]'s table), by name.
+    Search(&'static str),
+    /// A 2048 option.
+    G2048(SweepParam),
+}
+
+impl Swept {
+    /// Reads `--param`: a declared search parameter (hyphens or underscores) or a 2048 option.
+    ///
+    /// # Errors
+    /// A one-line message listing what can be swept.
+    pub fn parse(name: &str) -> Result<Swept, String> {
+        use canopy_mcts::param::Settings;
+        if let Some(p) = canopy_mcts::SearchParams::param(name) {
+            return Ok(Swept::Search(p.name));
+        }
+        <SweepParam as clap::ValueEnum>::from_str(name, true).map(Swept::G2048).map_err(|_| {
+            format!("'{name}' is not a search parameter or one of epsilon, rollout-depth, rollout, leaf-depth, depth, prob-cutoff")
+        })
+    }
+
+    /// The option's name on the command line (without `--`).
+    pub fn flag(self) -> String {
+        match self {
+            Swept::Search(name) => name.replace('_', "-"),
+            Swept::G2048(p) => p.flag().to_string(),
         }
     }
 }
@@ -316,14 +331,13 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
         GameName::Snake => return super::snake_series::sweep(args),
         _ => return Err(input_error("sweep supports 2048 and snake")),
     }
-    let param = <SweepParam as clap::ValueEnum>::from_str(&args.param, true).map_err(|_| {
-        input_error(format!("--param: '{}' is not a 2048 sweep parameter (see canopy sweep --help)", args.param))
-    })?;
+    let param = Swept::parse(&args.param).map_err(|e| input_error(format!("--param: {e}")))?;
     let kind = g2048::agent_kind(args.agent)?;
     // Build every configuration and create the plot's file first, so that a bad value or path stops the
     // sweep before any game (and before any warning, so that a refusal is one line).
     let mut configs = Vec::new();
     let swept_flag = format!("--{}", param.flag());
+    let flag = param.flag();
     let mut swept_unused = false;
     for value in &args.values {
         let (search, g) = g2048::with_param(&args.search, &args.g2048, param, value)
@@ -348,7 +362,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     let agent = g2048::agent_label(args.agent);
     let mut rows = Vec::new();
     for (value, config) in &configs {
-        let label = format!("{agent} {}={value}", param.flag());
+        let label = format!("{agent} {flag}={value}");
         let games = g2048::run_games(config, args.games, args.search.seed, &bar, &label, args.quiet);
         rows.push((value.clone(), config, Summary::of(&games), games));
     }
@@ -356,11 +370,11 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     if let (Some(path), Some(file)) = (&args.svg, svg_file.as_mut()) {
         let points: Vec<(String, f64, f64)> =
             rows.iter().map(|(v, _, s, _)| (v.clone(), s.mean_score, s.stderr_score)).collect();
-        let title = format!("2048, {agent}: mean score against {} ({} games per value)", param.flag(), args.games);
-        file.write_all(svg_plot(&title, param.flag(), &points).as_bytes())
+        let title = format!("2048, {agent}: mean score against {flag} ({} games per value)", args.games);
+        file.write_all(svg_plot(&title, &flag, &points).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
-    let flag = param.flag();
+    let flag = &*flag;
     if args.json {
         let v = json!({
             "game": "2048",

@@ -228,15 +228,16 @@ pub fn agent_config(
 pub fn with_param(
     search: &SearchArgs,
     g: &G2048Args,
-    param: SweepParam,
+    param: compare::Swept,
     value: &str,
 ) -> Result<(SearchArgs, G2048Args), String> {
-    let (mut s, mut g) = (search.clone(), g.clone());
+    let (s, mut g) = (search.clone(), g.clone());
     let v = value.trim();
+    let param = match param {
+        compare::Swept::Search(name) => return Ok((s.with(name, v)?, g)),
+        compare::Swept::G2048(p) => p,
+    };
     match param {
-        SweepParam::Exploration => s.exploration = Some(common::EXPLORATION.parse(v)?),
-        SweepParam::VirtualLoss => s.virtual_loss = common::VIRTUAL_LOSS.parse_u32(v)?,
-        SweepParam::ExpandThreshold => s.expand_threshold = common::EXPAND_THRESHOLD.parse_u32(v)?,
         SweepParam::Epsilon => g.epsilon = Some(parse_probability(v)?),
         SweepParam::RolloutDepth => g.rollout_depth = Some(parse_rollout_depth(v)?),
         SweepParam::LeafDepth => g.leaf_depth = Some(LEAF_DEPTH.parse_u32(v)?),
@@ -247,9 +248,6 @@ pub fn with_param(
                 _ => return Err(format!("'{v}' is not a rollout (random or egreedy)")),
             })
         }
-        SweepParam::Time => s.time = Some(common::TIME_MS.parse(v)?),
-        SweepParam::Playouts => s.playouts = Some(common::PLAYOUTS.parse(v)?),
-        SweepParam::Threads => s.threads = Some(common::THREADS.parse(v)?),
         SweepParam::Depth => g.depth = Some(DEPTH.parse_u32(v)?),
         SweepParam::ProbCutoff => g.prob_cutoff = parse_probability(v)?,
     }

@@ -308,21 +308,20 @@ mod tests {
     /// Every command that takes a numeric search option states the range it checks in the option's help.
     #[test]
     fn numeric_search_options_state_their_ranges_in_their_help() {
-        use super::common::{EXPAND_THRESHOLD, EXPLORATION, PLAYOUTS, SEED, THREADS, TIME_MS, VIRTUAL_LOSS};
-        let whole = |r: super::common::Whole| format!("{}..={}", r.min, r.max);
-        let ranges = [
-            ("playouts", whole(PLAYOUTS)),
-            ("time", whole(TIME_MS)),
-            ("threads", whole(THREADS)),
-            ("seed", whole(SEED)),
-            ("virtual-loss", whole(VIRTUAL_LOSS)),
-            ("expand-threshold", whole(EXPAND_THRESHOLD)),
-            ("exploration", format!("{}..={}", EXPLORATION.min, EXPLORATION.max)),
-        ];
+        use canopy_mcts::param::Settings;
+        // Each numeric search option states its declared range in every command's help.
+        let ranges: Vec<(String, String)> =
+            ["playouts", "time", "threads", "seed", "virtual_loss", "expand_threshold", "exploration"]
+                .into_iter()
+                .map(|name| {
+                    let p = canopy_mcts::SearchParams::param(name).unwrap();
+                    (name.replace('_', "-"), p.kind.to_string())
+                })
+                .collect();
         let mut commands = Vec::new();
         for cmd in super::Cli::command().get_subcommands() {
             for arg in cmd.get_arguments() {
-                let Some((flag, range)) = ranges.iter().find(|(flag, _)| arg.get_long() == Some(*flag)) else {
+                let Some((flag, range)) = ranges.iter().find(|(flag, _)| arg.get_long() == Some(flag.as_str())) else {
                     continue;
                 };
                 let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
@@ -332,7 +331,7 @@ mod tests {
         }
         for cmd in ["analyze", "play", "compare", "sweep", "match", "gomocup", "bench"] {
             for (flag, _) in &ranges {
-                if cmd == "bench" && *flag == "time" {
+                if cmd == "bench" && flag == "time" {
                     continue;
                 }
                 assert!(commands.contains(&format!("{cmd} --{flag}")), "canopy {cmd} has no --{flag}");

@@ -5,6 +5,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
+use canopy_mcts::param::Settings;
 use canopy_mcts::search::{Backup, ChanceSelection, SearchParams, Selection};
 
 use super::common::parse_memory;
@@ -70,13 +71,26 @@ impl clap::FromArgMatches for SearchArgs {
         let invalid = |msg: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{msg}\n"));
         let mut p = SearchParams::default();
         params::apply(m, &mut p).map_err(invalid)?;
-        let given: Vec<&str> = params::given::<SearchParams>(m).into_iter().map(|(name, _)| name).collect();
-        if given.contains(&"memory") {
-            let text = params::given::<SearchParams>(m).into_iter().find(|(n, _)| *n == "memory").map(|(_, t)| t);
-            parse_memory(&text.unwrap_or_default()).map_err(|e| invalid(format!("--memory: {e}")))?;
+        let given = params::given::<SearchParams>(m);
+        if let Some((_, text)) = given.iter().find(|(n, _)| *n == "memory") {
+            parse_memory(text).map_err(|e| invalid(format!("--memory: {e}")))?;
         }
+        let names: Vec<&str> = given.iter().map(|(name, _)| *name).collect();
+        Ok(SearchArgs::from_params(&p, &names, m.get_flag("no_progress")))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl SearchArgs {
+    /// The options that `p` holds, `given` naming those the user set (the others keep the game's
+    /// defaults: threads, exploration, backup).
+    fn from_params(p: &SearchParams, given: &[&str], no_progress: bool) -> SearchArgs {
         let was = |name: &str| given.contains(&name);
-        Ok(SearchArgs {
+        SearchArgs {
             playouts: p.playouts,
             time: p.time_ms,
             threads: was("threads").then_some(p.threads as u64),
@@ -91,17 +105,38 @@ impl clap::FromArgMatches for SearchArgs {
             no_solver: !p.solver,
             chance: p.chance,
             backup: was("backup").then_some(p.backup),
-            no_progress: m.get_flag("no_progress"),
-        })
+            no_progress,
+        }
     }
 
-    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
-        *self = Self::from_arg_matches(m)?;
-        Ok(())
+    /// These options with the declared search parameter `name` set to `text` (what `sweep` varies).
+    ///
+    /// # Errors
+    /// The declaration's message for an unknown name or a value out of range.
+    pub fn with(&self, name: &str, text: &str) -> Result<SearchArgs, String> {
+        let param = SearchParams::param(name).ok_or_else(|| format!("'{name}' is not a search parameter"))?;
+        let defaults = SearchParams::default();
+        let mut p = SearchParams {
+            threads: self.threads.map_or(defaults.threads, |t| t as usize),
+            exploration: self.exploration.unwrap_or(defaults.exploration),
+            ..self.params_with(0, defaults.exploration)
+        };
+        (p.playouts, p.time_ms) = (self.playouts, self.time);
+        param.apply(&mut p, text).map_err(|e| e.to_string())?;
+        let mut given: Vec<&str> = Vec::new();
+        for (name, set) in [
+            ("threads", self.threads.is_some()),
+            ("exploration", self.exploration.is_some()),
+            ("backup", self.backup.is_some()),
+        ] {
+            if set {
+                given.push(name);
+            }
+        }
+        given.push(param.name);
+        Ok(SearchArgs::from_params(&p, &given, self.no_progress))
     }
-}
 
-impl SearchArgs {
     /// Refuses the options that only single-player games take (`--backup max`) for two-player `game`.
     ///
     /// # Errors

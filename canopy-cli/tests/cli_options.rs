@@ -152,7 +152,7 @@ fn search_options_outside_their_ranges_are_refused_by_every_command() {
         ("threads", "1,2000", "2000 is not a whole number from 1 to 1024"),
     ] {
         let line = refused(&["sweep", "2048", "--param", param, "--values", values]);
-        assert_eq!(line, format!("error: --values: {why}"));
+        assert_eq!(line, format!("error: --values: {}: {why}", param.replace('-', "_")));
     }
     // The edges of the ranges are accepted, and -0 is 0.
     let v = common::json(&ttt(&[
