@@ -23,9 +23,10 @@ pub const MATCH_DEFAULT_PLAYOUTS: u64 = 10_000;
 /// Arguments of `canopy match`.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
-    /// The game (gomoku).
+    /// The game: gomoku or tictactoe.
     pub game: GameName,
-    /// Agent A, Black in the first game: mcts, flat, threat or random, with options after a colon, e.g.
+    /// Agent A, Black (tic-tac-toe: x) in the first game. Gomoku: mcts, flat, threat or random; tic-tac-toe:
+    /// mcts or random (mcts takes the search keys). Gomoku's agents: mcts, flat, threat or random, with options after a colon, e.g.
     /// mcts:playouts=20000,threads=1 or flat:rollouts=50 (mcts keys: playouts, time, threads,
     /// exploration, virtual_loss, expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|uniform,
     /// radius, quiet_radius, rollout_radius; the ranges of the options of the same names, radii 1..=20; 0
@@ -82,6 +83,18 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
             for (k, v) in pairs {
                 // The Gomoku settings of the player, then the engine's parameters: both declared once in
                 // the library, with their ranges.
+                // A limit of 0 lifts it (the other limit, or the command's, ends the search).
+                match (k.replace('-', "_").as_str(), v) {
+                    ("playouts", "0") => {
+                        params.playouts = None;
+                        continue;
+                    }
+                    ("time", "0") => {
+                        params.time_ms = None;
+                        continue;
+                    }
+                    _ => {}
+                }
                 let result = match (Tuning::param(k), SearchParams::param(k)) {
                     (Some(p), _) => p.apply(&mut tuning, v),
                     (None, Some(p)) => p.apply(&mut params, v),
@@ -160,8 +173,10 @@ fn result_text(winner: Option<usize>) -> &'static str {
 
 /// Runs `canopy match`.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
-    if args.game != GameName::Gomoku {
-        return Err(input_error("match supports gomoku"));
+    match args.game {
+        GameName::Gomoku => {}
+        GameName::Tictactoe => return super::two_player::matched(args),
+        _ => return Err(input_error("match is for the two-player games: gomoku and tictactoe")),
     }
     let game = args.position.game()?;
     let start = args.position.position(&game, None, true)?;

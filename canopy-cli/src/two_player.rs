@@ -29,7 +29,14 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
                     )))
                 }
             };
-            series(&TicTacToe, |_| TicTacToeState::default(), &agent, args, |c| c.to_string())
+            let out = Out {
+                game: "tic-tac-toe",
+                games: args.games,
+                seed: args.search.seed,
+                json: args.json,
+                quiet: args.search.no_progress,
+            };
+            series(&TicTacToe, |_| TicTacToeState::default(), [&agent, &agent], false, &out, |c| c.to_string())
         }
         GameName::Gomoku => {
             let size = match &args.snake.size {
@@ -56,7 +63,14 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
                 }
             };
             let agent: Box<dyn Fn() -> Box<dyn Agent<Gomoku>>> = Box::new(move || Box::new(player.clone()));
-            series(&game, |_| game.new_game(), &agent, args, |c| c.to_string())
+            let out = Out {
+                game: "gomoku",
+                games: args.games,
+                seed: args.search.seed,
+                json: args.json,
+                quiet: args.search.no_progress,
+            };
+            series(&game, |_| game.new_game(), [&agent, &agent], false, &out, |c| c.to_string())
         }
         _ => unreachable!("the caller dispatches the one-player games"),
     }
@@ -74,25 +88,72 @@ fn game_label(game: GameName) -> &'static str {
     }
 }
 
-/// The self-play games of one agent, printed as lines and a tally (or JSON).
+/// `canopy match tictactoe`: agents `mcts[:key=value,...]` (the declared search parameters) or `random`.
+pub fn matched(args: &super::matches::MatchArgs) -> anyhow::Result<()> {
+    args.search.two_player("tic-tac-toe")?;
+    args.position.refuse_for("tic-tac-toe")?;
+    if args.out.is_some() {
+        return Err(input_error("--out is for gomoku matches"));
+    }
+    let base = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
+    let parse = |flag: &str, text: &str| -> anyhow::Result<Box<dyn Fn() -> Box<dyn Agent<TicTacToe>>>> {
+        use canopy_mcts::param::Settings;
+        let (name, opts) = text.split_once(':').unwrap_or((text, ""));
+        match name.trim() {
+            "random" if opts.trim().is_empty() => Ok(Box::new(|| Box::new(RandomAgent))),
+            "mcts" => {
+                let mut params = base.clone();
+                for kv in opts.split(',').map(str::trim).filter(|kv| !kv.is_empty()) {
+                    let (k, v) =
+                        kv.split_once('=').ok_or_else(|| input_error(format!("{flag}: '{kv}' is not key=value")))?;
+                    params.set(k.trim(), v.trim()).map_err(|e| input_error(format!("{flag}: agent option {e}")))?;
+                }
+                Ok(Box::new(move || Box::new(Mcts::new(params.clone()))))
+            }
+            other => Err(input_error(format!(
+                "{flag}: '{other}' is not a tic-tac-toe agent (mcts[:key=value,...] or random)"
+            ))),
+        }
+    };
+    let (a, b) = (parse("--black", &args.black)?, parse("--white", &args.white)?);
+    let out = Out { game: "tic-tac-toe", games: args.games, seed: args.search.seed, json: args.json, quiet: false };
+    series(&TicTacToe, |_| TicTacToeState::default(), [a.as_ref(), b.as_ref()], args.swap, &out, |c| c.to_string())
+}
+
+/// What [`series`] prints and how.
+struct Out {
+    game: &'static str,
+    games: u64,
+    seed: u64,
+    json: bool,
+    quiet: bool,
+}
+
+/// Games between agents A and B (A first in game 1; with `swap`, the sides alternate), printed as lines
+/// and a tally of A's and B's results (or JSON).
 fn series<G: Game>(
     game: &G,
     start: impl Fn(&mut Rng) -> G::State,
-    agent: &dyn Fn() -> Box<dyn Agent<G>>,
-    args: &PlayArgs,
+    agents: [&dyn Fn() -> Box<dyn Agent<G>>; 2],
+    swap: bool,
+    out: &Out,
     name: impl Fn(&G::Action) -> String,
 ) -> anyhow::Result<()> {
-    let lines = common::game_lines(args.search.no_progress, false);
+    let lines = common::game_lines(out.quiet, false);
+    // Wins of agent A and agent B, and draws.
     let (mut wins, mut draws) = ([0u64; 2], 0u64);
     let mut games = Vec::new();
-    for g in 0..args.games {
-        let (mut black, mut white) = (agent(), agent());
-        let mut agents: [&mut dyn Agent<G>; 2] = [black.as_mut(), white.as_mut()];
+    for g in 0..out.games {
+        let a_first = !swap || g % 2 == 0;
+        let (mut first, mut second) = if a_first { (agents[0](), agents[1]()) } else { (agents[1](), agents[0]()) };
+        let mut players: [&mut dyn Agent<G>; 2] = [first.as_mut(), second.as_mut()];
         let record: GameRecord<G> =
-            play_game(game, &start, &mut agents, GameSeeds::series(args.search.seed, g), None, |_, _| {});
+            play_game(game, &start, &mut players, GameSeeds::series(out.seed, g), None, |_, _| {});
         let winner = record.winner();
-        match winner {
-            Some(w) => wins[w] += 1,
+        // The winning agent: 0 for A, 1 for B.
+        let by_agent = winner.map(|w| usize::from((w == 0) != a_first));
+        match by_agent {
+            Some(a) => wins[a] += 1,
             None => draws += 1,
         }
         let moves: Vec<String> = record.actions().map(|a| name(&a)).collect();
@@ -101,35 +162,36 @@ fn series<G: Game>(
             Some(_) => "0-1",
             None => "1/2-1/2",
         };
-        if lines || !args.json {
+        let first_name = if a_first { "A" } else { "B" };
+        if lines || !out.json {
             let line = format!(
-                "game {:>3}/{}: {result} in {} moves ({} playouts)  {}",
+                "game {:>3}/{}: {first_name} first, {result} in {} moves ({} playouts)  {}",
                 g + 1,
-                args.games,
+                out.games,
                 moves.len(),
                 record.work.iter().sum::<u64>(),
                 moves.join(" ")
             );
-            if args.json {
+            if out.json {
                 eprintln!("{line}");
             } else {
                 println!("{line}");
             }
         }
-        games.push(json!({ "seed": record.seed, "result": result, "moves": moves, "playouts": record.work }));
+        games.push(json!({ "seed": record.seed, "first": first_name, "result": result, "moves": moves, "playouts": record.work }));
     }
-    let name = agent().name();
-    if args.json {
+    let (a, b) = (agents[0]().name(), agents[1]().name());
+    if out.json {
         let v = json!({
-            "game": game_label(args.game),
-            "agent": name,
-            "games": args.games,
-            "summary": { "first_player_wins": wins[0], "second_player_wins": wins[1], "draws": draws },
+            "game": out.game,
+            "agents": { "a": a, "b": b },
+            "games": out.games,
+            "summary": { "a_wins": wins[0], "b_wins": wins[1], "draws": draws },
             "records": games,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        println!("{name} against itself: first player {} wins, second player {} wins, {draws} draws", wins[0], wins[1]);
+        println!("A ({a}) {} wins, B ({b}) {} wins, {draws} draws", wins[0], wins[1]);
     }
     Ok(())
 }

@@ -75,3 +75,27 @@ fn play_works_for_the_two_player_games() {
     assert!(refused(&["play", "gomoku", "--agent", "expectimax"]).contains("gomoku agents"));
     assert!(refused(&["compare", "gomoku"]).contains("canopy match"));
 }
+
+#[test]
+fn match_works_for_tictactoe_with_declared_settings() {
+    let v = json(&[
+        "match",
+        "tictactoe",
+        "--black",
+        "mcts:playouts=2000,threads=1",
+        "--white",
+        "random",
+        "--games",
+        "4",
+        "--swap",
+        "--json",
+    ]);
+    let records = v["records"].as_array().unwrap();
+    assert_eq!(records.len(), 4);
+    assert_eq!(records[1]["first"], "B", "colours alternate");
+    // The search never loses tic-tac-toe to random moves.
+    assert_eq!(v["summary"]["b_wins"], 0, "{v}");
+    assert!(refused(&["match", "tictactoe", "--black", "mcts:explore=1"]).contains("unknown parameter 'explore'"));
+    assert!(refused(&["match", "tictactoe", "--black", "mcts:threads=0"]).contains("threads: 0 is not a whole number"));
+    assert!(refused(&["match", "snake"]).contains("two-player games"));
+}
