@@ -16,7 +16,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     args.search.two_player(game_label(args.game))?;
     match args.game {
         GameName::Tictactoe => {
-            let agent: Box<dyn Fn() -> Box<dyn Agent<TicTacToe>>> = match args.agent {
+            let agent: AgentMaker<TicTacToe> = match args.agent {
                 AgentName::Mcts => {
                     let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
                     Box::new(move || Box::new(Mcts::new(params.clone())))
@@ -62,7 +62,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
                     )))
                 }
             };
-            let agent: Box<dyn Fn() -> Box<dyn Agent<Gomoku>>> = Box::new(move || Box::new(player.clone()));
+            let agent: AgentMaker<Gomoku> = Box::new(move || Box::new(player.clone()));
             let out = Out {
                 game: "gomoku",
                 games: args.games,
@@ -96,7 +96,7 @@ pub fn matched(args: &super::matches::MatchArgs) -> anyhow::Result<()> {
         return Err(input_error("--out is for gomoku matches"));
     }
     let base = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
-    let parse = |flag: &str, text: &str| -> anyhow::Result<Box<dyn Fn() -> Box<dyn Agent<TicTacToe>>>> {
+    let parse = |flag: &str, text: &str| -> anyhow::Result<AgentMaker<TicTacToe>> {
         use canopy_mcts::param::Settings;
         let (name, opts) = text.split_once(':').unwrap_or((text, ""));
         match name.trim() {
@@ -119,6 +119,9 @@ pub fn matched(args: &super::matches::MatchArgs) -> anyhow::Result<()> {
     let out = Out { game: "tic-tac-toe", games: args.games, seed: args.search.seed, json: args.json, quiet: false };
     series(&TicTacToe, |_| TicTacToeState::default(), [a.as_ref(), b.as_ref()], args.swap, &out, |c| c.to_string())
 }
+
+/// A maker of fresh agents for game `G` (one per game played).
+type AgentMaker<G> = Box<dyn Fn() -> Box<dyn Agent<G>>>;
 
 /// What [`series`] prints and how.
 struct Out {
