@@ -11,11 +11,11 @@
 //! `N nodes M nps` (nodes created by the one-thread searches and nodes per second), must not change when a
 //! change is meant to leave the search alone.
 
-use std::fmt::Write as _;
-use std::hint::black_box;
+mod measure;
+mod output;
+
 use std::io::Write as _;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use serde::Serialize;
 
@@ -23,16 +23,17 @@ use super::common::{
     self, parse_memory, ChanceArg, Whole, EXPAND_THRESHOLD, EXPLORATION, PLAYOUTS, SEED, THREADS, VIRTUAL_LOSS,
 };
 use super::input_error;
-use canopy_mcts::game::{Game, Returns, Turn};
+use canopy_mcts::game::{Game, Turn};
 use canopy_mcts::games::g2048::{Board, G2048Policy, G2048State, G2048};
 use canopy_mcts::games::gomoku::{
     Gomoku, GomokuPolicy, RolloutPolicy as GomokuRollout, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOMOKU_MIN,
 };
 use canopy_mcts::games::snake::{Snake, SnakePolicy, SnakeState, MAX_SIDE as SNAKE_MAX};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
-use canopy_mcts::policy::{Policy, UniformPolicy};
-use canopy_mcts::rng;
-use canopy_mcts::search::{tree_layout_bytes, ChanceSelection, Search, SearchParams, Selection};
+use canopy_mcts::policy::UniformPolicy;
+use canopy_mcts::search::{ChanceSelection, SearchParams, Selection};
+use measure::bench_game;
+use output::{plot_svg, print_report};
 
 /// Runs per position and thread count (`--repeat`).
 const REPEAT: Whole = Whole { min: 1, max: 100 };
@@ -359,166 +360,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 const UNIFORM: &str =
     "uniform random legal actions and sampled chance outcomes (the uniform policy: every legal move expanded)";
 
-/// Measures `game` searched with `search` (a summary of which is `policy`).
-#[allow(clippy::too_many_arguments)]
-fn bench_game<G: Game, P: Policy<G>>(
-    game: &G,
-    search: &P,
-    name: &'static str,
-    size: Option<usize>,
-    positions: Vec<Position<G::State>>,
-    policy: &'static str,
-    rollout: RolloutArg,
-    cfg: &Config,
-) -> BenchReport {
-    let mut report = measure(game, search, &positions, cfg);
-    report.game = name;
-    report.size = size;
-    report.rollout = rollout;
-    report.rollout_policy = policy;
-    report
-}
-
-/// Times the bare rollouts and the searches on every position at every thread count.
-fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Position<G::State>], cfg: &Config) -> BenchReport {
-    let pinned = cfg.params.pin_threads;
-
-    // Bare rollouts: one thread (pinned like search worker 0), the same generator type and seed stream.
-    let mut infos = Vec::new();
-    let mut rollout_secs = 0.0;
-    for p in positions {
-        let (mut best, mut sum) = (f64::INFINITY, G::Returns::zero());
-        for _ in 0..cfg.repeat {
-            let (secs, s) = std::thread::scope(|scope| {
-                scope
-                    .spawn(|| {
-                        if pinned {
-                            canopy_mcts::search::pin_to_worker_core(0);
-                        }
-                        time_rollouts(game, policy, &p.state, cfg.playouts, cfg.params.seed)
-                    })
-                    .join()
-                    .expect("rollout thread panicked")
-            });
-            best = best.min(secs);
-            sum = s;
-        }
-        rollout_secs += best;
-        let mover = match game.to_move(&p.state) {
-            Turn::Player(m) => m,
-            _ => 0,
-        };
-        infos.push(PositionInfo {
-            name: p.name.to_string(),
-            position: p.text.clone(),
-            rollouts_per_sec: rate(cfg.playouts, best),
-            rollout_mean_return: sum[mover] / cfg.playouts as f64,
-        });
-    }
-    let rollouts = cfg.playouts * positions.len() as u64;
-    let rollouts_per_sec = rate(rollouts, rollout_secs);
-
-    let mut results: Vec<ThreadResult> = Vec::new();
-    for &threads in &cfg.threads {
-        let params = SearchParams { threads, ..cfg.params.clone() };
-        let runs: Vec<PositionRun> = positions
-            .iter()
-            .map(|p| {
-                let mut best: Option<PositionRun> = None;
-                for _ in 0..cfg.repeat {
-                    let r = Search::with_policy(game, policy, params.clone()).run(&p.state);
-                    let run = PositionRun {
-                        name: p.name.to_string(),
-                        playouts: r.playouts,
-                        elapsed_ms: r.elapsed_ms,
-                        playouts_per_sec: r.playouts_per_sec,
-                        nodes: r.nodes,
-                        max_depth: r.max_depth,
-                        mean_depth: r.mean_depth,
-                        memory_limited: r.memory_limited,
-                    };
-                    if best.as_ref().is_none_or(|b| run.elapsed_ms < b.elapsed_ms) {
-                        best = Some(run);
-                    }
-                }
-                best.expect("repeat >= 1")
-            })
-            .collect();
-        let playouts: u64 = runs.iter().map(|r| r.playouts).sum();
-        let elapsed_ms: f64 = runs.iter().map(|r| r.elapsed_ms).sum();
-        let nodes: u64 = runs.iter().map(|r| r.nodes).sum();
-        let pps = rate(playouts, elapsed_ms / 1e3);
-        results.push(ThreadResult {
-            threads,
-            playouts,
-            elapsed_ms,
-            playouts_per_sec: pps,
-            speedup: 1.0,
-            efficiency: 1.0,
-            nodes,
-            nodes_per_sec: rate(nodes, elapsed_ms / 1e3),
-            vs_rollouts: if rollouts_per_sec > 0.0 { pps / rollouts_per_sec } else { 0.0 },
-            memory_limited: runs.iter().any(|r| r.memory_limited),
-            positions: runs,
-        });
-    }
-    let baseline_threads = results.first().map_or(1, |r| r.threads);
-    let base = results.first().map_or(0.0, |r| r.playouts_per_sec);
-    for r in &mut results {
-        r.speedup = if base > 0.0 { r.playouts_per_sec / base } else { 0.0 };
-        r.efficiency = r.speedup * baseline_threads as f64 / r.threads as f64;
-    }
-
-    BenchReport {
-        game: "",
-        size: None,
-        rollout: RolloutArg::Game,
-        rollout_policy: "",
-        seed: cfg.params.seed,
-        playouts_per_position: cfg.playouts,
-        repeat: cfg.repeat,
-        pinned,
-        transposition_table: cfg.params.transposition_table,
-        memory_bytes: cfg.params.memory_bytes,
-        logical_cores: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
-        node_bytes: tree_layout_bytes::<G>().0,
-        edge_bytes: tree_layout_bytes::<G>().1,
-        positions: infos,
-        rollouts,
-        rollout_elapsed_ms: rollout_secs * 1e3,
-        rollouts_per_sec,
-        baseline_threads,
-        results,
-    }
-}
-
-/// `n` rollouts of `policy` from `state` with a generator seeded like search worker 0; returns the seconds
-/// taken and the sum of the returns.
-fn time_rollouts<G: Game, P: Policy<G>>(
-    game: &G,
-    policy: &P,
-    state: &G::State,
-    n: u64,
-    seed: u64,
-) -> (f64, G::Returns) {
-    let mut rng = rng::seeded(seed, 0);
-    let mut scratch = Vec::new();
-    let mut sum = G::Returns::zero();
-    let start = Instant::now();
-    for _ in 0..n {
-        sum.add(&policy.rollout(game, black_box(state), &mut rng, &mut scratch));
-    }
-    (start.elapsed().as_secs_f64(), black_box(sum))
-}
-
-fn rate(count: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        count as f64 / secs
-    } else {
-        0.0
-    }
-}
-
 /// A fresh start, an early-game and a middle-game board (row-major, row 0 first).
 fn positions_2048() -> Vec<Position<G2048State>> {
     [
@@ -592,207 +433,4 @@ fn positions_snake(n: usize) -> Vec<Position<SnakeState>> {
             Position { name, text, state }
         })
         .collect()
-}
-
-fn print_report(r: &BenchReport) {
-    let size = r.size.map_or(String::new(), |s| format!(" {s}x{s}"));
-    println!(
-        "canopy bench: {}{size}, {} positions x {} playouts, best of {}, seed {}, threads {}, table {}",
-        r.game,
-        r.positions.len(),
-        r.playouts_per_position,
-        r.repeat,
-        r.seed,
-        if r.pinned { "pinned" } else { "not pinned" },
-        if r.transposition_table { "on" } else { "off" },
-    );
-    println!("rollout policy: {}", r.rollout_policy);
-    for p in &r.positions {
-        println!("  {:<8} {}", p.name, p.position);
-    }
-    println!(
-        "bare rollouts, 1 thread, same policy and positions: {:.0} rollouts/s ({} rollouts)",
-        r.rollouts_per_sec, r.rollouts
-    );
-    println!();
-    println!(
-        "{:>7} {:>12} {:>8} {:>10} {:>10} {:>12} {:>11}",
-        "threads", "playouts/s", "speedup", "efficiency", "nodes", "nodes/s", "vs rollouts"
-    );
-    for t in &r.results {
-        println!(
-            "{:>7} {:>12.0} {:>8.2} {:>9.1}% {:>10} {:>12.0} {:>11.2}{}",
-            t.threads,
-            t.playouts_per_sec,
-            t.speedup,
-            t.efficiency * 100.0,
-            t.nodes,
-            t.nodes_per_sec,
-            t.vs_rollouts,
-            if t.memory_limited { "  (memory budget reached)" } else { "" }
-        );
-    }
-    if r.baseline_threads != 1 {
-        println!("speedup and efficiency are relative to {} threads", r.baseline_threads);
-    }
-    println!();
-    let mut header = format!("{:<10} {:>12}", "position", "rollouts/s");
-    for t in &r.results {
-        let _ = write!(header, " {:>12}", format!("{} thr pl/s", t.threads));
-    }
-    println!("{header}");
-    for (i, p) in r.positions.iter().enumerate() {
-        let mut line = format!("{:<10} {:>12.0}", p.name, p.rollouts_per_sec);
-        for t in &r.results {
-            let _ = write!(line, " {:>12.0}", t.positions[i].playouts_per_sec);
-        }
-        println!("{line}");
-    }
-    println!("node {} bytes, edge {} bytes, {} logical cores", r.node_bytes, r.edge_bytes, r.logical_cores);
-    if let Some(one) = r.results.iter().find(|t| t.threads == 1) {
-        println!("{} nodes {:.0} nps", one.nodes, one.nodes_per_sec);
-    }
-}
-
-/// Playouts per second (with the ideal linear scaling) and parallel efficiency against threads, as two
-/// side-by-side SVG charts drawn by hand (no font or system library needed).
-fn plot_svg(r: &BenchReport) -> String {
-    const W: f64 = 420.0;
-    const H: f64 = 320.0;
-    const LEFT: f64 = 70.0;
-    const RIGHT: f64 = 20.0;
-    const TOP: f64 = 40.0;
-    const BOTTOM: f64 = 50.0;
-    let xs: Vec<usize> = r.results.iter().map(|t| t.threads).collect();
-    let n = xs.len().max(1);
-    // Thread counts evenly spaced (they usually double).
-    let x_at = |panel: f64, i: usize| {
-        let inner = W - LEFT - RIGHT;
-        panel + LEFT + if n == 1 { inner / 2.0 } else { inner * i as f64 / (n - 1) as f64 }
-    };
-    let y_at = |v: f64, max: f64| TOP + (H - TOP - BOTTOM) * (1.0 - if max > 0.0 { v / max } else { 0.0 });
-    let base = r.results.first().map_or(0.0, |t| t.playouts_per_sec);
-    let ideal: Vec<f64> = xs.iter().map(|&t| base * t as f64 / r.baseline_threads as f64).collect();
-    let pps: Vec<f64> = r.results.iter().map(|t| t.playouts_per_sec).collect();
-    let eff: Vec<f64> = r.results.iter().map(|t| t.efficiency * 100.0).collect();
-    let pps_max = nice_ceiling(pps.iter().chain(&ideal).cloned().fold(0.0, f64::max) * 1.05);
-    let eff_max = nice_ceiling(eff.iter().cloned().fold(100.0, f64::max) * 1.05);
-
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{H}" viewBox="0 0 {} {H}" font-family="sans-serif" font-size="12">"#,
-        2.0 * W,
-        2.0 * W
-    );
-    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let size = r.size.map_or(String::new(), |v| format!(" {v}x{v}"));
-    let panels = [
-        Panel { x: 0.0, title: "playouts/s", values: &pps, reference: &ideal, max: pps_max, percent: false },
-        Panel {
-            x: W,
-            title: "parallel efficiency (%)",
-            values: &eff,
-            reference: &[100.0; 0],
-            max: eff_max,
-            percent: true,
-        },
-    ];
-    for Panel { x: panel, title, values, reference, max, percent: is_eff } in panels {
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="22" text-anchor="middle" font-size="14">canopy bench {}{size}: {title}</text>"#,
-            panel + W / 2.0,
-            r.game
-        );
-        // Axes, grid and tick labels.
-        let (x0, x1) = (panel + LEFT, panel + W - RIGHT);
-        let (y0, y1) = (TOP, H - BOTTOM);
-        for k in 0..=4 {
-            let v = max * k as f64 / 4.0;
-            let y = y_at(v, max);
-            let _ = writeln!(s, r##"<line x1="{x0}" y1="{y:.1}" x2="{x1}" y2="{y:.1}" stroke="#ddd"/>"##);
-            let _ = writeln!(
-                s,
-                r#"<text x="{}" y="{:.1}" text-anchor="end">{}</text>"#,
-                x0 - 6.0,
-                y + 4.0,
-                if is_eff { format!("{v:.0}") } else { short_number(v) }
-            );
-        }
-        let _ = writeln!(s, r#"<polyline points="{x0},{y0} {x0},{y1} {x1},{y1}" fill="none" stroke="black"/>"#);
-        for (i, t) in xs.iter().enumerate() {
-            let x = x_at(panel, i);
-            let _ = writeln!(s, r#"<text x="{x:.1}" y="{}" text-anchor="middle">{t}</text>"#, y1 + 16.0);
-        }
-        let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">threads</text>"#, (x0 + x1) / 2.0, H - 12.0);
-        // The reference: ideal linear scaling, or 100 % efficiency.
-        let reference: Vec<f64> = if is_eff { vec![100.0; values.len()] } else { reference.to_vec() };
-        let line = |vals: &[f64]| -> String {
-            vals.iter()
-                .enumerate()
-                .map(|(i, &v)| format!("{:.1},{:.1}", x_at(panel, i), y_at(v, max)))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let _ = writeln!(
-            s,
-            r##"<polyline points="{}" fill="none" stroke="#999" stroke-dasharray="5,4"/>"##,
-            line(&reference)
-        );
-        let _ = writeln!(s, r##"<polyline points="{}" fill="none" stroke="#1f6fb4" stroke-width="2"/>"##, line(values));
-        for (i, &v) in values.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#1f6fb4"><title>{} thread(s): {}</title></circle>"##,
-                x_at(panel, i),
-                y_at(v, max),
-                xs[i],
-                if is_eff { format!("{v:.1}%") } else { format!("{v:.0} playouts/s") }
-            );
-        }
-        let legend = if is_eff { "dashed: 100%" } else { "dashed: linear scaling" };
-        let _ = writeln!(s, r##"<text x="{}" y="{}" fill="#666">{legend}</text>"##, x0 + 8.0, y0 + 14.0);
-    }
-    s.push_str("</svg>\n");
-    s
-}
-
-/// One chart of [`plot_svg`].
-struct Panel<'a> {
-    /// Left edge in the picture.
-    x: f64,
-    title: &'static str,
-    values: &'a [f64],
-    /// The dashed reference line (ideal scaling); ignored for the efficiency chart, whose reference is 100%.
-    reference: &'a [f64],
-    /// Top of the value axis.
-    max: f64,
-    /// Values are percentages.
-    percent: bool,
-}
-
-/// The smallest of 1, 2, 2.5, 5 times a power of ten that is at least `v` (axis maxima).
-fn nice_ceiling(v: f64) -> f64 {
-    if v <= 0.0 || !v.is_finite() {
-        return 1.0;
-    }
-    let p = 10f64.powf(v.log10().floor());
-    [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * p).find(|&c| c >= v).unwrap_or(10.0 * p)
-}
-
-/// `1.2M`, `250k`, `900` (axis labels).
-fn short_number(v: f64) -> String {
-    if v >= 1e6 {
-        format!("{}M", trim(v / 1e6))
-    } else if v >= 1e3 {
-        format!("{}k", trim(v / 1e3))
-    } else {
-        trim(v)
-    }
-}
-
-fn trim(v: f64) -> String {
-    let s = format!("{v:.2}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
