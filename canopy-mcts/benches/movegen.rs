@@ -11,10 +11,11 @@
 
 use std::hint::black_box;
 
+use canopy_mcts::games::fixtures;
 use canopy_mcts::games::g2048::eval::Heuristic;
 use canopy_mcts::games::g2048::{Board, Dir, G2048Policy, G2048State, RolloutPolicy, G2048};
 use canopy_mcts::rng::seeded;
-use canopy_mcts::{Game, Policy};
+use canopy_mcts::Policy;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// Number of benchmark positions.
@@ -22,25 +23,7 @@ const POSITIONS: usize = 4096;
 
 /// Positions met in seeded uniform-random games (every position of as many games as needed).
 fn positions() -> Vec<Board> {
-    let g = G2048;
-    let mut rng = seeded(2048, 0);
-    let mut out = Vec::with_capacity(POSITIONS);
-    while out.len() < POSITIONS {
-        let mut s = G2048State::new_game(&mut rng);
-        let mut legal = Vec::new();
-        while out.len() < POSITIONS {
-            g.legal_actions(&s, &mut legal);
-            if legal.is_empty() {
-                break;
-            }
-            out.push(s.board);
-            let dir = legal[canopy_mcts::rng::below(&mut rng, legal.len())];
-            g.apply(&mut s, dir);
-            let spawn = g.sample_outcome(&s, &mut rng);
-            g.apply_outcome(&mut s, spawn);
-        }
-    }
-    out
+    fixtures::g2048_played_boards(POSITIONS, 2048)
 }
 
 fn movegen(c: &mut Criterion) {

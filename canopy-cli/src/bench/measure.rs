@@ -5,11 +5,12 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use canopy_mcts::game::{Game, Returns, Turn};
+use canopy_mcts::games::fixtures::Fixture;
 use canopy_mcts::policy::Policy;
 use canopy_mcts::rng;
 use canopy_mcts::search::{tree_layout_bytes, Search, SearchParams};
 
-use super::{BenchReport, Config, Position, PositionInfo, PositionRun, RolloutArg, ThreadResult};
+use super::{BenchReport, Config, PositionInfo, PositionRun, RolloutArg, ThreadResult};
 
 /// Measures `game` searched with `search` (a summary of which is `policy`).
 #[allow(clippy::too_many_arguments)]
@@ -18,7 +19,7 @@ pub(super) fn bench_game<G: Game, P: Policy<G>>(
     search: &P,
     name: &'static str,
     size: Option<usize>,
-    positions: Vec<Position<G::State>>,
+    positions: Vec<Fixture<G::State>>,
     policy: &'static str,
     rollout: RolloutArg,
     cfg: &Config,
@@ -32,7 +33,7 @@ pub(super) fn bench_game<G: Game, P: Policy<G>>(
 }
 
 /// Times the bare rollouts and the searches on every position at every thread count.
-fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Position<G::State>], cfg: &Config) -> BenchReport {
+fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::State>], cfg: &Config) -> BenchReport {
     let pinned = cfg.params.pin_threads;
 
     // Bare rollouts: one thread (pinned like search worker 0), the same generator type and seed stream.

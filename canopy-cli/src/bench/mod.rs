@@ -23,13 +23,13 @@ use super::common::{
     self, parse_memory, ChanceArg, Whole, EXPAND_THRESHOLD, EXPLORATION, PLAYOUTS, SEED, THREADS, VIRTUAL_LOSS,
 };
 use super::input_error;
-use canopy_mcts::game::{Game, Turn};
-use canopy_mcts::games::g2048::{Board, G2048Policy, G2048State, G2048};
+use canopy_mcts::games::fixtures::{self, Fixture, SNAKE_MIN_SIDE};
+use canopy_mcts::games::g2048::{G2048Policy, G2048};
 use canopy_mcts::games::gomoku::{
     Gomoku, GomokuPolicy, RolloutPolicy as GomokuRollout, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOMOKU_MIN,
 };
-use canopy_mcts::games::snake::{Snake, SnakePolicy, SnakeState, MAX_SIDE as SNAKE_MAX};
-use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
+use canopy_mcts::games::snake::{Snake, SnakePolicy, MAX_SIDE as SNAKE_MAX};
+use canopy_mcts::games::tictactoe::TicTacToe;
 use canopy_mcts::policy::UniformPolicy;
 use canopy_mcts::search::{ChanceSelection, SearchParams, Selection};
 use measure::bench_game;
@@ -39,9 +39,6 @@ use output::{plot_svg, print_report};
 const REPEAT: Whole = Whole { min: 1, max: 100 };
 /// Board sides `--size` reads; each game then checks its own range.
 const SIDE: Whole = Whole { min: 0, max: 1024 };
-
-/// Smallest snake board `canopy bench` accepts (its middle-game position needs a 6x6 board).
-const SNAKE_MIN_BENCH: usize = 6;
 
 /// Arguments of `canopy bench`.
 #[derive(clap::Args, Debug)]
@@ -153,13 +150,6 @@ fn default_threads() -> Vec<usize> {
     list
 }
 
-/// One benchmark position: a short name, its text (in the game's position format) and the state.
-struct Position<S> {
-    name: &'static str,
-    text: String,
-    state: S,
-}
-
 /// What one bench run measures: everything but the game.
 struct Config {
     threads: Vec<usize>,
@@ -249,8 +239,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         (BenchGame::Gomoku, Some(s)) if !(GOMOKU_MIN..=GOMOKU_MAX).contains(&s) => {
             return Err(input_error(format!("gomoku --size {s} is outside {GOMOKU_MIN}..={GOMOKU_MAX}")))
         }
-        (BenchGame::Snake, Some(s)) if !(SNAKE_MIN_BENCH..=SNAKE_MAX).contains(&s) => {
-            return Err(input_error(format!("snake --size {s} is outside {SNAKE_MIN_BENCH}..={SNAKE_MAX}")))
+        (BenchGame::Snake, Some(s)) if !(SNAKE_MIN_SIDE..=SNAKE_MAX).contains(&s) => {
+            return Err(input_error(format!("snake --size {s} is outside {SNAKE_MIN_SIDE}..={SNAKE_MAX}")))
         }
         (BenchGame::Gomoku, s) => Some(s.unwrap_or(15)),
         (BenchGame::Snake, s) => Some(s.unwrap_or(10)),
@@ -297,10 +287,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         BenchGame::G2048 => match rollout {
             RolloutArg::Game => {
                 let policy = "uniform random moves and spawns (G2048Policy's allocation-free playout)";
-                bench_game(&G2048, &G2048Policy::default(), "2048", size, positions_2048(), policy, rollout, &cfg)
+                bench_game(&G2048, &G2048Policy::default(), "2048", size, fixtures::g2048(), policy, rollout, &cfg)
             }
             RolloutArg::Uniform => {
-                bench_game(&G2048, &UniformPolicy, "2048", size, positions_2048(), UNIFORM, rollout, &cfg)
+                bench_game(&G2048, &UniformPolicy, "2048", size, fixtures::g2048(), UNIFORM, rollout, &cfg)
             }
         },
         BenchGame::Tictactoe => {
@@ -308,12 +298,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
                 RolloutArg::Game => "uniform random (tic-tac-toe is searched with the uniform policy)",
                 RolloutArg::Uniform => UNIFORM,
             };
-            bench_game(&TicTacToe, &UniformPolicy, "tictactoe", size, positions_tictactoe(), policy, rollout, &cfg)
+            bench_game(&TicTacToe, &UniformPolicy, "tictactoe", size, fixtures::tictactoe(), policy, rollout, &cfg)
         }
         BenchGame::Gomoku => {
             let n = size.unwrap_or(15);
             let game = Gomoku::new(n, Rule::Freestyle);
-            let positions = positions_gomoku(&game);
+            // The empty board's move list is empty: the tables show it by name.
+            let positions: Vec<Fixture<_>> = fixtures::gomoku(&game)
+                .into_iter()
+                .map(|f| Fixture { text: if f.text.is_empty() { "(empty board)".into() } else { f.text }, ..f })
+                .collect();
             match args.rollout.unwrap_or(RolloutArg::Uniform) {
                 RolloutArg::Game => {
                     let policy = "GomokuPolicy's rollout: a winning cell, else a block of the opponent's win, else a \
@@ -336,10 +330,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             match rollout {
                 RolloutArg::Game => {
                     let policy = "SnakePolicy (random safe moves, stops after width*height moves without food)";
-                    bench_game(&game, &SnakePolicy::new(n, n), "snake", size, positions_snake(n), policy, rollout, &cfg)
+                    bench_game(&game, &SnakePolicy::new(n, n), "snake", size, fixtures::snake(n), policy, rollout, &cfg)
                 }
                 RolloutArg::Uniform => {
-                    bench_game(&game, &UniformPolicy, "snake", size, positions_snake(n), UNIFORM, rollout, &cfg)
+                    bench_game(&game, &UniformPolicy, "snake", size, fixtures::snake(n), UNIFORM, rollout, &cfg)
                 }
             }
         }
@@ -359,78 +353,3 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 
 const UNIFORM: &str =
     "uniform random legal actions and sampled chance outcomes (the uniform policy: every legal move expanded)";
-
-/// A fresh start, an early-game and a middle-game board (row-major, row 0 first).
-fn positions_2048() -> Vec<Position<G2048State>> {
-    [
-        ("start", "0,0,0,0,0,0,2,0,0,0,0,0,2,0,0,0"),
-        ("early", "2,0,0,0,4,2,0,0,8,16,4,2,32,8,4,2"),
-        ("middle", "0,0,2,0,4,2,8,2,16,64,32,4,256,512,128,8"),
-    ]
-    .into_iter()
-    .map(|(name, text)| {
-        let board: Board = text.parse().expect("bench boards are valid");
-        let state = G2048State::from_board(board);
-        assert!(matches!(G2048.to_move(&state), Turn::Player(_)), "bench board {name} has no legal move");
-        Position { name, text: text.to_string(), state }
-    })
-    .collect()
-}
-
-/// The empty board and a two-stone position.
-fn positions_tictactoe() -> Vec<Position<TicTacToeState>> {
-    [("empty", ".../.../..."), ("two", "x../.o./...")]
-        .into_iter()
-        .map(|(name, text)| Position {
-            name,
-            text: text.to_string(),
-            state: TicTacToeState::parse(text).expect("bench positions are valid"),
-        })
-        .collect()
-}
-
-/// The empty board, a four-stone opening around the centre and, from 11x11 up, a 20-stone middle game
-/// (Gomocup `x,y` moves, Black first).
-fn positions_gomoku(game: &Gomoku) -> Vec<Position<canopy_mcts::games::gomoku::GomokuState>> {
-    let c = game.size() / 2;
-    let opening = format!("{c},{c} {},{} {},{c} {c},{}", c + 1, c + 1, c - 1, c - 1);
-    let mut list = vec![("empty", String::new()), ("opening", opening)];
-    if game.size() >= 11 {
-        list.push((
-            "middle",
-            "7,7 8,8 7,8 7,6 8,7 6,7 9,6 6,9 5,8 8,6 9,7 10,7 6,6 5,5 9,9 10,10 4,7 9,8 6,8 8,9".to_string(),
-        ));
-    }
-    list.into_iter()
-        .map(|(name, moves)| {
-            let state = game.from_moves(&moves).expect("bench positions are valid");
-            assert!(!state.is_terminal(), "bench position {name} is over");
-            Position { name, text: if moves.is_empty() { "(empty board)".into() } else { moves }, state }
-        })
-        .collect()
-}
-
-/// A one-cell snake in the middle and an eight-cell snake bent around the centre, each with food placed.
-fn positions_snake(n: usize) -> Vec<Position<SnakeState>> {
-    let c = n / 2;
-    let start = format!("{n}x{n} body={c},{c} food=1,1");
-    let body = [
-        (c - 1, c - 1),
-        (c - 1, c),
-        (c - 1, c + 1),
-        (c, c + 1),
-        (c + 1, c + 1),
-        (c + 1, c),
-        (c + 1, c - 1),
-        (c + 1, c - 2),
-    ];
-    let cells: Vec<String> = body.iter().map(|(x, y)| format!("{x},{y}")).collect();
-    let middle = format!("{n}x{n} body={} food=1,{}", cells.join(" "), n - 2);
-    [("start", start), ("middle", middle)]
-        .into_iter()
-        .map(|(name, text)| {
-            let state: SnakeState = text.parse().expect("bench positions are valid");
-            Position { name, text, state }
-        })
-        .collect()
-}
