@@ -12,6 +12,7 @@ mod matches;
 #[allow(dead_code)] // Wired into the commands next.
 mod params;
 mod snake;
+mod svg;
 mod tictactoe;
 
 use clap::{Parser, Subcommand, ValueEnum};

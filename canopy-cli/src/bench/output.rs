@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use super::BenchReport;
+use crate::svg::{nice_ceiling, short_number, Anchor, Frame, Spread, Svg};
 
 /// Prints the report as tables; the last line is `N nodes M nps` for one thread.
 pub(super) fn print_report(r: &BenchReport) {
@@ -66,7 +67,7 @@ pub(super) fn print_report(r: &BenchReport) {
 }
 
 /// Playouts per second (with the ideal linear scaling) and parallel efficiency against threads, as two
-/// side-by-side SVG charts drawn by hand (no font or system library needed).
+/// side-by-side charts.
 pub(super) fn plot_svg(r: &BenchReport) -> String {
     const W: f64 = 420.0;
     const H: f64 = 320.0;
@@ -74,99 +75,63 @@ pub(super) fn plot_svg(r: &BenchReport) -> String {
     const RIGHT: f64 = 20.0;
     const TOP: f64 = 40.0;
     const BOTTOM: f64 = 50.0;
+    const BLUE: &str = "#1f6fb4";
     let xs: Vec<usize> = r.results.iter().map(|t| t.threads).collect();
-    let n = xs.len().max(1);
-    // Thread counts evenly spaced (they usually double).
-    let x_at = |panel: f64, i: usize| {
-        let inner = W - LEFT - RIGHT;
-        panel + LEFT + if n == 1 { inner / 2.0 } else { inner * i as f64 / (n - 1) as f64 }
-    };
-    let y_at = |v: f64, max: f64| TOP + (H - TOP - BOTTOM) * (1.0 - if max > 0.0 { v / max } else { 0.0 });
     let base = r.results.first().map_or(0.0, |t| t.playouts_per_sec);
     let ideal: Vec<f64> = xs.iter().map(|&t| base * t as f64 / r.baseline_threads as f64).collect();
     let pps: Vec<f64> = r.results.iter().map(|t| t.playouts_per_sec).collect();
     let eff: Vec<f64> = r.results.iter().map(|t| t.efficiency * 100.0).collect();
     let pps_max = nice_ceiling(pps.iter().chain(&ideal).cloned().fold(0.0, f64::max) * 1.05);
     let eff_max = nice_ceiling(eff.iter().cloned().fold(100.0, f64::max) * 1.05);
-
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{H}" viewBox="0 0 {} {H}" font-family="sans-serif" font-size="12">"#,
-        2.0 * W,
-        2.0 * W
-    );
-    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let labels: Vec<String> = xs.iter().map(|t| t.to_string()).collect();
     let size = r.size.map_or(String::new(), |v| format!(" {v}x{v}"));
+
+    let mut svg = Svg::new(2.0 * W, H);
     let panels = [
-        Panel { x: 0.0, title: "playouts/s", values: &pps, reference: &ideal, max: pps_max, percent: false },
+        Panel { x: 0.0, title: "playouts/s", values: &pps, reference: ideal.clone(), max: pps_max, percent: false },
         Panel {
             x: W,
             title: "parallel efficiency (%)",
             values: &eff,
-            reference: &[100.0; 0],
+            reference: vec![100.0; eff.len()],
             max: eff_max,
             percent: true,
         },
     ];
-    for Panel { x: panel, title, values, reference, max, percent: is_eff } in panels {
-        let _ = writeln!(
-            s,
-            r#"<text x="{}" y="22" text-anchor="middle" font-size="14">canopy bench {}{size}: {title}</text>"#,
-            panel + W / 2.0,
-            r.game
-        );
-        // Axes, grid and tick labels.
-        let (x0, x1) = (panel + LEFT, panel + W - RIGHT);
-        let (y0, y1) = (TOP, H - BOTTOM);
-        for k in 0..=4 {
-            let v = max * k as f64 / 4.0;
-            let y = y_at(v, max);
-            let _ = writeln!(s, r##"<line x1="{x0}" y1="{y:.1}" x2="{x1}" y2="{y:.1}" stroke="#ddd"/>"##);
-            let _ = writeln!(
-                s,
-                r#"<text x="{}" y="{:.1}" text-anchor="end">{}</text>"#,
-                x0 - 6.0,
-                y + 4.0,
-                if is_eff { format!("{v:.0}") } else { short_number(v) }
-            );
-        }
-        let _ = writeln!(s, r#"<polyline points="{x0},{y0} {x0},{y1} {x1},{y1}" fill="none" stroke="black"/>"#);
-        for (i, t) in xs.iter().enumerate() {
-            let x = x_at(panel, i);
-            let _ = writeln!(s, r#"<text x="{x:.1}" y="{}" text-anchor="middle">{t}</text>"#, y1 + 16.0);
-        }
-        let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">threads</text>"#, (x0 + x1) / 2.0, H - 12.0);
-        // The reference: ideal linear scaling, or 100 % efficiency.
-        let reference: Vec<f64> = if is_eff { vec![100.0; values.len()] } else { reference.to_vec() };
-        let line = |vals: &[f64]| -> String {
-            vals.iter()
-                .enumerate()
-                .map(|(i, &v)| format!("{:.1},{:.1}", x_at(panel, i), y_at(v, max)))
-                .collect::<Vec<_>>()
-                .join(" ")
+    for p in panels {
+        let frame = Frame {
+            left: p.x + LEFT,
+            right: p.x + W - RIGHT,
+            top: TOP,
+            bottom: H - BOTTOM,
+            slots: xs.len(),
+            spread: Spread::Edges,
+            y_max: p.max,
         };
-        let _ = writeln!(
-            s,
-            r##"<polyline points="{}" fill="none" stroke="#999" stroke-dasharray="5,4"/>"##,
-            line(&reference)
-        );
-        let _ = writeln!(s, r##"<polyline points="{}" fill="none" stroke="#1f6fb4" stroke-width="2"/>"##, line(values));
-        for (i, &v) in values.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#1f6fb4"><title>{} thread(s): {}</title></circle>"##,
-                x_at(panel, i),
-                y_at(v, max),
-                xs[i],
-                if is_eff { format!("{v:.1}%") } else { format!("{v:.0} playouts/s") }
-            );
+        let title = format!("canopy bench {}{size}: {}", r.game, p.title);
+        svg.text((p.x + W / 2.0, 22.0), Anchor::Middle, r#"font-size="14""#, &title);
+        // Axes, grid and tick labels.
+        let ticks: Vec<(f64, String)> = (0..=4)
+            .map(|k| {
+                let v = p.max * k as f64 / 4.0;
+                (v, if p.percent { format!("{v:.0}") } else { short_number(v) })
+            })
+            .collect();
+        frame.grid(&mut svg, &ticks);
+        frame.axes(&mut svg);
+        frame.slot_labels(&mut svg, &labels, 16.0);
+        svg.text(((frame.left + frame.right) / 2.0, H - 12.0), Anchor::Middle, "", "threads");
+        // The reference (ideal linear scaling, or 100 % efficiency), then the measurements.
+        frame.line(&mut svg, &p.reference, r##"stroke="#999" stroke-dasharray="5,4""##);
+        frame.line(&mut svg, p.values, &format!(r#"stroke="{BLUE}" stroke-width="2""#));
+        for (i, &v) in p.values.iter().enumerate() {
+            let value = if p.percent { format!("{v:.1}%") } else { format!("{v:.0} playouts/s") };
+            svg.circle(frame.at(i, v), 3.5, BLUE, Some(&format!("{} thread(s): {value}", xs[i])));
         }
-        let legend = if is_eff { "dashed: 100%" } else { "dashed: linear scaling" };
-        let _ = writeln!(s, r##"<text x="{}" y="{}" fill="#666">{legend}</text>"##, x0 + 8.0, y0 + 14.0);
+        let legend = if p.percent { "dashed: 100%" } else { "dashed: linear scaling" };
+        svg.text((frame.left + 8.0, frame.top + 14.0), Anchor::Start, r##"fill="#666""##, legend);
     }
-    s.push_str("</svg>\n");
-    s
+    svg.finish()
 }
 
 /// One chart of [`plot_svg`].
@@ -175,36 +140,10 @@ struct Panel<'a> {
     x: f64,
     title: &'static str,
     values: &'a [f64],
-    /// The dashed reference line (ideal scaling); ignored for the efficiency chart, whose reference is 100%.
-    reference: &'a [f64],
+    /// The dashed reference line.
+    reference: Vec<f64>,
     /// Top of the value axis.
     max: f64,
     /// Values are percentages.
     percent: bool,
-}
-
-/// The smallest of 1, 2, 2.5, 5 times a power of ten that is at least `v` (axis maxima).
-fn nice_ceiling(v: f64) -> f64 {
-    if v <= 0.0 || !v.is_finite() {
-        return 1.0;
-    }
-    let p = 10f64.powf(v.log10().floor());
-    [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * p).find(|&c| c >= v).unwrap_or(10.0 * p)
-}
-
-/// `1.2M`, `250k`, `900` (axis labels).
-fn short_number(v: f64) -> String {
-    if v >= 1e6 {
-        format!("{}M", trim(v / 1e6))
-    } else if v >= 1e3 {
-        format!("{}k", trim(v / 1e3))
-    } else {
-        trim(v)
-    }
-}
-
-/// `v` with two decimals, trailing zeros and point dropped.
-fn trim(v: f64) -> String {
-    let s = format!("{v:.2}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
