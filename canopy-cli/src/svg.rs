@@ -123,6 +123,20 @@ pub struct Frame {
 }
 
 impl Frame {
+    /// The plot area of a panel of `size` (width, height) whose left edge is at `x`, inside `margins`
+    /// (left, right, top, bottom), with `slots` positions spread by `spread` and values up to `y_max`.
+    pub fn in_panel(
+        x: f64,
+        size: (f64, f64),
+        margins: (f64, f64, f64, f64),
+        slots: usize,
+        spread: Spread,
+        y_max: f64,
+    ) -> Frame {
+        let (left, right, top, bottom) = margins;
+        Frame { left: x + left, right: x + size.0 - right, top, bottom: size.1 - bottom, slots, spread, y_max }
+    }
+
     /// The x pixel of slot `i`.
     pub fn x(&self, i: usize) -> f64 {
         let (width, n) = (self.right - self.left, self.slots.max(1));
@@ -176,34 +190,24 @@ impl Frame {
 /// A line plot of `points` (label, mean, standard error): values evenly spaced along x in the order
 /// given, mean score on y from 0, error bars of one standard error.
 pub fn svg_plot(title: &str, x_label: &str, points: &[(String, f64, f64)]) -> String {
-    const W: f64 = 720.0;
-    const H: f64 = 440.0;
-    const LEFT: f64 = 80.0;
-    const RIGHT: f64 = 30.0;
-    const TOP: f64 = 50.0;
-    const BOTTOM: f64 = 60.0;
+    /// The picture's width and height, and the plot area's margins (left, right, top, bottom).
+    const SIZE: (f64, f64) = (720.0, 440.0);
+    const MARGINS: (f64, f64, f64, f64) = (80.0, 30.0, 50.0, 60.0);
     const BLUE: &str = "#1f77b4";
+    let (w, h) = SIZE;
     let top_value = points.iter().map(|p| p.1 + p.2).fold(0.0f64, f64::max).max(1.0);
     let step = nice_step(top_value / 5.0);
     let y_max = (top_value / step).ceil() * step;
-    let frame = Frame {
-        left: LEFT,
-        right: W - RIGHT,
-        top: TOP,
-        bottom: H - BOTTOM,
-        slots: points.len(),
-        spread: Spread::Centred,
-        y_max,
-    };
-    let mut svg = Svg::new(W, H);
-    svg.text((W / 2.0, 24.0), Anchor::Middle, r#"font-size="14""#, title);
+    let frame = Frame::in_panel(0.0, SIZE, MARGINS, points.len(), Spread::Centred, y_max);
+    let mut svg = Svg::new(w, h);
+    svg.text((w / 2.0, 24.0), Anchor::Middle, r#"font-size="14""#, title);
     let ticks: Vec<(f64, String)> = std::iter::successors(Some(0.0), |t| Some(t + step))
         .take_while(|&t| t <= y_max + step / 2.0)
         .map(|t| (t, format!("{t:.0}")))
         .collect();
     frame.grid(&mut svg, &ticks);
     frame.axes(&mut svg);
-    svg.text(((frame.left + frame.right) / 2.0, H - 15.0), Anchor::Middle, "", x_label);
+    svg.text(((frame.left + frame.right) / 2.0, h - 15.0), Anchor::Middle, "", x_label);
     let mid = (frame.top + frame.bottom) / 2.0;
     svg.text((18.0, mid), Anchor::Middle, &format!(r#"transform="rotate(-90 18 {mid})""#), "mean score");
     // The line, the error bars, the points and their labels.

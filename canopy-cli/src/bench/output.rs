@@ -69,13 +69,11 @@ pub(super) fn print_report(r: &BenchReport) {
 /// Playouts per second (with the ideal linear scaling) and parallel efficiency against threads, as two
 /// side-by-side charts.
 pub(super) fn plot_svg(r: &BenchReport) -> String {
-    const W: f64 = 420.0;
-    const H: f64 = 320.0;
-    const LEFT: f64 = 70.0;
-    const RIGHT: f64 = 20.0;
-    const TOP: f64 = 40.0;
-    const BOTTOM: f64 = 50.0;
+    /// One chart's width and height, and the plot area's margins (left, right, top, bottom).
+    const PANEL: (f64, f64) = (420.0, 320.0);
+    const MARGINS: (f64, f64, f64, f64) = (70.0, 20.0, 40.0, 50.0);
     const BLUE: &str = "#1f6fb4";
+    let (w, h) = PANEL;
     let xs: Vec<usize> = r.results.iter().map(|t| t.threads).collect();
     let base = r.results.first().map_or(0.0, |t| t.playouts_per_sec);
     let ideal: Vec<f64> = xs.iter().map(|&t| base * t as f64 / r.baseline_threads as f64).collect();
@@ -86,11 +84,11 @@ pub(super) fn plot_svg(r: &BenchReport) -> String {
     let labels: Vec<String> = xs.iter().map(|t| t.to_string()).collect();
     let size = r.size.map_or(String::new(), |v| format!(" {v}x{v}"));
 
-    let mut svg = Svg::new(2.0 * W, H);
+    let mut svg = Svg::new(2.0 * w, h);
     let panels = [
         Panel { x: 0.0, title: "playouts/s", values: &pps, reference: ideal.clone(), max: pps_max, percent: false },
         Panel {
-            x: W,
+            x: w,
             title: "parallel efficiency (%)",
             values: &eff,
             reference: vec![100.0; eff.len()],
@@ -99,17 +97,9 @@ pub(super) fn plot_svg(r: &BenchReport) -> String {
         },
     ];
     for p in panels {
-        let frame = Frame {
-            left: p.x + LEFT,
-            right: p.x + W - RIGHT,
-            top: TOP,
-            bottom: H - BOTTOM,
-            slots: xs.len(),
-            spread: Spread::Edges,
-            y_max: p.max,
-        };
+        let frame = Frame::in_panel(p.x, PANEL, MARGINS, xs.len(), Spread::Edges, p.max);
         let title = format!("canopy bench {}{size}: {}", r.game, p.title);
-        svg.text((p.x + W / 2.0, 22.0), Anchor::Middle, r#"font-size="14""#, &title);
+        svg.text((p.x + w / 2.0, 22.0), Anchor::Middle, r#"font-size="14""#, &title);
         // Axes, grid and tick labels.
         let ticks: Vec<(f64, String)> = (0..=4)
             .map(|k| {
@@ -120,7 +110,7 @@ pub(super) fn plot_svg(r: &BenchReport) -> String {
         frame.grid(&mut svg, &ticks);
         frame.axes(&mut svg);
         frame.slot_labels(&mut svg, &labels, 16.0);
-        svg.text(((frame.left + frame.right) / 2.0, H - 12.0), Anchor::Middle, "", "threads");
+        svg.text(((frame.left + frame.right) / 2.0, h - 12.0), Anchor::Middle, "", "threads");
         // The reference (ideal linear scaling, or 100 % efficiency), then the measurements.
         frame.line(&mut svg, &p.reference, r##"stroke="#999" stroke-dasharray="5,4""##);
         frame.line(&mut svg, p.values, &format!(r#"stroke="{BLUE}" stroke-width="2""#));
