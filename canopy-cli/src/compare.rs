@@ -11,6 +11,7 @@ use serde_json::json;
 use super::common::{self, GAMES};
 use super::g2048::GameResult;
 use super::g2048::{self, G2048Args};
+use super::svg::svg_plot;
 use super::{input_error, AgentName, GameName, SearchArgs};
 
 /// Tiles whose reach the tables report.
@@ -406,99 +407,4 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// An SVG line plot of `points` (label, mean, standard error): values evenly spaced along x in the
-/// order given, mean score on y from 0, error bars of one standard error.
-pub fn svg_plot(title: &str, x_label: &str, points: &[(String, f64, f64)]) -> String {
-    const W: f64 = 720.0;
-    const H: f64 = 440.0;
-    const LEFT: f64 = 80.0;
-    const RIGHT: f64 = 30.0;
-    const TOP: f64 = 50.0;
-    const BOTTOM: f64 = 60.0;
-    let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-    let top_value = points.iter().map(|p| p.1 + p.2).fold(0.0f64, f64::max).max(1.0);
-    let step = nice_step(top_value / 5.0);
-    let y_max = (top_value / step).ceil() * step;
-    let n = points.len().max(1);
-    let x = |i: usize| LEFT + (W - LEFT - RIGHT) * (i as f64 + 0.5) / n as f64;
-    let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - v / y_max);
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
-    let _ = writeln!(s, r#"<text x="{}" y="24" text-anchor="middle" font-size="14">{}</text>"#, W / 2.0, esc(title));
-    // Axes, grid and tick labels.
-    let mut tick = 0.0;
-    while tick <= y_max + step / 2.0 {
-        let ty = y(tick);
-        let _ = writeln!(s, r##"<line x1="{LEFT}" y1="{ty:.1}" x2="{}" y2="{ty:.1}" stroke="#ddd"/>"##, W - RIGHT);
-        let _ = writeln!(s, r#"<text x="{}" y="{:.1}" text-anchor="end">{tick:.0}</text>"#, LEFT - 6.0, ty + 4.0);
-        tick += step;
-    }
-    let _ = writeln!(s, r#"<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{}" stroke="black"/>"#, H - BOTTOM);
-    let _ =
-        writeln!(s, r#"<line x1="{LEFT}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#, H - BOTTOM, W - RIGHT, H - BOTTOM);
-    let _ = writeln!(
-        s,
-        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
-        (LEFT + W - RIGHT) / 2.0,
-        H - 15.0,
-        esc(x_label)
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="18" y="{}" text-anchor="middle" transform="rotate(-90 18 {})">mean score</text>"#,
-        (TOP + H - BOTTOM) / 2.0,
-        (TOP + H - BOTTOM) / 2.0
-    );
-    // The line, the error bars, the points and their labels.
-    let path: Vec<String> = points.iter().enumerate().map(|(i, p)| format!("{:.1},{:.1}", x(i), y(p.1))).collect();
-    let _ = writeln!(s, r##"<polyline points="{}" fill="none" stroke="#1f77b4" stroke-width="2"/>"##, path.join(" "));
-    for (i, (label, mean, se)) in points.iter().enumerate() {
-        let (px, py) = (x(i), y(*mean));
-        let (lo, hi) = (y((mean - se).max(0.0)), y(mean + se));
-        let _ = writeln!(s, r##"<line x1="{px:.1}" y1="{lo:.1}" x2="{px:.1}" y2="{hi:.1}" stroke="#1f77b4"/>"##);
-        let _ = writeln!(s, r##"<circle cx="{px:.1}" cy="{py:.1}" r="4" fill="#1f77b4"/>"##);
-        let _ =
-            writeln!(s, r#"<text x="{px:.1}" y="{}" text-anchor="middle">{}</text>"#, H - BOTTOM + 18.0, esc(label));
-        let _ = writeln!(
-            s,
-            r##"<text x="{:.1}" y="{:.1}" text-anchor="start" fill="#555">{mean:.0}</text>"##,
-            px + 6.0,
-            py - 6.0
-        );
-    }
-    s.push_str("</svg>\n");
-    s
-}
-
-/// A round axis step (1, 2 or 5 times a power of ten) at least `raw`.
-fn nice_step(raw: f64) -> f64 {
-    let p = 10f64.powf(raw.max(1e-9).log10().floor());
-    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * p).find(|&s| s >= raw).unwrap_or(10.0 * p)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn steps_are_round() {
-        assert_eq!(nice_step(0.7), 1.0);
-        assert_eq!(nice_step(13_000.0), 20_000.0);
-        assert_eq!(nice_step(4_000.0), 5_000.0);
-    }
-
-    #[test]
-    fn plot_is_one_svg_with_every_point() {
-        let pts = vec![("0.1".to_string(), 1000.0, 50.0), ("a<b".to_string(), 3000.0, 0.0)];
-        let svg = svg_plot("t", "c", &pts);
-        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-        assert_eq!(svg.matches("<circle").count(), 2);
-        assert!(svg.contains("a&lt;b"));
-    }
 }

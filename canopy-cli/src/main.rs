@@ -13,6 +13,7 @@ mod params;
 mod search_args;
 mod snake;
 mod snake_series;
+mod svg;
 mod tictactoe;
 mod two_player;
 

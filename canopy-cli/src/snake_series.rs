@@ -6,8 +6,9 @@ use std::io::Write as _;
 use serde_json::json;
 
 use super::common;
-use super::compare::{svg_plot, CompareArgs, SweepArgs};
+use super::compare::{CompareArgs, SweepArgs};
 use super::snake::{progress_bar, GameResult, SeriesSetup, Summary};
+use super::svg::svg_plot;
 use super::{input_error, AgentName};
 use canopy_mcts::param::Settings;
 use canopy_mcts::search::SearchParams;

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 mod common;
-use common::{canopy, json, refused};
+use common::{canopy, json, refused, text};
 
 fn dir_name(letter: &str) -> &'static str {
     match letter {
@@ -189,9 +189,7 @@ fn analyze_with_every_agent_explains_every_move() {
         }
     }
     // The text form ends with the explanation of the choice.
-    let out = canopy(&["analyze", "2048", "--board", MID_BOARD, "--agent", "expectimax", "--depth", "2"]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = text(&["analyze", "2048", "--board", MID_BOARD, "--agent", "expectimax", "--depth", "2"]);
     assert!(text.contains("why:") && text.contains(" rather than "), "{text}");
 }
 
@@ -213,9 +211,7 @@ fn play_with_each_baseline_reports_milestones() {
         assert_eq!(reached, [2048, 4096, 8192, 16384, 32768]);
         assert!(v["summary"]["mean_score"].as_f64().unwrap() > 0.0);
     }
-    let out = canopy(&["play", "2048", "--agent", "greedy", "--games", "3", "--csv"]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = text(&["play", "2048", "--agent", "greedy", "--games", "3", "--csv"]);
     assert_eq!(text.lines().count(), 4, "{text}");
     assert!(text.starts_with("seed,score,max_tile"));
 }
@@ -223,17 +219,14 @@ fn play_with_each_baseline_reports_milestones() {
 #[test]
 fn compare_prints_a_row_per_agent_as_table_csv_and_json() {
     let base = ["compare", "2048", "--agents", "greedy,random", "--games", "3", "--quiet"];
-    let out = canopy(&base);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
-    let header = text.lines().next().unwrap();
+    let table = text(&base);
+    let header = table.lines().next().unwrap();
     for col in ["agent", "mean", "median", "max", "2048", "4096", "8192", "16384", "32768"] {
         assert!(header.contains(col), "{header}");
     }
-    assert!(text.lines().any(|l| l.starts_with("greedy ")) && text.lines().any(|l| l.starts_with("random ")));
+    assert!(table.lines().any(|l| l.starts_with("greedy ")) && table.lines().any(|l| l.starts_with("random ")));
 
-    let csv = canopy(&[&base[..], &["--csv"]].concat());
-    let csv = String::from_utf8_lossy(&csv.stdout);
+    let csv = text(&[&base[..], &["--csv"]].concat());
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 3, "{csv}");
     assert!(lines[0].starts_with("agent,games,mean_score"));
@@ -251,7 +244,7 @@ fn compare_prints_a_row_per_agent_as_table_csv_and_json() {
 fn sweep_prints_a_row_per_value_and_draws_the_plot() {
     let svg = std::env::temp_dir().join(format!("canopy-sweep-{}.svg", std::process::id()));
     let svg_arg = svg.to_string_lossy().to_string();
-    let out = canopy(&[
+    let text = text(&[
         "sweep",
         "2048",
         "--agent",
@@ -269,8 +262,6 @@ fn sweep_prints_a_row_per_value_and_draws_the_plot() {
         "--svg",
         &svg_arg,
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
     assert!(lines[0].starts_with("playouts,games,mean_score") && lines[1].starts_with("8,2,"));

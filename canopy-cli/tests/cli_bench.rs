@@ -5,14 +5,11 @@
 use serde_json::Value;
 
 mod common;
-use common::{canopy, refused};
+use common::{json, refused, temp_dir, text};
 
+/// `canopy bench --json --no-pin` with `args`, which must succeed.
 fn bench_json(args: &[&str]) -> Value {
-    let mut all = vec!["bench", "--json", "--no-pin"];
-    all.extend_from_slice(args);
-    let out = canopy(&all);
-    assert!(out.status.success(), "canopy {all:?} failed: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
+    json(&[&["bench", "--json", "--no-pin"], args].concat())
 }
 
 fn f(v: &Value, key: &str) -> f64 {
@@ -84,9 +81,7 @@ fn one_thread_node_counts_are_reproducible() {
 
 #[test]
 fn text_output_ends_with_the_nodes_and_nps_line() {
-    let out = canopy(&["bench", "--game", "tictactoe", "--threads", "1,2", "--playouts", "400", "--repeat", "1"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = text(&["bench", "--game", "tictactoe", "--threads", "1,2", "--playouts", "400", "--repeat", "1"]);
     assert!(text.contains("playouts/s") && text.contains("efficiency") && text.contains("rollouts/s"), "{text}");
     let last = text.lines().last().unwrap();
     let words: Vec<&str> = last.split_whitespace().collect();
@@ -124,8 +119,7 @@ fn every_game_and_rollout_policy_runs() {
 
 #[test]
 fn plot_writes_an_svg() {
-    let dir = std::env::temp_dir().join(format!("canopy-bench-plot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("bench-plot");
     let path = dir.join("scaling.svg");
     let p = path.to_str().unwrap();
     let v =

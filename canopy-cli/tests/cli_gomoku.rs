@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 mod common;
-use common::{json, refused, text};
+use common::{json, refused, temp_dir, text};
 
 const T1_MOVES: &str = "5,7 5,8 6,7 6,8 7,7 7,8 8,7 0,0";
 
@@ -166,8 +166,7 @@ fn bad_input_exits_2_with_one_line() {
 
 #[test]
 fn match_threat_against_random_with_swap_and_out() {
-    let dir = std::env::temp_dir().join(format!("canopy-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("match");
     let file = dir.join("games.tsv");
     let path = file.to_str().unwrap();
     let v = json(&[

@@ -1,8 +1,7 @@
 //! The memory budget through the command line: `--memory 64MiB` on a 2048 search that would need more.
 
-use std::process::Command;
-
-use serde_json::Value;
+mod common;
+use common::{json, refused};
 
 #[test]
 fn analyze_2048_with_64_mib_stays_within_it_and_runs_every_playout() {
@@ -10,39 +9,27 @@ fn analyze_2048_with_64_mib_stays_within_it_and_runs_every_playout() {
     // A middle-game board and two threads. `--expand-threshold 0` expands every node a playout reaches, so
     // each playout adds its whole path (tens of kilobytes) and the budget is reached within the first few
     // thousand playouts; the rest must still run.
-    let out = Command::new(env!("CARGO_BIN_EXE_canopy"))
-        .args([
-            "analyze",
-            "2048",
-            "--board",
-            "0,0,2,0,4,2,8,2,16,64,32,4,256,512,128,8",
-            "--memory",
-            "64MiB",
-            "--playouts",
-            "100000",
-            "--expand-threshold",
-            "0",
-            "--threads",
-            "2",
-            "--no-pin",
-            "--json",
-        ])
-        .output()
-        .expect("run canopy");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&[
+        "analyze",
+        "2048",
+        "--board",
+        "0,0,2,0,4,2,8,2,16,64,32,4,256,512,128,8",
+        "--memory",
+        "64MiB",
+        "--playouts",
+        "100000",
+        "--expand-threshold",
+        "0",
+        "--threads",
+        "2",
+        "--no-pin",
+        "--json",
+    ]);
     let used = v["memory_bytes"].as_u64().unwrap();
     assert_eq!(v["memory_limited"], true, "budget never reached: {used} bytes");
     assert!(used <= budget, "{used} bytes > 64 MiB");
     assert_eq!(v["playouts"], 100_000);
     assert_eq!(v["root_visits"], 100_000);
-}
-
-/// `canopy analyze` with `args`, parsed as JSON; panics with stderr when the command fails.
-fn analyze_json(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_canopy")).arg("analyze").args(args).output().expect("run canopy");
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 #[test]
@@ -53,7 +40,8 @@ fn a_tiny_budget_on_a_wide_gomoku_position_is_reported_and_every_playout_runs() 
     // expansions gave their claim back, six searches reported `memory_limited: false`.
     for seed in ["1", "3", "6", "7"] {
         for memory in ["64KiB", "80KiB", "100KiB"] {
-            let v = analyze_json(&[
+            let v = json(&[
+                "analyze",
                 "gomoku",
                 "--size",
                 "20",
@@ -80,16 +68,6 @@ fn a_tiny_budget_on_a_wide_gomoku_position_is_reported_and_every_playout_runs() 
     }
 }
 
-/// Runs canopy with `args`; returns the exit status, standard output and standard error.
-fn canopy(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_canopy")).args(args).output().expect("run canopy");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// Linux only: elsewhere the machine's memory is unknown and every budget is accepted.
 #[cfg(target_os = "linux")]
 #[test]
@@ -100,16 +78,10 @@ fn a_budget_beyond_the_machines_memory_is_refused_in_one_line() {
         &["analyze", "tictactoe", "--board", "x.o/.o./..x", "--memory", "1000T", "--time", "100", "--json"][..],
         &["bench", "--game", "tictactoe", "--memory", "1000T"][..],
     ] {
-        let (code, stdout, stderr) = canopy(args);
-        assert_eq!(code, Some(2), "{args:?}: {stderr}");
-        assert!(stdout.is_empty(), "{args:?}: {stdout}");
-        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.contains("1000T is more than this machine's"), "{args:?}: {stderr}");
+        let line = refused(args);
+        assert!(line.contains("1000T is more than this machine's"), "{args:?}: {line}");
     }
-    let (code, stdout, stderr) =
-        canopy(&["analyze", "tictactoe", "--board", "x.o/.o./..x", "--memory", "64MiB", "--json", "--threads", "1"]);
-    assert_eq!(code, Some(0), "{stderr}");
-    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let v = json(&["analyze", "tictactoe", "--board", "x.o/.o./..x", "--memory", "64MiB", "--json", "--threads", "1"]);
     // x must block o's diagonal 2-4-6.
     assert_eq!(v["best_action"], "6");
     assert_eq!(v["root_visits"], v["playouts"]);

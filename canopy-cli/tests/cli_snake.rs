@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 mod common;
-use common::{canopy, json, refused};
+use common::{json, refused, text};
 
 /// The greedy trap: up eats the food in the corner and walls the head in; down keeps the tail in reach.
 const TRAP: &str = "4x4 body=0,1 1,1 1,0 2,0 3,0 3,1 3,2 3,3 food=0,0";
@@ -138,9 +138,7 @@ fn the_json_state_format_reads_like_the_text_one() {
 
 #[test]
 fn analyze_text_output_and_a_finished_game() {
-    let out = canopy(&["analyze", "snake", "--state", TRAP, "--playouts", "200", "--threads", "1"]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = text(&["analyze", "snake", "--state", TRAP, "--playouts", "200", "--threads", "1"]);
     assert!(text.contains("best: down"), "{text}");
     assert!(text.contains("not searched"), "{text}");
     let v = json(&["analyze", "snake", "--state", "2x2 body=0,0 0,1 1,1 1,0", "--json"]);
@@ -180,9 +178,7 @@ fn a_step_counter_near_its_end_is_refused() {
 
 #[test]
 fn watch_draws_every_move() {
-    let out = canopy(&["play", "snake", "--size", "3x4", "--agent", "hamilton", "--watch", "--delay", "0"]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = text(&["play", "snake", "--size", "3x4", "--agent", "hamilton", "--watch", "--delay", "0"]);
     let frames = text.matches("\x1b[2J").count();
     assert!(frames > 12, "{frames} frames");
     assert!(text.contains("length 12"), "{text}");

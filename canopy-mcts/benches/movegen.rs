@@ -11,10 +11,11 @@
 
 use std::hint::black_box;
 
+use canopy_mcts::games::fixtures;
 use canopy_mcts::games::g2048::eval::Heuristic;
 use canopy_mcts::games::g2048::{Board, Dir, G2048Policy, G2048State, RolloutPolicy, G2048};
 use canopy_mcts::rng::seeded;
-use canopy_mcts::{Game, Policy};
+use canopy_mcts::Policy;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// Number of benchmark positions.
@@ -22,25 +23,20 @@ const POSITIONS: usize = 4096;
 
 /// Positions met in seeded uniform-random games (every position of as many games as needed).
 fn positions() -> Vec<Board> {
-    let g = G2048;
-    let mut rng = seeded(2048, 0);
-    let mut out = Vec::with_capacity(POSITIONS);
-    while out.len() < POSITIONS {
-        let mut s = G2048State::new_game(&mut rng);
-        let mut legal = Vec::new();
-        while out.len() < POSITIONS {
-            g.legal_actions(&s, &mut legal);
-            if legal.is_empty() {
-                break;
+    fixtures::g2048_played_boards(POSITIONS, 2048)
+}
+
+/// Every board shifted in all four directions; a checksum of the results (so nothing is optimised away).
+fn shift_all(boards: &[Board]) -> u64 {
+    let mut acc = 0u64;
+    for &b in boards {
+        for d in Dir::ALL {
+            if let Some((after, score)) = black_box(b).shift(d) {
+                acc = acc.wrapping_add(after.empty_count() as u64 + score as u64);
             }
-            out.push(s.board);
-            let dir = legal[canopy_mcts::rng::below(&mut rng, legal.len())];
-            g.apply(&mut s, dir);
-            let spawn = g.sample_outcome(&s, &mut rng);
-            g.apply_outcome(&mut s, spawn);
         }
     }
-    out
+    acc
 }
 
 fn movegen(c: &mut Criterion) {
@@ -51,19 +47,7 @@ fn movegen(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("g2048");
     group.throughput(Throughput::Elements(4 * boards.len() as u64));
-    group.bench_function("shift_all_dirs", |bench| {
-        bench.iter(|| {
-            let mut acc = 0u64;
-            for &b in &boards {
-                for d in Dir::ALL {
-                    if let Some((after, score)) = black_box(b).shift(d) {
-                        acc = acc.wrapping_add(after.empty_count() as u64 + score as u64);
-                    }
-                }
-            }
-            acc
-        })
-    });
+    group.bench_function("shift_all_dirs", |bench| bench.iter(|| shift_all(&boards)));
     // The same positions with their largest tile replaced by a 65536: the line-by-line path.
     let big: Vec<Board> = boards
         .iter()
@@ -72,19 +56,7 @@ fn movegen(c: &mut Criterion) {
             b.with_tile(cell, 16)
         })
         .collect();
-    group.bench_function("shift_all_dirs_65536", |bench| {
-        bench.iter(|| {
-            let mut acc = 0u64;
-            for &b in &big {
-                for d in Dir::ALL {
-                    if let Some((after, score)) = black_box(b).shift(d) {
-                        acc = acc.wrapping_add(after.empty_count() as u64 + score as u64);
-                    }
-                }
-            }
-            acc
-        })
-    });
+    group.bench_function("shift_all_dirs_65536", |bench| bench.iter(|| shift_all(&big)));
     group.throughput(Throughput::Elements(boards.len() as u64));
     group.bench_function("legal_dirs", |bench| {
         bench.iter(|| boards.iter().map(|b| black_box(b).legal_dirs().bits() as u64).sum::<u64>())

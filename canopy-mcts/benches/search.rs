@@ -11,9 +11,10 @@
 
 use std::hint::black_box;
 
-use canopy_mcts::games::g2048::{Board, G2048Policy, G2048State, G2048};
+use canopy_mcts::games::fixtures;
+use canopy_mcts::games::g2048::{G2048Policy, G2048};
 use canopy_mcts::games::mix64;
-use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
+use canopy_mcts::games::tictactoe::TicTacToe;
 use canopy_mcts::internals::{Lookup, TranspositionTable};
 use canopy_mcts::internals::{Node, NodeKind};
 use canopy_mcts::search::{Search, SearchParams};
@@ -26,10 +27,6 @@ const PLAYOUTS_TICTACTOE: u64 = 50_000;
 /// Keys inserted into and probed from the transposition table.
 const KEYS: usize = 1 << 16;
 
-/// The positions of `canopy bench --game 2048`.
-const BOARDS_2048: [(&str, &str); 2] =
-    [("start", "0,0,0,0,0,0,2,0,0,0,0,0,2,0,0,0"), ("middle", "0,0,2,0,4,2,8,2,16,64,32,4,256,512,128,8")];
-
 fn params(playouts: u64, threads: usize) -> SearchParams {
     SearchParams { playouts: Some(playouts), threads, seed: 1, ..SearchParams::default() }
 }
@@ -37,8 +34,9 @@ fn params(playouts: u64, threads: usize) -> SearchParams {
 fn search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
-    for (name, text) in BOARDS_2048 {
-        let root = G2048State::from_board(text.parse::<Board>().unwrap());
+    // Two of the positions of `canopy bench --game 2048`.
+    for fixture in fixtures::g2048().into_iter().filter(|f| f.name != "early") {
+        let (name, root) = (fixture.name, fixture.state);
         let nodes = Search::with_policy(&G2048, &G2048Policy::default(), params(PLAYOUTS_2048, 1)).run(&root).nodes;
         println!("2048 {name}: {PLAYOUTS_2048} playouts, 1 thread, seed 1: {nodes} nodes");
         group.throughput(Throughput::Elements(PLAYOUTS_2048));
@@ -52,7 +50,7 @@ fn search(c: &mut Criterion) {
             });
         }
     }
-    let root = TicTacToeState::default();
+    let root = fixtures::tictactoe().into_iter().find(|f| f.name == "empty").expect("the empty board").state;
     group.throughput(Throughput::Elements(PLAYOUTS_TICTACTOE));
     for threads in [1, 2] {
         group.bench_function(format!("tictactoe_empty_{threads}t"), |b| {

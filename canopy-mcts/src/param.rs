@@ -4,7 +4,7 @@
 //!
 //! A settings type (the engine's [`crate::SearchParams`], a game policy's knobs, a baseline's budget)
 //! implements [`Settings`] by listing its [`Param`]s; [`Settings::set`] parses a value in the
-//! declared form, checks its range and stores it; [`Settings::get`] reads it back.
+//! declared form, checks its range and stores it; [`Settings::values`] reads them back.
 //!
 //! ```
 //! use canopy_mcts::param::Settings;

@@ -8,6 +8,9 @@ use canopy_mcts::search::{Search, SearchParams};
 use canopy_mcts::{Game, Policy, Turn, UniformPolicy};
 use proptest::prelude::*;
 
+mod common;
+use common::{random_action, step};
+
 fn params(seed: u64, threads: usize) -> SearchParams {
     SearchParams { playouts: Some(300), threads, seed, pin_threads: false, audit: true, ..SearchParams::default() }
 }
@@ -17,23 +20,13 @@ fn random_position<G: Game>(game: &G, mut state: G::State, moves: usize, seed: u
     let mut rng = canopy_mcts::rng::seeded(seed, 99);
     let mut actions = Vec::new();
     for _ in 0..moves {
-        match game.to_move(&state) {
-            Turn::Terminal => break,
-            Turn::Chance => {
-                let o = game.sample_outcome(&state, &mut rng);
-                game.apply_outcome(&mut state, o);
-            }
-            Turn::Player(_) => {
-                game.legal_actions(&state, &mut actions);
-                let a = actions[canopy_mcts::rng::below(&mut rng, actions.len())];
-                game.apply(&mut state, a);
-            }
+        if step(game, &mut state, &mut rng, |s, rng| random_action(game, s, rng, &mut actions)).is_none() {
+            break;
         }
     }
     // Finish on a decision turn where there is one.
     while game.to_move(&state) == Turn::Chance {
-        let o = game.sample_outcome(&state, &mut rng);
-        game.apply_outcome(&mut state, o);
+        step(game, &mut state, &mut rng, |_, _| unreachable!("a chance turn"));
     }
     state
 }

@@ -10,11 +10,11 @@ use canopy_mcts::games::snake::{
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::SearchParams;
-use canopy_mcts::{Coverage, Game, Policy, Turn};
+use canopy_mcts::{Coverage, Game, Policy, Rng, Turn};
 use proptest::prelude::*;
 
 mod common;
-use common::{play_snake, play_snake_fn};
+use common::{play_snake, play_snake_fn, step};
 
 /// Whether the head of `s` can reach its tail: a path of free cells from the head to a cell next to the
 /// tail, or the head next to the tail (a plain breadth-first search, independent of the library's).
@@ -55,18 +55,17 @@ fn random_position(w: usize, h: usize, seed: u64, moves: u64) -> SnakeState {
     let mut s = game.new_game(&mut rng);
     let mut last = s.clone();
     for i in 0..moves {
-        match game.to_move(&s) {
-            Turn::Terminal => break,
-            Turn::Chance => {
-                let food = game.sample_outcome(&s, &mut rng);
-                game.apply_outcome(&mut s, food);
+        let choose = |s: &SnakeState, rng: &mut Rng| {
+            last = s.clone();
+            // Greedy toward the food most of the time, so that snakes grow long.
+            if i % 4 == 0 {
+                random_safe(s, rng)
+            } else {
+                safe_greedy(s, rng)
             }
-            Turn::Player(_) => {
-                last = s.clone();
-                // Greedy toward the food most of the time, so that snakes grow long.
-                let d = if i % 4 == 0 { random_safe(&s, &mut rng) } else { safe_greedy(&s, &mut rng) };
-                game.apply(&mut s, d);
-            }
+        };
+        if step(&game, &mut s, &mut rng, choose).is_none() {
+            break;
         }
     }
     if game.to_move(&s) == Turn::Player(0) {
@@ -141,17 +140,12 @@ fn walk_cycle(game: &Snake, cycle: &ClosingCycle, mut s: SnakeState, seed: u64) 
     let mut rng = seeded(seed, 9);
     let mut since_food = 0;
     let mut allowed = s.free_cells();
+    let along = |s: &SnakeState, _: &mut Rng| cycle.next_move(s).unwrap_or_else(|| panic!("off the cycle: {s:?}"));
     loop {
-        match game.to_move(&s) {
-            Turn::Terminal => return s,
-            Turn::Chance => {
-                let food = game.sample_outcome(&s, &mut rng);
-                game.apply_outcome(&mut s, food);
-                (since_food, allowed) = (0, s.free_cells());
-            }
-            Turn::Player(_) => {
-                let d = cycle.next_move(&s).unwrap_or_else(|| panic!("off the cycle: {s:?}"));
-                game.apply(&mut s, d);
+        match step(game, &mut s, &mut rng, along) {
+            None => return s,
+            Some((Turn::Chance, _)) => (since_food, allowed) = (0, s.free_cells()),
+            Some(_) => {
                 since_food += 1;
                 assert!(since_food <= allowed, "food more than {allowed} moves away along the cycle: {s:?}");
             }

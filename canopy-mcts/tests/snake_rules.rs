@@ -7,12 +7,12 @@ use canopy_mcts::games::snake::{
     greedy, random_safe, Baseline, Cell, Dir, End, IllegalMove, ParseError, RolloutPolicy, Snake, SnakePolicy,
     SnakeState, MAX_STEPS,
 };
-use canopy_mcts::rng::seeded;
+use canopy_mcts::rng::{seeded, Rng};
 use canopy_mcts::{Game, Policy, Turn};
 use proptest::prelude::*;
 
 mod common;
-use common::{play_snake, play_snake_fn};
+use common::{play_snake, play_snake_fn, step};
 
 const CASES: &str = include_str!("../../tests/data/snake.tsv");
 
@@ -399,22 +399,20 @@ proptest! {
         check_invariants(&game, &s)?;
         for &c in &choices {
             let len = s.len();
-            match game.to_move(&s) {
-                Turn::Terminal => break,
-                Turn::Chance => {
-                    let food = game.sample_outcome(&s, &mut rng);
-                    game.apply_outcome(&mut s, food);
-                }
-                Turn::Player(_) => {
-                    Snake::safe_moves(&s, &mut moves);
-                    prop_assert!(!moves.is_empty());
-                    // Mostly safe moves; one in four is any non-reversing move, fatal or not.
-                    let raw = Dir::ALL[(c % 4) as usize];
-                    let d = if c >= 12 && !s.is_reversal(raw) { raw } else { moves[c as usize % moves.len()] };
-                    let r = game.apply(&mut s, d);
+            let choose = |s: &SnakeState, _: &mut Rng| {
+                Snake::safe_moves(s, &mut moves);
+                assert!(!moves.is_empty(), "no move listed at a player turn: {s:?}");
+                // Mostly safe moves; one in four is any non-reversing move, fatal or not.
+                let raw = Dir::ALL[(c % 4) as usize];
+                if c >= 12 && !s.is_reversal(raw) { raw } else { moves[c as usize % moves.len()] }
+            };
+            match step(&game, &mut s, &mut rng, choose) {
+                None => break,
+                Some((Turn::Player(_), r)) => {
                     prop_assert!(r >= 0.0);
                     prop_assert_eq!(r >= 1.0, s.len() == len + 1);
                 }
+                Some(_) => {}
             }
             prop_assert!(s.len() == len || s.len() == len + 1, "length {} -> {}", len, s.len());
             check_invariants(&game, &s)?;
@@ -433,16 +431,8 @@ proptest! {
         let mut s = game.new_game(&mut rng);
         let mut longest = 1;
         for _ in 0..600 {
-            match game.to_move(&s) {
-                Turn::Terminal => break,
-                Turn::Chance => {
-                    let food = game.sample_outcome(&s, &mut rng);
-                    game.apply_outcome(&mut s, food);
-                }
-                Turn::Player(_) => {
-                    let d = greedy(&s, &mut rng);
-                    game.apply(&mut s, d);
-                }
+            if step(&game, &mut s, &mut rng, greedy).is_none() {
+                break;
             }
             prop_assert!(s.len() >= longest);
             longest = s.len();

@@ -14,7 +14,8 @@
 //! checked to fail on a deliberate bug (not in the code): `Edge::backup_relaxed` counting the visit with a
 //! load and a store instead of `fetch_add` loses updates, and both game tests report it at 2 threads.
 
-use canopy_mcts::games::g2048::{Board, G2048Policy, G2048State, G2048};
+use canopy_mcts::games::fixtures;
+use canopy_mcts::games::g2048::{G2048Policy, G2048State, G2048};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::{ChanceSelection, Search, SearchParams, SearchReport};
 use canopy_mcts::Game;
@@ -75,14 +76,9 @@ fn variant(i: usize, threads: usize, playouts: u64) -> SearchParams {
 
 #[test]
 fn g2048_conserves_visits_values_and_virtual_loss() {
-    let boards = [
-        "0,0,0,0,0,0,2,0,0,0,0,0,2,0,0,0",
-        "2,0,0,0,4,2,0,0,8,16,4,2,32,8,4,2",
-        "0,0,2,0,4,2,8,2,16,64,32,4,256,512,128,8",
-    ];
     let mut limited = 0;
-    for (b, board) in boards.iter().enumerate() {
-        let root = G2048State::from_board(board.parse::<Board>().unwrap());
+    for (b, fixture) in fixtures::g2048().into_iter().enumerate() {
+        let root = fixture.state;
         for threads in THREADS {
             for i in 0..16 {
                 let playouts = 1_500 + 97 * i as u64;

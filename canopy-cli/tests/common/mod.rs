@@ -3,6 +3,7 @@
 // Each test file is its own crate and uses only some of these helpers.
 #![allow(dead_code)]
 
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -35,4 +36,12 @@ pub fn refused(args: &[&str]) -> String {
     assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: stderr should be one line: {err}");
     assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout, got {}", String::from_utf8_lossy(&out.stdout));
     err.trim_end().to_string()
+}
+
+/// A new directory `canopy-TAG-PID` in the system's temporary directory, for the files a test writes;
+/// the test removes it.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("canopy-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create a temporary directory");
+    dir
 }

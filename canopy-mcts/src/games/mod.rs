@@ -1,6 +1,7 @@
 //! The built-in games. Each implements [`crate::Game`]; none touches the search tree.
 
 pub mod chain;
+pub mod fixtures;
 pub mod g2048;
 pub mod gomoku;
 pub mod snake;

@@ -1,14 +1,16 @@
 //! One worker thread: the playout loop (select → expand → evaluate → backup) over the shared tree.
+//! Selection is in `select.rs`, MCTS-Solver's proofs in `solver.rs`.
 
 use std::time::Instant;
 
 use bumpalo::Bump;
 
-use crate::game::{Game, Returns, Turn};
+use crate::game::{Game, Turn};
 use crate::policy::{Coverage, Policy};
 use crate::rng::{self, Rng};
 use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
-use crate::search::params::{ChanceSelection, SearchParams, Selection};
+use crate::search::params::{SearchParams, Selection};
+use crate::search::solver::{proof_returns, try_prove};
 use crate::search::tt::{Lookup, TranspositionTable};
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
 
@@ -64,12 +66,14 @@ struct PathStep<M> {
     mover: u8,
 }
 
+/// One worker thread's search: its arena, random number generator, position and reused buffers. The
+/// playout loop, expansion and backup are here; selection is in `select.rs`.
 pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
-    shared: &'a Shared<'a, G, P>,
-    params: SearchParams,
+    pub(super) shared: &'a Shared<'a, G, P>,
+    pub(super) params: SearchParams,
     arena: &'a Bump,
-    rng: Rng,
-    state: G::State,
+    pub(super) rng: Rng,
+    pub(super) state: G::State,
     path: Vec<PathStep<GameStep<G>>>,
     actions: Vec<G::Action>,
     outcomes: Vec<(G::Outcome, f64)>,
@@ -245,122 +249,6 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             }
         }
         self.backup(leaf, value);
-    }
-
-    /// Picks the edge a playout follows out of `node`; returns its index and the player credited with its
-    /// reward.
-    fn select(&mut self, node: &GameNode<G>, children: &[GameEdge<G>]) -> (usize, u8) {
-        match node.kind() {
-            NodeKind::Chance => (self.select_outcome(children), node.player() as u8),
-            _ => {
-                let mover = match self.shared.game.to_move(&self.state) {
-                    Turn::Player(p) => p,
-                    _ => node.player(),
-                };
-                (self.select_uct(children, mover), mover as u8)
-            }
-        }
-    }
-
-    /// UCT over the children (Kocsis and Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006) with
-    /// values normalised to `[0, 1]` and virtual loss counted as visits of value 0. Exploration uses edge
-    /// visits; the mean is the child node's (UCT2 of Childs, Brodeur and Kocsis, CIG 2008).
-    fn select_uct(&mut self, children: &[GameEdge<G>], mover: usize) -> usize {
-        if self.shared.solver {
-            if let Some(i) = self.select_solved(children, mover) {
-                return i;
-            }
-        }
-        let vl = self.params.virtual_loss as f64;
-        let mut total = 0.0;
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for e in children {
-            total += e.visits_relaxed() as f64 + vl * e.in_flight_relaxed() as f64;
-            if self.shared.bounds.is_none() {
-                if let Some(q) = q_value(e) {
-                    lo = lo.min(q);
-                    hi = hi.max(q);
-                }
-            }
-        }
-        let (lo, span) = match self.shared.bounds {
-            Some((l, h)) => (l, h - l),
-            None => (lo, hi - lo),
-        };
-        let log_total = total.max(1.0).ln();
-        let sqrt_total = total.sqrt();
-        let puct = self.params.selection == Selection::Puct;
-        let c = self.params.exploration;
-        let mut best = 0;
-        let mut best_score = f64::NEG_INFINITY;
-        let mut best_loss = None;
-        for (i, e) in children.iter().enumerate() {
-            if self.shared.solver && proof_for(e, mover) == Some(Proof::Loss) {
-                // MCTS-Solver: a move proven to lose is not searched again (unless all moves lose).
-                best_loss.get_or_insert(i);
-                continue;
-            }
-            let visits = e.visits_relaxed() as f64;
-            let virtual_visits = vl * e.in_flight_relaxed() as f64;
-            let n = visits + virtual_visits;
-            if n == 0.0 && !puct {
-                return i;
-            }
-            let q = match q_value(e) {
-                Some(q) if span > 1e-12 => (q - lo) / span,
-                Some(_) => 0.5,
-                None => 0.0,
-            };
-            let score = if puct {
-                let q_eff = if n > 0.0 { q * visits / n } else { 0.0 };
-                q_eff + c * e.prob as f64 * sqrt_total.max(1.0) / (1.0 + n)
-            } else {
-                q * visits / n + c * (log_total / n).sqrt()
-            };
-            if score > best_score {
-                best_score = score;
-                best = i;
-            }
-        }
-        if best_score == f64::NEG_INFINITY {
-            return best_loss.unwrap_or(best);
-        }
-        best
-    }
-
-    /// MCTS-Solver shortcut: a move proven to win for the mover is always taken.
-    fn select_solved(&self, children: &[GameEdge<G>], mover: usize) -> Option<usize> {
-        children.iter().position(|e| proof_for(e, mover) == Some(Proof::Win))
-    }
-
-    /// Chance-node outcome selection (see [`ChanceSelection`]).
-    fn select_outcome(&mut self, children: &[GameEdge<G>]) -> usize {
-        match self.params.chance {
-            ChanceSelection::Stratified => {
-                let total: f64 = children.iter().map(|e| (e.visits_relaxed() + e.in_flight_relaxed()) as f64).sum();
-                let mut best = 0;
-                let mut best_lag = f64::NEG_INFINITY;
-                for (i, e) in children.iter().enumerate() {
-                    let n = (e.visits_relaxed() + e.in_flight_relaxed()) as f64;
-                    let lag = e.prob as f64 * (total + 1.0) - n;
-                    if lag > best_lag {
-                        best_lag = lag;
-                        best = i;
-                    }
-                }
-                best
-            }
-            ChanceSelection::Sample => {
-                let mut r = rng::unit(&mut self.rng) as f32;
-                for (i, e) in children.iter().enumerate() {
-                    r -= e.prob;
-                    if r < 0.0 {
-                        return i;
-                    }
-                }
-                children.len() - 1
-            }
-        }
     }
 
     /// Builds and publishes `node`'s children block; the caller holds the expansion claim. Returns `None`
@@ -558,57 +446,5 @@ pub(crate) fn node_kind(turn: Turn) -> NodeKind {
         Turn::Player(_) => NodeKind::Decision,
         Turn::Chance => NodeKind::Chance,
         Turn::Terminal => NodeKind::Terminal,
-    }
-}
-
-/// The proven result of `e`'s child for `mover`, if it has one.
-#[inline]
-pub(crate) fn proof_for<M>(e: &Edge<M>, mover: usize) -> Option<Proof> {
-    let child = e.child_acquire()?;
-    let p = child.proof_relaxed()?;
-    Some(if child.player() == mover { p } else { p.flipped() })
-}
-
-/// Returns of a two-player game whose result for `player` is `proof`.
-fn proof_returns<R: Returns>(player: usize, proof: Proof) -> R {
-    let mut g = R::zero();
-    g[player] = proof.value();
-    g[1 - player] = 1.0 - proof.value();
-    g
-}
-
-/// MCTS-Solver at a decision node where `mover` moves: the node is a win for the mover if one move is a
-/// proven win, a loss if every move is a proven loss, a draw if every move is proven and the best is a
-/// draw. A loss or a draw speaks for every legal move, so it is proven only when the children are not a
-/// pruned candidate set ([`Node::pruned_relaxed`]; a win among the candidates is a win whatever was left
-/// out). Records the result for the node's own player and returns whether it proved one ([I9]).
-fn try_prove<M>(node: &Node<M>, mover: usize) -> bool {
-    if node.kind() != NodeKind::Decision {
-        return false;
-    }
-    let Some(children) = node.children_acquire() else { return false };
-    let mut all_proven = true;
-    let mut any_draw = false;
-    let mut result = None;
-    for e in children {
-        match proof_for(e, mover) {
-            Some(Proof::Win) => {
-                result = Some(Proof::Win);
-                break;
-            }
-            Some(Proof::Draw) => any_draw = true,
-            Some(Proof::Loss) => {}
-            None => all_proven = false,
-        }
-    }
-    if result.is_none() && all_proven && !node.pruned_relaxed() {
-        result = Some(if any_draw { Proof::Draw } else { Proof::Loss });
-    }
-    match result {
-        Some(r) => {
-            node.set_proof_relaxed(if node.player() == mover { r } else { r.flipped() });
-            true
-        }
-        None => false,
     }
 }

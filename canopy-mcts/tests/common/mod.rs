@@ -1,10 +1,43 @@
-//! Helpers shared by the library's test files.
+//! Helpers shared by the library's test files: playing a game one step at a time, or whole through the
+//! library's game loop.
 
-#![allow(dead_code)] // Each test file uses some of them.
+// Each test file is its own crate and uses only some of these helpers.
+#![allow(dead_code)]
 
 use canopy_mcts::agent::{play_game, Agent, FnAgent, GameRecord, GameSeeds};
 use canopy_mcts::games::snake::{Dir, Snake, SnakeState};
-use canopy_mcts::Rng;
+use canopy_mcts::rng::below;
+use canopy_mcts::{Game, Rng, Turn};
+
+/// Plays one step of `state`: at a chance turn an outcome drawn with `rng` by the game's distribution, at
+/// a player turn the action `choose` gives for the position (it may draw from `rng` too). Returns whose
+/// turn it was and the mover's reward (0 for a chance outcome), or `None`, changing nothing, when the
+/// game is over.
+pub fn step<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut Rng,
+    choose: impl FnOnce(&G::State, &mut Rng) -> G::Action,
+) -> Option<(Turn, f64)> {
+    match game.to_move(state) {
+        Turn::Terminal => None,
+        Turn::Chance => {
+            let outcome = game.sample_outcome(state, rng);
+            game.apply_outcome(state, outcome);
+            Some((Turn::Chance, 0.0))
+        }
+        turn @ Turn::Player(_) => {
+            let action = choose(state, rng);
+            Some((turn, game.apply(state, action)))
+        }
+    }
+}
+
+/// A uniformly random legal action of `state` (a player turn), listed into `scratch`.
+pub fn random_action<G: Game>(game: &G, state: &G::State, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> G::Action {
+    game.legal_actions(state, scratch);
+    scratch[below(rng, scratch.len())]
+}
 
 /// Plays Snake from `start` for at most `max_moves` moves with `agent`, chance and agent streams from
 /// `seed` ([`GameSeeds`]).

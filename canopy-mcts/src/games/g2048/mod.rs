@@ -22,6 +22,7 @@
 
 pub mod agents;
 mod board;
+mod dir;
 pub mod eval;
 pub mod expectimax;
 mod tables;

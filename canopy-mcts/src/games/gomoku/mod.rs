@@ -127,22 +127,9 @@ impl Gomoku {
         if black.len() != white.len() && black.len() != white.len() + 1 {
             return Err(PositionError::Counts { black: black.len(), white: white.len() });
         }
-        let mut state = self.new_game();
-        for (player, stones) in [black, white].into_iter().enumerate() {
-            for &cell in stones {
-                if !cell.on_board(self.size) {
-                    return Err(PositionError::CellOffBoard { cell, size: self.size });
-                }
-                if state.stone(cell).is_some() {
-                    return Err(PositionError::CellOccupied(cell));
-                }
-                state.put(player, cell);
-            }
-        }
-        state.last = None;
-        // `put` toggled the side-to-move key once per stone, as play does, so the key is already right.
+        let (mut state, wins) = self.place([(BLACK, black), (WHITE, white)])?;
         let black_moved_last = black.len() > white.len();
-        match (holds_win(&state, BLACK, self.rule), holds_win(&state, WHITE, self.rule)) {
+        match wins {
             (true, true) => return Err(PositionError::BothWin),
             (true, false) if !black_moved_last => return Err(PositionError::PlayedAfterWin { winner: BLACK }),
             (false, true) if black_moved_last => return Err(PositionError::PlayedAfterWin { winner: WHITE }),
@@ -163,8 +150,24 @@ impl Gomoku {
     /// [`PositionError::BothWin`].
     pub fn from_sides(&self, to_move: &[Cell], other: &[Cell]) -> Result<GomokuState, PositionError> {
         let mover = (to_move.len() + other.len()) % 2;
+        let (mut state, wins) = self.place([(mover, to_move), (1 - mover, other)])?;
+        match wins {
+            (true, true) => return Err(PositionError::BothWin),
+            (true, false) => state.set_winner(BLACK),
+            (false, true) => state.set_winner(WHITE),
+            (false, false) => {}
+        }
+        Ok(state)
+    }
+
+    /// The board with each side's stones placed (`(player, stones)`, in the order given) and no last
+    /// move, and whether Black and White hold a winning line.
+    ///
+    /// # Errors
+    /// [`PositionError::CellOffBoard`], [`PositionError::CellOccupied`] (a cell listed twice).
+    fn place(&self, sides: [(usize, &[Cell]); 2]) -> Result<(GomokuState, (bool, bool)), PositionError> {
         let mut state = self.new_game();
-        for (player, stones) in [(mover, to_move), (1 - mover, other)] {
+        for (player, stones) in sides {
             for &cell in stones {
                 if !cell.on_board(self.size) {
                     return Err(PositionError::CellOffBoard { cell, size: self.size });
@@ -176,13 +179,9 @@ impl Gomoku {
             }
         }
         state.last = None;
-        match (holds_win(&state, BLACK, self.rule), holds_win(&state, WHITE, self.rule)) {
-            (true, true) => return Err(PositionError::BothWin),
-            (true, false) => state.set_winner(BLACK),
-            (false, true) => state.set_winner(WHITE),
-            (false, false) => {}
-        }
-        Ok(state)
+        // `put` toggled the side-to-move key once per stone, as play does, so the key is already right.
+        let wins = (holds_win(&state, BLACK, self.rule), holds_win(&state, WHITE, self.rule));
+        Ok((state, wins))
     }
 
     /// The position after the moves of `text` (Gomocup `x,y` tokens, see [`parse_moves`]) played from the

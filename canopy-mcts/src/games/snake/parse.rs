@@ -1,4 +1,4 @@
-//! The position text format and its errors.
+//! The position text format and its errors, and the board diagram (`Display`) and `Debug` form of a state.
 //!
 //! ```text
 //! <W>x<H> body=<x,y> <x,y> ... [food=<x,y>|food=none] [hunger=<n>] [steps=<n>]
@@ -15,7 +15,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::state::{Cell, SnakeState, MAX_SIDE, MIN_SIDE};
+use super::state::{Cell, SnakeState, MAX_SIDE, MIN_SIDE, NO_FOOD, STRIDE};
 
 /// Why a position text (or a body handed to [`SnakeState::from_body`], or a position that
 /// [`super::Snake::check_position`] finds its game cannot reach) was refused. Each message is one line and
@@ -214,5 +214,65 @@ impl SnakeState {
     /// `10x10 body=1,1 1,2 food=7,7 hunger=3`. Counters at 0 and pending food are left out.
     pub fn notation(&self) -> Notation<'_> {
         Notation(self)
+    }
+}
+
+impl fmt::Debug for SnakeState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SnakeState({}", self.notation())?;
+        if let Some(e) = self.end() {
+            write!(f, " end={e}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// Draws the board: a summary line, then one line per row with `@` for the head, `o` for the rest of the
+/// body, `*` for the food and `.` for a free cell.
+///
+/// ```text
+/// 4x3 length 3 hunger 0 steps 0 playing
+/// .@o.
+/// ..o*
+/// ....
+/// ```
+impl fmt::Display for SnakeState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let status = match self.end() {
+            Some(e) => format!("over: {e}"),
+            None if self.food_index() == NO_FOOD => "food pending".to_string(),
+            None => "playing".to_string(),
+        };
+        writeln!(
+            f,
+            "{}x{} length {} hunger {} steps {} {status}",
+            self.width(),
+            self.height(),
+            self.len(),
+            self.hunger(),
+            self.steps()
+        )?;
+        for y in 0..self.height() {
+            let line: String = (0..self.width())
+                .map(|x| {
+                    let c = (y * STRIDE + x) as u16;
+                    if c == self.head_index() {
+                        '@'
+                    } else if self.occupied(c) {
+                        'o'
+                    } else if c == self.food_index() {
+                        '*'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect();
+            if y + 1 < self.height() {
+                writeln!(f, "{line}")?;
+            } else {
+                write!(f, "{line}")?;
+            }
+        }
+        Ok(())
     }
 }

@@ -1,4 +1,5 @@
-//! Snake positions: cells, directions, the packed body and the rules of one step.
+//! Snake positions: the packed body and the rules of one step. (The cells, moves and end causes they use
+//! are in `cell.rs`, re-exported here.)
 //!
 //! # Layout
 //!
@@ -17,11 +18,11 @@
 //! touches O(1) words: the old head gets the direction of the move, the tail follows its own direction
 //! and is cleared, the new head is set.
 
-use std::fmt;
-
 use crate::games::mix64;
 use crate::rng::{below, Rng};
 
+pub(crate) use super::cell::step_index;
+pub use super::cell::{Cell, Dir, End};
 use super::parse::ParseError;
 
 /// Row stride of the cell numbering (the largest side).
@@ -39,154 +40,6 @@ pub(crate) const NO_FOOD: u16 = u16::MAX;
 const HEAD_CODE: u64 = 4;
 const SALT_BODY: u64 = 0x5EED_0000_B0D1_0000;
 const SALT_REST: u64 = 0x5EED_0000_F00D_0000;
-
-/// A board cell: `x` is the column, `y` the row, both 0-based; `(0,0)` is the top-left corner.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell {
-    /// Column, `0..width`.
-    pub x: u8,
-    /// Row, `0..height` (row 0 is the top; [`Dir::Up`] decreases `y`).
-    pub y: u8,
-}
-
-impl Cell {
-    /// The cell at column `x`, row `y`.
-    pub const fn new(x: u8, y: u8) -> Self {
-        Self { x, y }
-    }
-
-    /// The cell's index in the fixed-stride numbering (`y * 32 + x`).
-    #[inline]
-    pub(crate) fn index(self) -> u16 {
-        self.y as u16 * STRIDE as u16 + self.x as u16
-    }
-
-    /// The cell of a fixed-stride index.
-    #[inline]
-    pub(crate) fn from_index(i: u16) -> Self {
-        Self::new((i as usize % STRIDE) as u8, (i as usize / STRIDE) as u8)
-    }
-
-    /// Manhattan distance to `other`, in steps.
-    pub fn distance(self, other: Cell) -> u32 {
-        self.x.abs_diff(other.x) as u32 + self.y.abs_diff(other.y) as u32
-    }
-}
-
-/// Written `x,y`, the form the position parser reads.
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{},{}", self.x, self.y)
-    }
-}
-
-/// A move of the snake's head. [`Dir::Up`] decreases the row `y`, [`Dir::Left`] the column `x`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum Dir {
-    /// `y - 1`.
-    Up = 0,
-    /// `y + 1`.
-    Down = 1,
-    /// `x - 1`.
-    Left = 2,
-    /// `x + 1`.
-    Right = 3,
-}
-
-impl Dir {
-    /// The four moves in the fixed order used for legal-action lists.
-    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
-
-    /// The reverse move.
-    #[inline]
-    pub fn opposite(self) -> Dir {
-        Self::from_bits(self as u8 ^ 1)
-    }
-
-    /// Lower-case name: `up`, `down`, `left`, `right`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Dir::Up => "up",
-            Dir::Down => "down",
-            Dir::Left => "left",
-            Dir::Right => "right",
-        }
-    }
-
-    /// The move that takes `from` to the adjacent cell `to`, or `None` when they are not adjacent.
-    pub fn between(from: Cell, to: Cell) -> Option<Dir> {
-        match (to.x as i32 - from.x as i32, to.y as i32 - from.y as i32) {
-            (0, -1) => Some(Dir::Up),
-            (0, 1) => Some(Dir::Down),
-            (-1, 0) => Some(Dir::Left),
-            (1, 0) => Some(Dir::Right),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn from_bits(b: u8) -> Dir {
-        match b & 3 {
-            0 => Dir::Up,
-            1 => Dir::Down,
-            2 => Dir::Left,
-            _ => Dir::Right,
-        }
-    }
-}
-
-impl fmt::Display for Dir {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Reads `up`, `down`, `left`, `right` (or `u`, `d`, `l`, `r`), any case.
-impl std::str::FromStr for Dir {
-    type Err = ParseError;
-
-    fn from_str(s: &str) -> Result<Dir, ParseError> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "up" | "u" => Ok(Dir::Up),
-            "down" | "d" => Ok(Dir::Down),
-            "left" | "l" => Ok(Dir::Left),
-            "right" | "r" => Ok(Dir::Right),
-            _ => Err(ParseError::BadDir(s.to_string())),
-        }
-    }
-}
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum End {
-    /// The head moved off the board.
-    Wall,
-    /// The head moved into the snake's own body (not the tail cell being vacated).
-    Body,
-    /// `starvation_limit` moves in a row passed without food.
-    Starved,
-    /// The snake fills the whole board.
-    Won,
-}
-
-impl End {
-    /// Lower-case name: `wall`, `body`, `starved`, `won`.
-    pub fn name(self) -> &'static str {
-        match self {
-            End::Wall => "wall",
-            End::Body => "body",
-            End::Starved => "starved",
-            End::Won => "won",
-        }
-    }
-}
-
-impl fmt::Display for End {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// What one step did (see [`SnakeState::step`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -622,17 +475,6 @@ impl SnakeState {
     }
 }
 
-/// The index one step from `c` in `d`, without a bounds check (the caller knows it is on the board).
-#[inline]
-pub(crate) fn step_index(c: u16, d: Dir) -> u16 {
-    match d {
-        Dir::Up => c.wrapping_sub(STRIDE as u16),
-        Dir::Down => c.wrapping_add(STRIDE as u16),
-        Dir::Left => c.wrapping_sub(1),
-        Dir::Right => c.wrapping_add(1),
-    }
-}
-
 /// The low `width` bits set.
 #[inline]
 fn row_mask(width: usize) -> u32 {
@@ -652,59 +494,3 @@ impl PartialEq for SnakeState {
 }
 
 impl Eq for SnakeState {}
-
-impl fmt::Debug for SnakeState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "SnakeState({}", self.notation())?;
-        if let Some(e) = self.end {
-            write!(f, " end={e}")?;
-        }
-        f.write_str(")")
-    }
-}
-
-/// Draws the board: a summary line, then one line per row with `@` for the head, `o` for the rest of the
-/// body, `*` for the food and `.` for a free cell.
-///
-/// ```text
-/// 4x3 length 3 hunger 0 steps 0 playing
-/// .@o.
-/// ..o*
-/// ....
-/// ```
-impl fmt::Display for SnakeState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let status = match self.end {
-            Some(e) => format!("over: {e}"),
-            None if self.food == NO_FOOD => "food pending".to_string(),
-            None => "playing".to_string(),
-        };
-        writeln!(
-            f,
-            "{}x{} length {} hunger {} steps {} {status}",
-            self.width, self.height, self.len, self.hunger, self.steps
-        )?;
-        for y in 0..self.height() {
-            let line: String = (0..self.width())
-                .map(|x| {
-                    let c = (y * STRIDE + x) as u16;
-                    if c == self.head {
-                        '@'
-                    } else if self.occupied(c) {
-                        'o'
-                    } else if c == self.food {
-                        '*'
-                    } else {
-                        '.'
-                    }
-                })
-                .collect();
-            if y + 1 < self.height() {
-                writeln!(f, "{line}")?;
-            } else {
-                write!(f, "{line}")?;
-            }
-        }
-        Ok(())
-    }
-}

@@ -195,47 +195,21 @@ impl Expectimax {
         self.nodes = 0;
         self.cache_hits = 0;
         self.aborted = false;
-        self.deadline = None;
-        let budget = root_budget(limits.prob_cutoff);
-        let mut report = Report {
-            best: None,
-            values: [None; 4],
-            depth: 0,
-            exhausted: false,
-            nodes: 0,
-            cache_hits: 0,
-            elapsed_ms: 0.0,
-        };
-        if board.legal_dirs().is_empty() {
-            report.exhausted = true;
-            return report;
-        }
-        let last = limits.depth.unwrap_or_else(|| if limits.time_ms.is_some() { MAX_DEPTH } else { depth_for(board) });
-        let last = last.clamp(1, MAX_DEPTH);
-        let first = if limits.time_ms.is_some() { 1 } else { last };
         self.deadline = limits.time_ms.map(|ms| start + Duration::from_millis(ms));
         self.clock_countdown = CLOCK_INTERVAL;
-        for depth in first..=last {
-            self.depth_cut = false;
-            let values = self.root_values(board, depth, budget);
-            if self.aborted {
-                break;
-            }
-            report.values = values;
-            report.depth = depth;
-            report.exhausted = !self.depth_cut;
-            if report.exhausted || self.deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-        }
-        if report.depth == 0 {
-            // Not even the first iteration finished in time: fall back on depth 1 (four evaluations).
-            self.deadline = None;
-            self.aborted = false;
-            report.values = self.root_values(board, 1, budget);
-            report.depth = 1;
-        }
-        report.best = best_of(&report.values);
+        let budget = root_budget(limits.prob_cutoff);
+        let deadline = self.deadline;
+        let iteration = |s: &mut Self, depth| {
+            s.depth_cut = false;
+            let values = s.root_values(board, depth, budget);
+            (!s.aborted).then_some((values, s.depth_cut))
+        };
+        let fallback = |s: &mut Self| {
+            s.deadline = None;
+            s.aborted = false;
+            s.root_values(board, 1, budget)
+        };
+        let mut report = deepen(self, board, limits, deadline, iteration, fallback);
         report.nodes = self.nodes;
         report.cache_hits = self.cache_hits;
         report.elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -308,20 +282,7 @@ impl Expectimax {
                 return e.value;
             }
         }
-        let empty = board.empty_nibbles();
-        let n = count_nibbles(empty) as usize;
-        let cost = SPAWN_COST[n];
-        let mut sum = 0.0f32;
-        let mut cells = empty;
-        while cells != 0 {
-            let cell = (cells.trailing_zeros() / 4) as u8;
-            cells &= cells - 1;
-            let two = board.with_spawn(Spawn { cell, exponent: 1 });
-            sum += 0.9 * self.max_node(two, depth, budget - cost[0]);
-            let four = board.with_spawn(Spawn { cell, exponent: 2 });
-            sum += 0.1 * self.max_node(four, depth, budget - cost[1]);
-        }
-        let value = sum / n as f32;
+        let value = spawn_expectation(board, budget, |spawned, left| self.max_node(spawned, depth, left));
         if let (Some(i), false) = (slot, self.aborted) {
             self.cache[i] = Entry { lo, hi, meta, value };
         }
@@ -365,6 +326,14 @@ fn plain_chance(h: &Heuristic, table: &RowTable, board: Board, depth: u32, budge
         return h.evaluate(&board);
     }
     let budget = budget.min((depth as i32 - 1) * max_cost);
+    spawn_expectation(board, budget, |spawned, left| plain_max(h, table, spawned, depth, left, max_cost))
+}
+
+/// A chance node's value: the mean over the empty cells of `board` of `0.9 · value(2 spawned there)`
+/// plus `0.1 · value(4 spawned there)`, each spawn valued with the budget left after its cost. Cells in
+/// index order, the 2 before the 4 (the order the serial and parallel searches both add in).
+#[inline(always)]
+fn spawn_expectation(board: Board, budget: i32, mut value: impl FnMut(Board, i32) -> f32) -> f32 {
     let empty = board.empty_nibbles();
     let n = count_nibbles(empty) as usize;
     let cost = SPAWN_COST[n];
@@ -373,10 +342,8 @@ fn plain_chance(h: &Heuristic, table: &RowTable, board: Board, depth: u32, budge
     while cells != 0 {
         let cell = (cells.trailing_zeros() / 4) as u8;
         cells &= cells - 1;
-        let two = board.with_spawn(Spawn { cell, exponent: 1 });
-        sum += 0.9 * plain_max(h, table, two, depth, budget - cost[0], max_cost);
-        let four = board.with_spawn(Spawn { cell, exponent: 2 });
-        sum += 0.1 * plain_max(h, table, four, depth, budget - cost[1], max_cost);
+        sum += 0.9 * value(board.with_spawn(Spawn { cell, exponent: 1 }), budget - cost[0]);
+        sum += 0.1 * value(board.with_spawn(Spawn { cell, exponent: 2 }), budget - cost[1]);
     }
     sum / n as f32
 }
@@ -392,6 +359,47 @@ fn plain_max(h: &Heuristic, table: &RowTable, board: Board, depth: u32, budget: 
         }
     }
     best
+}
+
+/// Iterative deepening over the root moves of `board`, shared by [`Expectimax::search`] and
+/// [`ParallelExpectimax::search`]: `iteration(searcher, depth)` values every legal move searched to
+/// `depth` and says whether a leaf was cut by the depth, or gives `None` when the deadline stopped it.
+/// Depths run from 1 (with a time limit) or straight at the limit's depth, and stop once a search is
+/// exact or `deadline` has passed. When no iteration finished, `fallback(searcher)` gives the depth-1
+/// values. The report's counters and time are the caller's to fill in.
+fn deepen<S>(
+    searcher: &mut S,
+    board: &Board,
+    limits: &Limits,
+    deadline: Option<Instant>,
+    mut iteration: impl FnMut(&mut S, u32) -> Option<([Option<f64>; 4], bool)>,
+    fallback: impl FnOnce(&mut S) -> [Option<f64>; 4],
+) -> Report {
+    let mut report =
+        Report { best: None, values: [None; 4], depth: 0, exhausted: false, nodes: 0, cache_hits: 0, elapsed_ms: 0.0 };
+    if board.legal_dirs().is_empty() {
+        report.exhausted = true;
+        return report;
+    }
+    let last = limits.depth.unwrap_or_else(|| if limits.time_ms.is_some() { MAX_DEPTH } else { depth_for(board) });
+    let last = last.clamp(1, MAX_DEPTH);
+    let first = if limits.time_ms.is_some() { 1 } else { last };
+    for depth in first..=last {
+        let Some((values, depth_cut)) = iteration(searcher, depth) else { break };
+        report.values = values;
+        report.depth = depth;
+        report.exhausted = !depth_cut;
+        if report.exhausted || deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+    }
+    if report.depth == 0 {
+        // Not even the first iteration finished in time: fall back on depth 1 (four evaluations).
+        report.values = fallback(searcher);
+        report.depth = 1;
+    }
+    report.best = best_of(&report.values);
+    report
 }
 
 /// The root budget for a cut-off: `floor(4·log2(1 / cut_off))` quarter bits (effectively unlimited

@@ -50,39 +50,14 @@ impl ParallelExpectimax {
             s.deadline = deadline;
             s.clock_countdown = CLOCK_INTERVAL;
         }
-        let mut report = Report {
-            best: None,
-            values: [None; 4],
-            depth: 0,
-            exhausted: false,
-            nodes: 0,
-            cache_hits: 0,
-            elapsed_ms: 0.0,
-        };
-        if board.legal_dirs().is_empty() {
-            report.exhausted = true;
-            return report;
-        }
-        let last = limits.depth.unwrap_or_else(|| if limits.time_ms.is_some() { MAX_DEPTH } else { depth_for(board) });
-        let last = last.clamp(1, MAX_DEPTH);
-        let first = if limits.time_ms.is_some() { 1 } else { last };
-        for depth in first..=last {
-            let Some((values, depth_cut)) = self.root_values(board, depth, budget) else { break };
-            report.values = values;
-            report.depth = depth;
-            report.exhausted = !depth_cut;
-            if report.exhausted || deadline.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-        }
-        if report.depth == 0 {
-            let s = &mut self.searchers[0];
+        let fallback = |p: &mut Self| {
+            let s = &mut p.searchers[0];
             s.deadline = None;
             s.aborted = false;
-            report.values = s.root_values(board, 1, budget);
-            report.depth = 1;
-        }
-        report.best = best_of(&report.values);
+            s.root_values(board, 1, budget)
+        };
+        let mut report =
+            deepen(self, board, limits, deadline, |p, depth| p.root_values(board, depth, budget), fallback);
         report.nodes = self.searchers.iter().map(|s| s.nodes).sum();
         report.cache_hits = self.searchers.iter().map(|s| s.cache_hits).sum();
         report.elapsed_ms = start.elapsed().as_secs_f64() * 1e3;

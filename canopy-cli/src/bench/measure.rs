@@ -1,0 +1,174 @@
+//! The measurements of `canopy bench`: bare rollouts and searches, best of `--repeat`, on every position
+//! at every thread count.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use canopy_mcts::game::{Game, Returns, Turn};
+use canopy_mcts::games::fixtures::Fixture;
+use canopy_mcts::policy::Policy;
+use canopy_mcts::rng;
+use canopy_mcts::search::{tree_layout_bytes, Search, SearchParams};
+
+use super::{BenchReport, Config, PositionInfo, PositionRun, RolloutArg, ThreadResult};
+
+/// Measures `game` searched with `search` (a summary of which is `policy`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn bench_game<G: Game, P: Policy<G>>(
+    game: &G,
+    search: &P,
+    name: &'static str,
+    size: Option<usize>,
+    positions: Vec<Fixture<G::State>>,
+    policy: &'static str,
+    rollout: RolloutArg,
+    cfg: &Config,
+) -> BenchReport {
+    let mut report = measure(game, search, &positions, cfg);
+    report.game = name;
+    report.size = size;
+    report.rollout = rollout;
+    report.rollout_policy = policy;
+    report
+}
+
+/// Times the bare rollouts and the searches on every position at every thread count.
+fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::State>], cfg: &Config) -> BenchReport {
+    let pinned = cfg.params.pin_threads;
+
+    // Bare rollouts: one thread (pinned like search worker 0), the same generator type and seed stream.
+    let mut infos = Vec::new();
+    let mut rollout_secs = 0.0;
+    for p in positions {
+        let (mut best, mut sum) = (f64::INFINITY, G::Returns::zero());
+        for _ in 0..cfg.repeat {
+            let (secs, s) = std::thread::scope(|scope| {
+                scope
+                    .spawn(|| {
+                        if pinned {
+                            canopy_mcts::search::pin_to_worker_core(0);
+                        }
+                        time_rollouts(game, policy, &p.state, cfg.playouts, cfg.params.seed)
+                    })
+                    .join()
+                    .expect("rollout thread panicked")
+            });
+            best = best.min(secs);
+            sum = s;
+        }
+        rollout_secs += best;
+        let mover = match game.to_move(&p.state) {
+            Turn::Player(m) => m,
+            _ => 0,
+        };
+        infos.push(PositionInfo {
+            name: p.name.to_string(),
+            position: p.text.clone(),
+            rollouts_per_sec: rate(cfg.playouts, best),
+            rollout_mean_return: sum[mover] / cfg.playouts as f64,
+        });
+    }
+    let rollouts = cfg.playouts * positions.len() as u64;
+    let rollouts_per_sec = rate(rollouts, rollout_secs);
+
+    let mut results: Vec<ThreadResult> = Vec::new();
+    for &threads in &cfg.threads {
+        let params = SearchParams { threads, ..cfg.params.clone() };
+        let runs: Vec<PositionRun> = positions
+            .iter()
+            .map(|p| {
+                let mut best: Option<PositionRun> = None;
+                for _ in 0..cfg.repeat {
+                    let r = Search::with_policy(game, policy, params.clone()).run(&p.state);
+                    let run = PositionRun {
+                        name: p.name.to_string(),
+                        playouts: r.playouts,
+                        elapsed_ms: r.elapsed_ms,
+                        playouts_per_sec: r.playouts_per_sec,
+                        nodes: r.nodes,
+                        max_depth: r.max_depth,
+                        mean_depth: r.mean_depth,
+                        memory_limited: r.memory_limited,
+                    };
+                    if best.as_ref().is_none_or(|b| run.elapsed_ms < b.elapsed_ms) {
+                        best = Some(run);
+                    }
+                }
+                best.expect("repeat >= 1")
+            })
+            .collect();
+        let playouts: u64 = runs.iter().map(|r| r.playouts).sum();
+        let elapsed_ms: f64 = runs.iter().map(|r| r.elapsed_ms).sum();
+        let nodes: u64 = runs.iter().map(|r| r.nodes).sum();
+        let pps = rate(playouts, elapsed_ms / 1e3);
+        results.push(ThreadResult {
+            threads,
+            playouts,
+            elapsed_ms,
+            playouts_per_sec: pps,
+            speedup: 1.0,
+            efficiency: 1.0,
+            nodes,
+            nodes_per_sec: rate(nodes, elapsed_ms / 1e3),
+            vs_rollouts: if rollouts_per_sec > 0.0 { pps / rollouts_per_sec } else { 0.0 },
+            memory_limited: runs.iter().any(|r| r.memory_limited),
+            positions: runs,
+        });
+    }
+    let baseline_threads = results.first().map_or(1, |r| r.threads);
+    let base = results.first().map_or(0.0, |r| r.playouts_per_sec);
+    for r in &mut results {
+        r.speedup = if base > 0.0 { r.playouts_per_sec / base } else { 0.0 };
+        r.efficiency = r.speedup * baseline_threads as f64 / r.threads as f64;
+    }
+
+    BenchReport {
+        game: "",
+        size: None,
+        rollout: RolloutArg::Game,
+        rollout_policy: "",
+        seed: cfg.params.seed,
+        playouts_per_position: cfg.playouts,
+        repeat: cfg.repeat,
+        pinned,
+        transposition_table: cfg.params.transposition_table,
+        memory_bytes: cfg.params.memory_bytes,
+        logical_cores: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        node_bytes: tree_layout_bytes::<G>().0,
+        edge_bytes: tree_layout_bytes::<G>().1,
+        positions: infos,
+        rollouts,
+        rollout_elapsed_ms: rollout_secs * 1e3,
+        rollouts_per_sec,
+        baseline_threads,
+        results,
+    }
+}
+
+/// `n` rollouts of `policy` from `state` with a generator seeded like search worker 0; returns the seconds
+/// taken and the sum of the returns.
+fn time_rollouts<G: Game, P: Policy<G>>(
+    game: &G,
+    policy: &P,
+    state: &G::State,
+    n: u64,
+    seed: u64,
+) -> (f64, G::Returns) {
+    let mut rng = rng::seeded(seed, 0);
+    let mut scratch = Vec::new();
+    let mut sum = G::Returns::zero();
+    let start = Instant::now();
+    for _ in 0..n {
+        sum.add(&policy.rollout(game, black_box(state), &mut rng, &mut scratch));
+    }
+    (start.elapsed().as_secs_f64(), black_box(sum))
+}
+
+/// `count` per second over `secs` seconds (0 when no time passed).
+fn rate(count: u64, secs: f64) -> f64 {
+    if secs > 0.0 {
+        count as f64 / secs
+    } else {
+        0.0
+    }
+}

@@ -1,0 +1,355 @@
+//! `canopy bench`: search throughput at several thread counts on fixed positions with a fixed seed.
+//!
+//! For each thread count the command runs one search of `--playouts` playouts on every position of the
+//! game, `--repeat` times, and keeps the fastest run of each (best of N: the noise of a shared machine only
+//! ever slows a run down). It reports playouts per second over all positions, the speedup and parallel
+//! efficiency against the smallest thread count, and the nodes the searches created. It also times the
+//! bare rollout policy, one thread, on the same positions with the same random number generator type
+//! (`--playouts` rollouts per position), so the cost of the tree shows as the ratio "vs rollouts".
+//!
+//! With one thread a search is reproducible, so its node count is a checksum of the search: the last line,
+//! `N nodes M nps` (nodes created by the one-thread searches and nodes per second), must not change when a
+//! change is meant to leave the search alone.
+
+mod measure;
+mod output;
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::common::{
+    self, parse_memory, ChanceArg, Whole, EXPAND_THRESHOLD, EXPLORATION, PLAYOUTS, SEED, THREADS, VIRTUAL_LOSS,
+};
+use super::input_error;
+use canopy_mcts::games::fixtures::{self, Fixture, SNAKE_MIN_SIDE};
+use canopy_mcts::games::g2048::{G2048Policy, G2048};
+use canopy_mcts::games::gomoku::{
+    Gomoku, GomokuPolicy, RolloutPolicy as GomokuRollout, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOMOKU_MIN,
+};
+use canopy_mcts::games::snake::{Snake, SnakePolicy, MAX_SIDE as SNAKE_MAX};
+use canopy_mcts::games::tictactoe::TicTacToe;
+use canopy_mcts::policy::UniformPolicy;
+use canopy_mcts::search::{ChanceSelection, SearchParams, Selection};
+use measure::bench_game;
+use output::{plot_svg, print_report};
+
+/// Runs per position and thread count (`--repeat`).
+const REPEAT: Whole = Whole { min: 1, max: 100 };
+/// Board sides `--size` reads; each game then checks its own range.
+const SIDE: Whole = Whole { min: 0, max: 1024 };
+
+/// Arguments of `canopy bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The game.
+    #[arg(long, value_enum, default_value_t = BenchGame::G2048)]
+    pub game: BenchGame,
+    /// Board side: gomoku 5..=20 (default 15), snake 6..=32 (default 10, a square board).
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| SIDE.parse(t).map(|s| s as usize))]
+    pub size: Option<usize>,
+    /// Thread counts to measure, comma-separated (e.g. 1,2,4), each 1..=1024. Default: 1, 2, 4, ... up to
+    /// the logical cores, and the core count itself.
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true, value_parser = parse_thread_list)]
+    pub threads: Option<ThreadList>,
+    /// Playouts per search, i.e. per position and thread count (and bare rollouts per position),
+    /// 1..=1000000000000. Default: 2048 20000, tictactoe 50000, gomoku 9x9 (and smaller) 20000, larger gomoku 10000, snake 20000.
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| PLAYOUTS.parse(t))]
+    pub playouts: Option<u64>,
+    /// Runs per position and thread count, 1..=100; the fastest one counts.
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = |t: &str| REPEAT.parse_u32(t))]
+    pub repeat: u32,
+    /// Rollout policy: the game's own search policy (`game`) or uniform random (`uniform`: the uniform
+    /// policy, every legal move expanded and played at random; gomoku: its own policy's candidates with
+    /// uniformly random empty cells until a five). Default: game, except gomoku: uniform (plain UCT, the
+    /// setting other engines' figures use).
+    #[arg(long, value_enum)]
+    pub rollout: Option<RolloutArg>,
+    /// Random seed of the searches and of the bare rollouts (the positions are fixed),
+    /// 0..=18446744073709551615.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| SEED.parse(t))]
+    pub seed: u64,
+    /// Memory budget of each search, e.g. 512MB, 2GiB (no more than this machine's memory).
+    #[arg(long, value_name = "BYTES", default_value = "1GiB", value_parser = parse_memory)]
+    pub memory: usize,
+    /// Do not pin worker threads to cores.
+    #[arg(long)]
+    pub no_pin: bool,
+    /// Do not use the transposition table.
+    #[arg(long)]
+    pub no_tt: bool,
+    /// UCT exploration constant C (values normalised to [0, 1]), 0..=100.
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = |t: &str| EXPLORATION.parse(t))]
+    pub exploration: f64,
+    /// Virtual loss per in-flight playout, 0..=1000 (0 disables it).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| VIRTUAL_LOSS.parse_u32(t))]
+    pub virtual_loss: u32,
+    /// Visits a node needs before it is expanded, 0..=1000000.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| EXPAND_THRESHOLD.parse_u32(t))]
+    pub expand_threshold: u32,
+    /// Chance-node outcome selection: stratified or sample.
+    #[arg(long, value_enum, default_value_t = ChanceArg::Stratified)]
+    pub chance: ChanceArg,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw playouts/s and parallel efficiency against threads into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+/// The games `canopy bench` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchGame {
+    /// 2048: a fresh start, an early-game and a middle-game board.
+    #[value(name = "2048")]
+    G2048,
+    /// Tic-tac-toe: the empty board and a two-stone position.
+    Tictactoe,
+    /// Gomoku (freestyle, --size 5..=20): the empty board, an opening and, from 11x11 up, a middle game.
+    Gomoku,
+    /// Snake (--size 6..=32): a one-cell snake and an eight-cell snake.
+    Snake,
+}
+
+/// `--rollout` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RolloutArg {
+    /// The game's own search policy (2048: `G2048Policy`, snake: `SnakePolicy`, gomoku: `GomokuPolicy`).
+    Game,
+    /// The uniform policy (every legal move expanded, uniform random legal actions and sampled chance
+    /// outcomes in rollouts); gomoku: `GomokuPolicy`'s candidates with uniformly random empty cells
+    /// anywhere on the board until a five.
+    Uniform,
+}
+
+/// A sorted list of distinct thread counts (`--threads 1,2,4`).
+#[derive(Clone, Debug)]
+pub struct ThreadList(pub Vec<usize>);
+
+fn parse_thread_list(text: &str) -> Result<ThreadList, String> {
+    let mut list = Vec::new();
+    for token in text.split(',') {
+        list.push(THREADS.parse(token).map_err(|e| format!("{e} (example: --threads 1,2,4)"))? as usize);
+    }
+    list.sort_unstable();
+    list.dedup();
+    Ok(ThreadList(list))
+}
+
+/// 1, 2, 4, ... up to the logical cores, and the core count itself.
+fn default_threads() -> Vec<usize> {
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let mut list: Vec<usize> =
+        std::iter::successors(Some(1usize), |t| Some(t * 2)).take_while(|&t| t <= cores).collect();
+    if list.last() != Some(&cores) {
+        list.push(cores);
+    }
+    list
+}
+
+/// What one bench run measures: everything but the game.
+struct Config {
+    threads: Vec<usize>,
+    playouts: u64,
+    repeat: u32,
+    params: SearchParams,
+}
+
+/// Bare rollout figures of one position.
+#[derive(Clone, Debug, Serialize)]
+struct PositionInfo {
+    name: String,
+    position: String,
+    /// Rollouts per second, one thread, best of `repeat`.
+    rollouts_per_sec: f64,
+    /// Mean return of the rollouts for the player to move (a checksum: the same seed gives the same mean).
+    rollout_mean_return: f64,
+}
+
+/// One position's fastest search at one thread count.
+#[derive(Clone, Debug, Serialize)]
+struct PositionRun {
+    name: String,
+    playouts: u64,
+    elapsed_ms: f64,
+    playouts_per_sec: f64,
+    nodes: u64,
+    max_depth: u64,
+    /// Mean playout path length (deterministic with one thread, and seed-dependent).
+    mean_depth: f64,
+    memory_limited: bool,
+}
+
+/// All positions at one thread count.
+#[derive(Clone, Debug, Serialize)]
+struct ThreadResult {
+    threads: usize,
+    /// Playouts over all positions.
+    playouts: u64,
+    /// Sum over the positions of the fastest search's wall time.
+    elapsed_ms: f64,
+    playouts_per_sec: f64,
+    /// `playouts_per_sec` divided by that of the baseline (the smallest thread count).
+    speedup: f64,
+    /// `speedup` divided by `threads / baseline_threads`.
+    efficiency: f64,
+    /// Nodes created by the fastest searches (with one thread: by every run, they are identical).
+    nodes: u64,
+    nodes_per_sec: f64,
+    /// `playouts_per_sec` divided by the bare `rollouts_per_sec`.
+    vs_rollouts: f64,
+    memory_limited: bool,
+    positions: Vec<PositionRun>,
+}
+
+/// Everything `canopy bench` reports.
+#[derive(Clone, Debug, Serialize)]
+struct BenchReport {
+    game: &'static str,
+    size: Option<usize>,
+    rollout: RolloutArg,
+    rollout_policy: &'static str,
+    seed: u64,
+    playouts_per_position: u64,
+    repeat: u32,
+    pinned: bool,
+    transposition_table: bool,
+    memory_bytes: usize,
+    logical_cores: usize,
+    node_bytes: usize,
+    edge_bytes: usize,
+    positions: Vec<PositionInfo>,
+    rollouts: u64,
+    rollout_elapsed_ms: f64,
+    rollouts_per_sec: f64,
+    baseline_threads: usize,
+    results: Vec<ThreadResult>,
+}
+
+/// Runs `canopy bench`.
+pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    let threads = args.threads.as_ref().map_or_else(default_threads, |t| t.0.clone());
+    let size = match (args.game, args.size) {
+        (BenchGame::G2048 | BenchGame::Tictactoe, Some(_)) => {
+            return Err(input_error("--size applies to --game gomoku and --game snake only"))
+        }
+        (BenchGame::Gomoku, Some(s)) if !(GOMOKU_MIN..=GOMOKU_MAX).contains(&s) => {
+            return Err(input_error(format!("gomoku --size {s} is outside {GOMOKU_MIN}..={GOMOKU_MAX}")))
+        }
+        (BenchGame::Snake, Some(s)) if !(SNAKE_MIN_SIDE..=SNAKE_MAX).contains(&s) => {
+            return Err(input_error(format!("snake --size {s} is outside {SNAKE_MIN_SIDE}..={SNAKE_MAX}")))
+        }
+        (BenchGame::Gomoku, s) => Some(s.unwrap_or(15)),
+        (BenchGame::Snake, s) => Some(s.unwrap_or(10)),
+        (_, None) => None,
+    };
+    let default_playouts = match (args.game, size) {
+        (BenchGame::G2048, _) => 20_000,
+        (BenchGame::Tictactoe, _) => 50_000,
+        (BenchGame::Gomoku, Some(s)) if s <= 9 => 20_000,
+        (BenchGame::Gomoku, _) => 10_000,
+        (BenchGame::Snake, _) => 20_000,
+    };
+    let playouts = args.playouts.unwrap_or(default_playouts);
+    let params = SearchParams {
+        playouts: Some(playouts),
+        time_ms: None,
+        memory_bytes: args.memory,
+        threads: 1,
+        seed: args.seed,
+        pin_threads: !args.no_pin,
+        transposition_table: !args.no_tt,
+        exploration: args.exploration,
+        virtual_loss: args.virtual_loss,
+        expand_threshold: args.expand_threshold,
+        chance: match args.chance {
+            ChanceArg::Stratified => ChanceSelection::Stratified,
+            ChanceArg::Sample => ChanceSelection::Sample,
+        },
+        audit: false,
+        selection: Selection::Uct,
+        backup: canopy_mcts::search::Backup::Mean,
+        // Throughput is measured on a fixed amount of work: the solver could end a search early.
+        solver: false,
+    };
+    let cfg = Config { threads, playouts, repeat: args.repeat, params };
+    // Open the plot file first, so that a bad path fails before the measurements rather than after.
+    let plot_file = match &args.plot {
+        Some(path) => Some((path, common::create_output("--plot", path)?)),
+        None => None,
+    };
+
+    let rollout = args.rollout.unwrap_or(RolloutArg::Game);
+    let report = match args.game {
+        BenchGame::G2048 => match rollout {
+            RolloutArg::Game => {
+                let policy = "uniform random moves and spawns (G2048Policy's allocation-free playout)";
+                bench_game(&G2048, &G2048Policy::default(), "2048", size, fixtures::g2048(), policy, rollout, &cfg)
+            }
+            RolloutArg::Uniform => {
+                bench_game(&G2048, &UniformPolicy, "2048", size, fixtures::g2048(), UNIFORM, rollout, &cfg)
+            }
+        },
+        BenchGame::Tictactoe => {
+            let policy = match rollout {
+                RolloutArg::Game => "uniform random (tic-tac-toe is searched with the uniform policy)",
+                RolloutArg::Uniform => UNIFORM,
+            };
+            bench_game(&TicTacToe, &UniformPolicy, "tictactoe", size, fixtures::tictactoe(), policy, rollout, &cfg)
+        }
+        BenchGame::Gomoku => {
+            let n = size.unwrap_or(15);
+            let game = Gomoku::new(n, Rule::Freestyle);
+            // The empty board's move list is empty: the tables show it by name.
+            let positions: Vec<Fixture<_>> = fixtures::gomoku(&game)
+                .into_iter()
+                .map(|f| Fixture { text: if f.text.is_empty() { "(empty board)".into() } else { f.text }, ..f })
+                .collect();
+            match args.rollout.unwrap_or(RolloutArg::Uniform) {
+                RolloutArg::Game => {
+                    let policy = "GomokuPolicy's rollout: a winning cell, else a block of the opponent's win, else a \
+                                  straight four or a block of the opponent's, else a uniform random cell within \
+                                  distance 1 of a stone";
+                    let search = GomokuPolicy::default();
+                    bench_game(&game, &search, "gomoku", size, positions, policy, RolloutArg::Game, &cfg)
+                }
+                RolloutArg::Uniform => {
+                    let search = GomokuPolicy::default().with_rollout_policy(GomokuRollout::Uniform);
+                    let policy = "uniformly random empty cells until a five or a full board (GomokuPolicy's \
+                                  allocation-free uniform playout)";
+                    bench_game(&game, &search, "gomoku", size, positions, policy, RolloutArg::Uniform, &cfg)
+                }
+            }
+        }
+        BenchGame::Snake => {
+            let n = size.unwrap_or(10);
+            let game = Snake::new(n, n);
+            match rollout {
+                RolloutArg::Game => {
+                    let policy = "SnakePolicy (random safe moves, stops after width*height moves without food)";
+                    bench_game(&game, &SnakePolicy::new(n, n), "snake", size, fixtures::snake(n), policy, rollout, &cfg)
+                }
+                RolloutArg::Uniform => {
+                    bench_game(&game, &UniformPolicy, "snake", size, fixtures::snake(n), UNIFORM, rollout, &cfg)
+                }
+            }
+        }
+    };
+
+    if let Some((path, mut file)) = plot_file {
+        file.write_all(plot_svg(&report).as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write the plot to {}: {e}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_report(&report);
+    }
+    Ok(())
+}
+
+const UNIFORM: &str =
+    "uniform random legal actions and sampled chance outcomes (the uniform policy: every legal move expanded)";

@@ -1,0 +1,139 @@
+//! What `canopy bench` prints: the tables, and the SVG plot of `--plot`.
+
+use std::fmt::Write as _;
+
+use super::BenchReport;
+use crate::svg::{nice_ceiling, short_number, Anchor, Frame, Spread, Svg};
+
+/// Prints the report as tables; the last line is `N nodes M nps` for one thread.
+pub(super) fn print_report(r: &BenchReport) {
+    let size = r.size.map_or(String::new(), |s| format!(" {s}x{s}"));
+    println!(
+        "canopy bench: {}{size}, {} positions x {} playouts, best of {}, seed {}, threads {}, table {}",
+        r.game,
+        r.positions.len(),
+        r.playouts_per_position,
+        r.repeat,
+        r.seed,
+        if r.pinned { "pinned" } else { "not pinned" },
+        if r.transposition_table { "on" } else { "off" },
+    );
+    println!("rollout policy: {}", r.rollout_policy);
+    for p in &r.positions {
+        println!("  {:<8} {}", p.name, p.position);
+    }
+    println!(
+        "bare rollouts, 1 thread, same policy and positions: {:.0} rollouts/s ({} rollouts)",
+        r.rollouts_per_sec, r.rollouts
+    );
+    println!();
+    println!(
+        "{:>7} {:>12} {:>8} {:>10} {:>10} {:>12} {:>11}",
+        "threads", "playouts/s", "speedup", "efficiency", "nodes", "nodes/s", "vs rollouts"
+    );
+    for t in &r.results {
+        println!(
+            "{:>7} {:>12.0} {:>8.2} {:>9.1}% {:>10} {:>12.0} {:>11.2}{}",
+            t.threads,
+            t.playouts_per_sec,
+            t.speedup,
+            t.efficiency * 100.0,
+            t.nodes,
+            t.nodes_per_sec,
+            t.vs_rollouts,
+            if t.memory_limited { "  (memory budget reached)" } else { "" }
+        );
+    }
+    if r.baseline_threads != 1 {
+        println!("speedup and efficiency are relative to {} threads", r.baseline_threads);
+    }
+    println!();
+    let mut header = format!("{:<10} {:>12}", "position", "rollouts/s");
+    for t in &r.results {
+        let _ = write!(header, " {:>12}", format!("{} thr pl/s", t.threads));
+    }
+    println!("{header}");
+    for (i, p) in r.positions.iter().enumerate() {
+        let mut line = format!("{:<10} {:>12.0}", p.name, p.rollouts_per_sec);
+        for t in &r.results {
+            let _ = write!(line, " {:>12.0}", t.positions[i].playouts_per_sec);
+        }
+        println!("{line}");
+    }
+    println!("node {} bytes, edge {} bytes, {} logical cores", r.node_bytes, r.edge_bytes, r.logical_cores);
+    if let Some(one) = r.results.iter().find(|t| t.threads == 1) {
+        println!("{} nodes {:.0} nps", one.nodes, one.nodes_per_sec);
+    }
+}
+
+/// Playouts per second (with the ideal linear scaling) and parallel efficiency against threads, as two
+/// side-by-side charts.
+pub(super) fn plot_svg(r: &BenchReport) -> String {
+    /// One chart's width and height, and the plot area's margins (left, right, top, bottom).
+    const PANEL: (f64, f64) = (420.0, 320.0);
+    const MARGINS: (f64, f64, f64, f64) = (70.0, 20.0, 40.0, 50.0);
+    const BLUE: &str = "#1f6fb4";
+    let (w, h) = PANEL;
+    let xs: Vec<usize> = r.results.iter().map(|t| t.threads).collect();
+    let base = r.results.first().map_or(0.0, |t| t.playouts_per_sec);
+    let ideal: Vec<f64> = xs.iter().map(|&t| base * t as f64 / r.baseline_threads as f64).collect();
+    let pps: Vec<f64> = r.results.iter().map(|t| t.playouts_per_sec).collect();
+    let eff: Vec<f64> = r.results.iter().map(|t| t.efficiency * 100.0).collect();
+    let pps_max = nice_ceiling(pps.iter().chain(&ideal).cloned().fold(0.0, f64::max) * 1.05);
+    let eff_max = nice_ceiling(eff.iter().cloned().fold(100.0, f64::max) * 1.05);
+    let labels: Vec<String> = xs.iter().map(|t| t.to_string()).collect();
+    let size = r.size.map_or(String::new(), |v| format!(" {v}x{v}"));
+
+    let mut svg = Svg::new(2.0 * w, h);
+    let panels = [
+        Panel { x: 0.0, title: "playouts/s", values: &pps, reference: ideal.clone(), max: pps_max, percent: false },
+        Panel {
+            x: w,
+            title: "parallel efficiency (%)",
+            values: &eff,
+            reference: vec![100.0; eff.len()],
+            max: eff_max,
+            percent: true,
+        },
+    ];
+    for p in panels {
+        let frame = Frame::in_panel(p.x, PANEL, MARGINS, xs.len(), Spread::Edges, p.max);
+        let title = format!("canopy bench {}{size}: {}", r.game, p.title);
+        svg.text((p.x + w / 2.0, 22.0), Anchor::Middle, r#"font-size="14""#, &title);
+        // Axes, grid and tick labels.
+        let ticks: Vec<(f64, String)> = (0..=4)
+            .map(|k| {
+                let v = p.max * k as f64 / 4.0;
+                (v, if p.percent { format!("{v:.0}") } else { short_number(v) })
+            })
+            .collect();
+        frame.grid(&mut svg, &ticks);
+        frame.axes(&mut svg);
+        frame.slot_labels(&mut svg, &labels, 16.0);
+        svg.text(((frame.left + frame.right) / 2.0, h - 12.0), Anchor::Middle, "", "threads");
+        // The reference (ideal linear scaling, or 100 % efficiency), then the measurements.
+        frame.line(&mut svg, &p.reference, r##"stroke="#999" stroke-dasharray="5,4""##);
+        frame.line(&mut svg, p.values, &format!(r#"stroke="{BLUE}" stroke-width="2""#));
+        for (i, &v) in p.values.iter().enumerate() {
+            let value = if p.percent { format!("{v:.1}%") } else { format!("{v:.0} playouts/s") };
+            svg.circle(frame.at(i, v), 3.5, BLUE, Some(&format!("{} thread(s): {value}", xs[i])));
+        }
+        let legend = if p.percent { "dashed: 100%" } else { "dashed: linear scaling" };
+        svg.text((frame.left + 8.0, frame.top + 14.0), Anchor::Start, r##"fill="#666""##, legend);
+    }
+    svg.finish()
+}
+
+/// One chart of [`plot_svg`].
+struct Panel<'a> {
+    /// Left edge in the picture.
+    x: f64,
+    title: &'static str,
+    values: &'a [f64],
+    /// The dashed reference line.
+    reference: Vec<f64>,
+    /// Top of the value axis.
+    max: f64,
+    /// Values are percentages.
+    percent: bool,
+}

@@ -1,0 +1,220 @@
+//! The command parser: one manager line at a time, answered on the brain's output (the commands are
+//! listed in the `protocol` module's documentation). The brain loop (`Brain::answer`) chooses the moves.
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use super::{Brain, Flow};
+use crate::games::gomoku::board::{Cell, MAX_SIZE, MIN_SIZE};
+use crate::games::gomoku::rules::Rule;
+
+impl<W: Write> Brain<'_, W> {
+    /// Handles one trimmed input line: a command, or a line inside an open `BOARD` block.
+    pub(super) fn command(&mut self, line: &str, received: Instant) -> io::Result<Flow> {
+        if line.is_empty() {
+            return Ok(Flow::Continue);
+        }
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        let word = word.to_ascii_uppercase();
+        if self.board.is_some() {
+            return self.board_line(&word, line, received);
+        }
+        match word.as_str() {
+            "START" => match rest.parse::<usize>() {
+                Ok(size) if (MIN_SIZE..=MAX_SIZE).contains(&size) => self.start(size),
+                Ok(size) => self.error(&format!("unsupported size {size} (supported: {MIN_SIZE}..={MAX_SIZE})")),
+                Err(_) => self.error(&format!("START needs a board size, got '{rest}'")),
+            },
+            "RECTSTART" => match parse_pair(rest) {
+                Some((w, h)) if w == h && (MIN_SIZE..=MAX_SIZE).contains(&w) => self.start(w),
+                Some((w, h)) => {
+                    self.error(&format!("unsupported board {w}x{h} (square boards {MIN_SIZE}..={MAX_SIZE})"))
+                }
+                None => self.error(&format!("RECTSTART needs width,height, got '{rest}'")),
+            },
+            "RESTART" => match self.size {
+                Some(size) => self.start(size),
+                None => self.error("no board yet: send START first"),
+            },
+            "BEGIN" => {
+                if self.size.is_none() {
+                    return self.error("no board yet: send START first");
+                }
+                self.answer(received)
+            }
+            "TURN" => {
+                let cell = match self.cell_arg(rest) {
+                    Ok(c) => c,
+                    Err(msg) => return self.error(&msg),
+                };
+                self.theirs.push(cell);
+                self.answer(received)
+            }
+            "BOARD" => {
+                if self.size.is_none() {
+                    return self.error("no board yet: send START first");
+                }
+                self.board = Some((Vec::new(), Vec::new(), None));
+                Ok(Flow::Continue)
+            }
+            "TAKEBACK" => {
+                let Some(size) = self.size else { return self.error("no board yet: send START first") };
+                let cell = match parse_cell(rest, size) {
+                    Ok(c) => c,
+                    Err(msg) => return self.error(&msg),
+                };
+                if let Some(i) = self.mine.iter().position(|&c| c == cell) {
+                    self.mine.remove(i);
+                } else if let Some(i) = self.theirs.iter().position(|&c| c == cell) {
+                    self.theirs.remove(i);
+                } else {
+                    return self.error(&format!("TAKEBACK {cell}: no stone there"));
+                }
+                self.say("OK")?;
+                Ok(Flow::Continue)
+            }
+            "INFO" => self.info(rest),
+            "ABOUT" => {
+                let about = format!(
+                    "name=\"canopy\", version=\"{}\", author=\"the canopy authors\", country=\"-\", www=\"{}\"",
+                    env!("CARGO_PKG_VERSION"),
+                    "https://crates.io/crates/canopy-mcts"
+                );
+                self.say(&about)?;
+                Ok(Flow::Continue)
+            }
+            "END" => Ok(Flow::End),
+            _ => {
+                self.say(&format!("UNKNOWN command '{}'", printable(line)))?;
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
+    fn start(&mut self, size: usize) -> io::Result<Flow> {
+        self.size = Some(size);
+        self.mine.clear();
+        self.theirs.clear();
+        self.board = None;
+        self.moves = 0;
+        self.say("OK")?;
+        Ok(Flow::Continue)
+    }
+
+    /// A TURN argument: an empty cell of the board.
+    fn cell_arg(&self, text: &str) -> Result<Cell, String> {
+        let size = self.size.ok_or_else(|| "no board yet: send START first".to_string())?;
+        let cell = parse_cell(text, size)?;
+        if self.mine.contains(&cell) || self.theirs.contains(&cell) {
+            return Err(format!("cell {cell} is occupied"));
+        }
+        Ok(cell)
+    }
+
+    /// One line inside BOARD ... DONE.
+    fn board_line(&mut self, word: &str, line: &str, received: Instant) -> io::Result<Flow> {
+        if word == "DONE" {
+            let Some((mine, theirs, bad)) = self.board.take() else { return Ok(Flow::Continue) };
+            if let Some(msg) = bad {
+                return self.error(&msg);
+            }
+            self.mine = mine;
+            self.theirs = theirs;
+            return self.answer(received);
+        }
+        if word == "END" {
+            return Ok(Flow::End);
+        }
+        let size = self.size.unwrap_or(MAX_SIZE);
+        let Some((mine, theirs, bad)) = self.board.as_mut() else { return Ok(Flow::Continue) };
+        if bad.is_some() {
+            return Ok(Flow::Continue);
+        }
+        let parts: Vec<&str> = line.split(',').map(str::trim).collect();
+        let parsed = match parts.as_slice() {
+            [x, y, f] => match (x.parse::<usize>(), y.parse::<usize>(), f.parse::<u8>()) {
+                (Ok(x), Ok(y), Ok(f)) => Ok((x, y, f)),
+                _ => Err(format!("BOARD line '{}' is not x,y,field", printable(line))),
+            },
+            _ => Err(format!("BOARD line '{}' is not x,y,field", printable(line))),
+        };
+        let result = parsed.and_then(|(x, y, f)| {
+            if x >= size || y >= size {
+                return Err(format!("BOARD cell {x},{y} is off the {size}x{size} board"));
+            }
+            let cell = Cell::new(x, y);
+            if mine.contains(&cell) || theirs.contains(&cell) {
+                return Err(format!("BOARD cell {cell} is listed twice"));
+            }
+            match f {
+                1 => mine.push(cell),
+                2 => theirs.push(cell),
+                // 3: a stone of a continuous game's winning line; not a stone of the position.
+                3 => {}
+                _ => return Err(format!("BOARD field {f} on {cell} is not 1, 2 or 3")),
+            }
+            Ok(())
+        });
+        if let Err(msg) = result {
+            *bad = Some(msg);
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn info(&mut self, rest: &str) -> io::Result<Flow> {
+        let (key, value) = match rest.split_once(char::is_whitespace) {
+            Some((k, v)) => (k.to_ascii_lowercase(), v.trim()),
+            None => (rest.to_ascii_lowercase(), ""),
+        };
+        let number = || value.parse::<u64>();
+        match key.as_str() {
+            "timeout_turn" | "timeout_match" | "time_left" | "max_memory" | "game_type" | "rule" => {
+                let Ok(n) = number() else {
+                    return self.error(&format!("INFO {key} needs a whole number, got '{}'", printable(value)));
+                };
+                match key.as_str() {
+                    "timeout_turn" => self.timeout_turn = n,
+                    "timeout_match" => self.timeout_match = n,
+                    "time_left" => self.time_left = Some(n),
+                    "max_memory" => self.max_memory = n,
+                    "rule" => {
+                        self.rule = if n & 1 != 0 { Rule::Standard } else { Rule::Freestyle };
+                        if n & !3 != 0 {
+                            let msg = format!(
+                                "MESSAGE rule {n}: renju and caro are not supported; playing {}",
+                                self.rule.name()
+                            );
+                            self.say(&msg)?;
+                        }
+                    }
+                    _ => {}
+                }
+                Ok(Flow::Continue)
+            }
+            _ => Ok(Flow::Continue),
+        }
+    }
+}
+
+/// `x,y` as two whole numbers (spaces allowed).
+fn parse_pair(text: &str) -> Option<(usize, usize)> {
+    let (x, y) = text.split_once(',')?;
+    Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
+}
+
+/// A cell `x,y` of a `size` x `size` board, or the `ERROR` text.
+fn parse_cell(text: &str, size: usize) -> Result<Cell, String> {
+    let (x, y) = parse_pair(text).ok_or_else(|| format!("'{}' is not x,y", printable(text)))?;
+    if x >= size || y >= size {
+        return Err(format!("cell {x},{y} is off the {size}x{size} board"));
+    }
+    Ok(Cell::new(x, y))
+}
+
+/// `text` cut to 60 characters with control characters dropped, for echoing input in an answer.
+fn printable(text: &str) -> String {
+    text.chars().filter(|c| !c.is_control()).take(60).collect()
+}

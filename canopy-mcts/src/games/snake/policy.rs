@@ -1,0 +1,181 @@
+//! The search policy for Snake ([`SnakePolicy`]): which safe moves the tree expands and how rollouts
+//! play and when they stop.
+
+use crate::game::{Game, Turn};
+use crate::policy::{Coverage, Policy};
+use crate::rng::Rng;
+
+use super::agents;
+use super::cycle;
+use super::paths::Paths;
+use super::state::{Step, NO_FOOD};
+use super::{Dir, Snake, SnakeState};
+
+/// Node budget of one closing-cycle search in a rollout (see [`SnakePolicy::rollout_cycle_free`]).
+pub const CYCLE_BUDGET: u32 = 2_000;
+
+/// How [`Snake`]'s rollouts choose moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RolloutPolicy {
+    /// Uniform over the safe moves (any non-reversing move when none is safe); the legal actions, drawn
+    /// without building the list.
+    #[default]
+    RandomSafe,
+    /// Tail-following, one move ahead: prefer moves that keep the tail reachable, nearest the food first;
+    /// else the move with the most room. A few flood fills per move: several times slower than
+    /// [`RolloutPolicy::RandomSafe`], and far longer games.
+    TailFollow,
+    /// Safe greedy: among the moves after which the head can still reach the tail through free cells
+    /// (the test of [`TailFilter::Now`]), the one with the shortest path to the food through
+    /// free cells, ties broken at random; with no such move, the move with the most reachable free cells.
+    /// Two bit-parallel flood fills per move (see `paths::flood`). The policy the MCTS agent uses by
+    /// default.
+    SafeGreedy,
+}
+
+/// Which safe moves a search considers ([`SnakePolicy::tail_filter`]): a search setting, not a rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TailFilter {
+    /// Every safe move.
+    #[default]
+    Off,
+    /// The tail-safe moves ([`Snake::tail_safe_moves`]): after the move a path of free cells leads from
+    /// the head to the tail. A snake that plays only such moves never runs into itself, but the test is
+    /// strict: it also refuses moves that lose the tail for a few moves and find it again.
+    Now,
+    /// The moves after which the head can reach the tail along a timed path, through body cells that will
+    /// have moved away by the time the head gets there ([`Snake::timed_tail_moves`]). Looser than
+    /// [`TailFilter::Now`], and no longer a guarantee (food eaten on the way delays the tail).
+    Timed,
+}
+
+/// The search policy for Snake: which safe moves the tree expands ([`TailFilter`]) and how rollouts play
+/// and when they stop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SnakePolicy {
+    /// The rollout policy.
+    pub rollout: RolloutPolicy,
+    /// A rollout stops (keeping the rewards collected so far) after this many moves in a row without
+    /// food, counted from the rollout's start or its last food (default `width * height`). Bounds the
+    /// time spent circling in rollouts; set it to the game's `starvation_limit` or more to play rollouts
+    /// to the end.
+    pub rollout_patience: u32,
+    /// A rollout stops (keeping the rewards collected so far) after this many moves in all. Default
+    /// `u32::MAX` (no cap): random-safe rollouts die or starve within a few hundred moves, but
+    /// tail-following ones often fill most of the board (thousands of moves), so cap them (e.g. at
+    /// `4 * width * height`) when rollouts per second matter more than their horizon.
+    pub rollout_max_moves: u32,
+    /// Which of the legal moves [`Policy::candidates`] keeps (when at least one passes the test;
+    /// otherwise all of them). Default [`TailFilter::Off`].
+    pub tail_filter: TailFilter,
+    /// A rollout that reaches a position with at most this many free cells from which a closing cycle
+    /// exists ([`ClosingCycle`](super::ClosingCycle)) stops there and counts every free cell as eaten
+    /// (walking the cycle fills the board), plus the survival bonus for about `k (k + 3) / 4` moves with
+    /// `k` free cells. Default 0 (off).
+    pub rollout_cycle_free: usize,
+}
+
+impl SnakePolicy {
+    /// The default policy for a `width` x `height` board: random-safe rollouts that stop after
+    /// `width * height` moves without food, no move cap, no tail filter, no closing-cycle scoring.
+    pub fn new(width: usize, height: usize) -> Self {
+        SnakePolicy {
+            rollout: RolloutPolicy::RandomSafe,
+            rollout_patience: (width * height) as u32,
+            rollout_max_moves: u32::MAX,
+            tail_filter: TailFilter::Off,
+            rollout_cycle_free: 0,
+        }
+    }
+
+    /// The default policy for `game`'s board ([`SnakePolicy::new`]).
+    pub fn for_game(game: &Snake) -> Self {
+        SnakePolicy::new(game.width, game.height)
+    }
+
+    /// Plays a rollout from `state` choosing moves with `choose`; returns the rewards collected.
+    #[inline]
+    fn run_rollout(
+        &self,
+        game: &Snake,
+        state: &SnakeState,
+        rng: &mut Rng,
+        mut choose: impl FnMut(&SnakeState, &mut Rng) -> Dir,
+    ) -> f64 {
+        let mut s = state.clone();
+        let (mut total, mut patience, mut moves) = (0.0, 0, 0);
+        let bonus = game.survival_bonus();
+        loop {
+            if s.end().is_some() {
+                return total;
+            }
+            if s.food_index() == NO_FOOD {
+                let food = s.sample_free(rng);
+                s.place_food(food);
+                continue;
+            }
+            if patience >= self.rollout_patience || moves >= self.rollout_max_moves {
+                return total;
+            }
+            if s.free_cells() <= self.rollout_cycle_free && cycle::ClosingCycle::exists(&s, CYCLE_BUDGET) {
+                // Walking the closing cycle fills the board; each food is on average half the free cells
+                // away along it.
+                let k = s.free_cells() as f64;
+                return total + k + bonus * k * (k + 3.0) / 4.0;
+            }
+            moves += 1;
+            let d = choose(&s, rng);
+            match s.step(d, game.starvation_limit) {
+                Step::Died => {}
+                Step::Moved => {
+                    total += bonus;
+                    patience += 1;
+                }
+                Step::Ate => {
+                    total += 1.0 + bonus;
+                    patience = 0;
+                }
+            }
+        }
+    }
+}
+
+impl Policy<Snake> for SnakePolicy {
+    /// The safe moves ([`Snake::safe_moves`]), narrowed by [`SnakePolicy::tail_filter`] to those that
+    /// pass its test when at least one does. [`Coverage::Complete`] when no legal move was left out.
+    fn candidates(&self, game: &Snake, s: &SnakeState, out: &mut Vec<Dir>) -> Coverage {
+        let mut moves = [Dir::Up; 4];
+        let n = match (self.tail_filter, game.to_move(s)) {
+            (_, Turn::Chance | Turn::Terminal) | (TailFilter::Off, _) => 0,
+            (TailFilter::Now, _) => Snake::tail_safe_moves(s, &mut moves),
+            (TailFilter::Timed, _) => Snake::timed_tail_moves(s, &mut moves),
+        };
+        if n > 0 {
+            out.clear();
+            out.extend_from_slice(&moves[..n]);
+        } else {
+            Snake::safe_moves(s, out);
+        }
+        let legal = Dir::ALL.into_iter().filter(|&d| !s.is_reversal(d)).count();
+        if out.is_empty() || out.len() == legal {
+            Coverage::Complete
+        } else {
+            Coverage::Pruned
+        }
+    }
+
+    /// Plays to the end with [`SnakePolicy::rollout`]'s policy, allocation-free, stopping early after
+    /// `rollout_patience` moves in a row without food or `rollout_max_moves` moves in all; returns the
+    /// rewards collected (food units). `scratch` is unused.
+    fn rollout(&self, game: &Snake, state: &SnakeState, rng: &mut Rng, _scratch: &mut Vec<Dir>) -> [f64; 1] {
+        let total = match self.rollout {
+            RolloutPolicy::RandomSafe => self.run_rollout(game, state, rng, agents::random_safe),
+            RolloutPolicy::TailFollow => {
+                let mut paths = Paths::new();
+                self.run_rollout(game, state, rng, |s, rng| agents::tailfollow_rollout_move(&mut paths, s, rng))
+            }
+            RolloutPolicy::SafeGreedy => self.run_rollout(game, state, rng, agents::safe_greedy),
+        };
+        [total]
+    }
+}

@@ -1,0 +1,129 @@
+//! Reading the tree: the root's per-action statistics, the best action and the principal variations of
+//! a finished search, progress snapshots of a running one, and the conservation audit.
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use crate::game::Game;
+use crate::search::node::{Node, Step};
+use crate::search::report::{ActionStats, Proof, TreeAudit};
+use crate::search::solver::proof_for;
+use crate::search::worker::{q_value, GameNode};
+use crate::search::Progress;
+
+/// Longest principal variation reported, in moves and outcomes.
+const PV_LIMIT: usize = 48;
+
+/// A snapshot of the search under `root`, started at `start`.
+pub(super) fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant) -> Progress {
+    let best = root.children_acquire().and_then(|c| c.iter().max_by_key(|e| e.visits_relaxed()));
+    Progress {
+        elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
+        playouts: root.visits_relaxed() as u64,
+        best: best.and_then(|e| match &e.step {
+            Step::Action(a) => Some(game.action_name(a)),
+            _ => None,
+        }),
+        best_mean: best.and_then(q_value),
+    }
+}
+
+/// Per-action statistics of the root's children.
+pub(super) fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64) -> Vec<ActionStats<G::Action>> {
+    let Some(children) = root.children_acquire() else { return Vec::new() };
+    children
+        .iter()
+        .filter_map(|e| match e.step {
+            Step::Action(a) => {
+                let visits = e.visits_relaxed() as u64;
+                Some(ActionStats {
+                    action: a,
+                    name: game.action_name(&a),
+                    visits,
+                    share: if playouts > 0 { visits as f64 / playouts as f64 } else { 0.0 },
+                    mean: q_value(e),
+                    reward: e.reward as f64,
+                    prior: e.prob as f64,
+                    pv: e.child_acquire().map(|c| principal_variation(game, c)).unwrap_or_default(),
+                    proof: proof_for(e, root.player()),
+                })
+            }
+            Step::Outcome(_) | Step::Sampled => None,
+        })
+        .collect()
+}
+
+/// The best root action: a proven win if there is one; otherwise the most visited action that is not a
+/// proven loss (ties go to the higher mean); when every action is a proven loss, the most visited.
+pub(super) fn best_action<A>(actions: &[ActionStats<A>]) -> Option<&ActionStats<A>> {
+    if let Some(win) = actions.iter().find(|a| a.proof == Some(Proof::Win)) {
+        return Some(win);
+    }
+    let not_lost: Vec<&ActionStats<A>> = actions.iter().filter(|a| a.proof != Some(Proof::Loss)).collect();
+    let pool: Vec<&ActionStats<A>> = if not_lost.is_empty() { actions.iter().collect() } else { not_lost };
+    pool.into_iter().max_by(|a, b| {
+        a.visits.cmp(&b.visits).then(
+            a.mean
+                .unwrap_or(f64::NEG_INFINITY)
+                .partial_cmp(&b.mean.unwrap_or(f64::NEG_INFINITY))
+                .unwrap_or(std::cmp::Ordering::Equal),
+        )
+    })
+}
+
+/// Most visited moves and outcomes from `node` down.
+fn principal_variation<G: Game>(game: &G, mut node: &GameNode<G>) -> Vec<String> {
+    let mut pv = Vec::new();
+    while pv.len() < PV_LIMIT {
+        let Some(children) = node.children_acquire() else { break };
+        let Some(edge) = children.iter().filter(|e| e.visits_relaxed() > 0).max_by_key(|e| e.visits_relaxed()) else {
+            break;
+        };
+        pv.push(match &edge.step {
+            Step::Action(a) => game.action_name(a),
+            Step::Outcome(o) => game.outcome_name(o),
+            Step::Sampled => "(sampled)".to_string(),
+        });
+        match edge.child_acquire() {
+            Some(c) => node = c,
+            None => break,
+        }
+    }
+    pv
+}
+
+/// Walks every node reachable from `root` once (iteratively: trees may be 100 000 deep) and sums the
+/// conservation figures of [`TreeAudit`].
+pub(super) fn audit_tree<M>(root: &Node<M>) -> TreeAudit {
+    let mut audit = TreeAudit {
+        root_visits: root.visits_relaxed() as u64,
+        root_value_sum: root.value_sum_relaxed(),
+        ..TreeAudit::default()
+    };
+    let mut seen: HashSet<*const Node<M>> = HashSet::new();
+    let mut stack: Vec<(&Node<M>, u64)> = vec![(root, 0)];
+    seen.insert(root);
+    while let Some((node, depth)) = stack.pop() {
+        audit.nodes += 1;
+        audit.depth = audit.depth.max(depth);
+        let Some(children) = node.children_acquire() else {
+            audit.claimed_nodes += u64::from(node.expansion_claimed_relaxed());
+            continue;
+        };
+        let mut edge_visits = 0u64;
+        for e in children {
+            audit.edges += 1;
+            audit.in_flight += e.in_flight_relaxed() as u64;
+            edge_visits += e.visits_relaxed() as u64;
+            if let Some(c) = e.child_acquire() {
+                if seen.insert(c as *const _) {
+                    stack.push((c, depth + 1));
+                }
+            }
+        }
+        if edge_visits > node.visits_relaxed() as u64 {
+            audit.overcounted_nodes += 1;
+        }
+    }
+    audit
+}

@@ -1,0 +1,128 @@
+//! Selection: which edge a playout follows out of a node (UCT or PUCT at decision nodes, stratified or
+//! sampled outcomes at chance nodes), with MCTS-Solver's shortcuts.
+
+use crate::game::{Game, Turn};
+use crate::policy::Policy;
+use crate::rng;
+use crate::search::node::{NodeKind, Proof};
+use crate::search::params::{ChanceSelection, Selection};
+use crate::search::solver::proof_for;
+use crate::search::worker::{q_value, GameEdge, GameNode, Worker};
+
+impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
+    /// Picks the edge a playout follows out of `node`; returns its index and the player credited with its
+    /// reward.
+    pub(super) fn select(&mut self, node: &GameNode<G>, children: &[GameEdge<G>]) -> (usize, u8) {
+        match node.kind() {
+            NodeKind::Chance => (self.select_outcome(children), node.player() as u8),
+            _ => {
+                let mover = match self.shared.game.to_move(&self.state) {
+                    Turn::Player(p) => p,
+                    _ => node.player(),
+                };
+                (self.select_uct(children, mover), mover as u8)
+            }
+        }
+    }
+
+    /// UCT over the children (Kocsis and Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006) with
+    /// values normalised to `[0, 1]` and virtual loss counted as visits of value 0. Exploration uses edge
+    /// visits; the mean is the child node's (UCT2 of Childs, Brodeur and Kocsis, CIG 2008).
+    fn select_uct(&mut self, children: &[GameEdge<G>], mover: usize) -> usize {
+        if self.shared.solver {
+            if let Some(i) = self.select_solved(children, mover) {
+                return i;
+            }
+        }
+        let vl = self.params.virtual_loss as f64;
+        let mut total = 0.0;
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for e in children {
+            total += e.visits_relaxed() as f64 + vl * e.in_flight_relaxed() as f64;
+            if self.shared.bounds.is_none() {
+                if let Some(q) = q_value(e) {
+                    lo = lo.min(q);
+                    hi = hi.max(q);
+                }
+            }
+        }
+        let (lo, span) = match self.shared.bounds {
+            Some((l, h)) => (l, h - l),
+            None => (lo, hi - lo),
+        };
+        let log_total = total.max(1.0).ln();
+        let sqrt_total = total.sqrt();
+        let puct = self.params.selection == Selection::Puct;
+        let c = self.params.exploration;
+        let mut best = 0;
+        let mut best_score = f64::NEG_INFINITY;
+        let mut best_loss = None;
+        for (i, e) in children.iter().enumerate() {
+            if self.shared.solver && proof_for(e, mover) == Some(Proof::Loss) {
+                // MCTS-Solver: a move proven to lose is not searched again (unless all moves lose).
+                best_loss.get_or_insert(i);
+                continue;
+            }
+            let visits = e.visits_relaxed() as f64;
+            let virtual_visits = vl * e.in_flight_relaxed() as f64;
+            let n = visits + virtual_visits;
+            if n == 0.0 && !puct {
+                return i;
+            }
+            let q = match q_value(e) {
+                Some(q) if span > 1e-12 => (q - lo) / span,
+                Some(_) => 0.5,
+                None => 0.0,
+            };
+            let score = if puct {
+                let q_eff = if n > 0.0 { q * visits / n } else { 0.0 };
+                q_eff + c * e.prob as f64 * sqrt_total.max(1.0) / (1.0 + n)
+            } else {
+                q * visits / n + c * (log_total / n).sqrt()
+            };
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        if best_score == f64::NEG_INFINITY {
+            return best_loss.unwrap_or(best);
+        }
+        best
+    }
+
+    /// MCTS-Solver shortcut: a move proven to win for the mover is always taken.
+    fn select_solved(&self, children: &[GameEdge<G>], mover: usize) -> Option<usize> {
+        children.iter().position(|e| proof_for(e, mover) == Some(Proof::Win))
+    }
+
+    /// Chance-node outcome selection (see [`ChanceSelection`]).
+    fn select_outcome(&mut self, children: &[GameEdge<G>]) -> usize {
+        match self.params.chance {
+            ChanceSelection::Stratified => {
+                let total: f64 = children.iter().map(|e| (e.visits_relaxed() + e.in_flight_relaxed()) as f64).sum();
+                let mut best = 0;
+                let mut best_lag = f64::NEG_INFINITY;
+                for (i, e) in children.iter().enumerate() {
+                    let n = (e.visits_relaxed() + e.in_flight_relaxed()) as f64;
+                    let lag = e.prob as f64 * (total + 1.0) - n;
+                    if lag > best_lag {
+                        best_lag = lag;
+                        best = i;
+                    }
+                }
+                best
+            }
+            ChanceSelection::Sample => {
+                let mut r = rng::unit(&mut self.rng) as f32;
+                for (i, e) in children.iter().enumerate() {
+                    r -= e.prob;
+                    if r < 0.0 {
+                        return i;
+                    }
+                }
+                children.len() - 1
+            }
+        }
+    }
+}
