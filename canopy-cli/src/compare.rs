@@ -30,10 +30,17 @@ pub struct CompareArgs {
     /// Games per agent, 1..=1000000 (game i of every agent starts from the same board).
     #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
+    #[command(flatten)]
+    pub run: SeriesOptions,
+}
+
+/// The options `compare` and `sweep` share: output forms and the search and game settings of every agent.
+#[derive(clap::Args, Debug)]
+pub struct SeriesOptions {
     /// Print one JSON object (summaries and every game) instead of tables.
     #[arg(long)]
     pub json: bool,
-    /// Print CSV (one line per agent) instead of tables.
+    /// Print CSV (one line per agent or value) instead of tables.
     #[arg(long, conflicts_with = "json")]
     pub csv: bool,
     /// Do not print a line per finished game on stderr.
@@ -135,21 +142,8 @@ pub struct SweepArgs {
     /// Write a plot of the mean score (with its standard error) against the values to this SVG file.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
-    /// Print one JSON object instead of tables.
-    #[arg(long)]
-    pub json: bool,
-    /// Print CSV (one line per value) instead of tables.
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
-    /// Do not print a line per finished game on stderr.
-    #[arg(long)]
-    pub quiet: bool,
     #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
-    pub g2048: G2048Args,
-    #[command(flatten)]
-    pub snake: super::snake::SnakePlayArgs,
+    pub run: SeriesOptions,
 }
 
 /// Share of games whose largest tile reached `tile`.
@@ -281,24 +275,24 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
             agents.push(name);
         }
     }
-    g2048::warn_unused_options(&agents, &args.search, &args.g2048)?;
+    g2048::warn_unused_options(&agents, &args.run.search, &args.run.g2048)?;
     let configs = agents
         .iter()
-        .map(|&a| g2048::agent_config(a, &args.search, &args.g2048, g2048::PLAY_DEFAULT_PLAYOUTS))
+        .map(|&a| g2048::agent_config(a, &args.run.search, &args.run.g2048, g2048::PLAY_DEFAULT_PLAYOUTS))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let bar = g2048::progress_bar(args.games * agents.len() as u64);
     let mut rows = Vec::new();
     for (name, config) in agents.iter().zip(&configs) {
         let label = g2048::agent_label(*name);
-        let games = g2048::run_games(config, args.games, args.search.seed, &bar, &label, args.quiet);
+        let games = g2048::run_games(config, args.games, args.run.search.seed, &bar, &label, args.run.quiet);
         rows.push((label, config, Summary::of(&games), games));
     }
     bar.finish_and_clear();
-    if args.json {
+    if args.run.json {
         let v = json!({
             "game": "2048",
             "games": args.games,
-            "seed": args.search.seed,
+            "seed": args.run.search.seed,
             "agents": rows.iter().map(|(label, config, summary, games)| json!({
                 "agent": label,
                 "config": g2048::config_json(config),
@@ -307,7 +301,7 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
             })).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
-    } else if args.csv {
+    } else if args.run.csv {
         println!("{}", csv_header("agent"));
         for (label, _, summary, _) in &rows {
             println!("{}", csv_row(label, summary));
@@ -341,7 +335,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     let flag = param.flag();
     let mut swept_unused = false;
     for value in &args.values {
-        let (search, g) = g2048::with_param(&args.search, &args.g2048, param, value)
+        let (search, g) = g2048::with_param(&args.run.search, &args.run.g2048, param, value)
             .map_err(|e| input_error(format!("--values: {e}")))?;
         if configs.is_empty() {
             swept_unused = g2048::unused_options(&[kind], &search, &g).contains(&swept_flag.as_str());
@@ -352,7 +346,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
         ));
     }
     let mut svg_file = args.svg.as_deref().map(|path| common::create_output("--svg", path)).transpose()?;
-    g2048::warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
+    g2048::warn_unused_options(&[args.agent], &args.run.search, &args.run.g2048)?;
     if swept_unused {
         eprintln!(
             "warning: {} does not use {swept_flag}; every value plays the same games",
@@ -364,7 +358,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     let mut rows = Vec::new();
     for (value, config) in &configs {
         let label = format!("{agent} {flag}={value}");
-        let games = g2048::run_games(config, args.games, args.search.seed, &bar, &label, args.quiet);
+        let games = g2048::run_games(config, args.games, args.run.search.seed, &bar, &label, args.run.quiet);
         rows.push((value.clone(), config, Summary::of(&games), games));
     }
     bar.finish_and_clear();
@@ -376,13 +370,13 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     let flag = &*flag;
-    if args.json {
+    if args.run.json {
         let v = json!({
             "game": "2048",
             "agent": agent,
             "param": flag,
             "games": args.games,
-            "seed": args.search.seed,
+            "seed": args.run.search.seed,
             "values": rows.iter().map(|(value, config, summary, games)| json!({
                 "value": value,
                 "config": g2048::config_json(config),
@@ -391,7 +385,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
             })).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
-    } else if args.csv {
+    } else if args.run.csv {
         println!("{}", csv_header(flag));
         for (value, _, summary, _) in &rows {
             println!("{}", csv_row(value, summary));

@@ -26,14 +26,16 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
             agents.push(name);
         }
     }
-    let setups =
-        agents.iter().map(|&a| SeriesSetup::new(a, &args.search, &args.snake)).collect::<anyhow::Result<Vec<_>>>()?;
-    let bar = progress_bar(args.games * setups.len() as u64, args.json || args.csv);
-    let lines = common::game_lines(args.quiet || args.search.no_progress, true);
+    let setups = agents
+        .iter()
+        .map(|&a| SeriesSetup::new(a, &args.run.search, &args.run.snake))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let bar = progress_bar(args.games * setups.len() as u64, args.run.json || args.run.csv);
+    let lines = common::game_lines(args.run.quiet || args.run.search.no_progress, true);
     let rows: Vec<Row> = setups
         .iter()
         .map(|setup| {
-            let games = setup.run(args.games, args.search.seed, &args.snake, &bar, lines);
+            let games = setup.run(args.games, args.run.search.seed, &args.run.snake, &bar, lines);
             let summary = Summary::of(&games, setup.cells());
             (setup.agent_name().to_string(), setup.params().clone(), summary, games)
         })
@@ -42,9 +44,9 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
     print_rows(
         "agent",
         &rows,
-        args.json,
-        args.csv,
-        json!({ "game": "snake", "games": args.games, "seed": args.search.seed }),
+        args.run.json,
+        args.run.csv,
+        json!({ "game": "snake", "games": args.games, "seed": args.run.search.seed }),
     )
 }
 
@@ -56,7 +58,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     })?;
     let mut setups = Vec::new();
     for value in &args.values {
-        let mut setup = SeriesSetup::new(args.agent, &args.search, &args.snake)?;
+        let mut setup = SeriesSetup::new(args.agent, &args.run.search, &args.run.snake)?;
         declared.apply(setup.params_mut(), value).map_err(|e| input_error(format!("--values: {e}")))?;
         setups.push((value.trim().to_string(), setup));
     }
@@ -64,12 +66,12 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
         eprintln!("warning: {} does not search; every value plays the same games", setups[0].1.agent_name());
     }
     let mut svg_file = args.svg.as_deref().map(|path| common::create_output("--svg", path)).transpose()?;
-    let bar = progress_bar(args.games * setups.len() as u64, args.json || args.csv);
-    let lines = common::game_lines(args.quiet || args.search.no_progress, true);
+    let bar = progress_bar(args.games * setups.len() as u64, args.run.json || args.run.csv);
+    let lines = common::game_lines(args.run.quiet || args.run.search.no_progress, true);
     let rows: Vec<Row> = setups
         .iter()
         .map(|(value, setup)| {
-            let games = setup.run(args.games, args.search.seed, &args.snake, &bar, lines);
+            let games = setup.run(args.games, args.run.search.seed, &args.run.snake, &bar, lines);
             (value.clone(), setup.params().clone(), Summary::of(&games, setup.cells()), games)
         })
         .collect();
@@ -81,8 +83,8 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
         file.write_all(svg_plot(&title, declared.name, &points).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
-    let head = json!({ "game": "snake", "param": declared.name, "games": args.games, "seed": args.search.seed });
-    print_rows(declared.name, &rows, args.json, args.csv, head)
+    let head = json!({ "game": "snake", "param": declared.name, "games": args.games, "seed": args.run.search.seed });
+    print_rows(declared.name, &rows, args.run.json, args.run.csv, head)
 }
 
 /// Prints `rows` as a table (first column `label`), CSV or JSON (with `head`'s keys first).
