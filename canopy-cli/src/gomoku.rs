@@ -110,48 +110,6 @@ fn proof_name(p: Option<Proof>) -> &'static str {
     }
 }
 
-/// The board with the best move drawn as `*`: column numbers on top, row numbers on the left, `X` Black,
-/// `O` White, `.` empty.
-fn diagram(state: &GomokuState, best: Option<Cell>) -> String {
-    let size = state.size();
-    let mut text = String::from("  ");
-    for x in 0..size {
-        text += &format!(" {x:>2}");
-    }
-    text.push('\n');
-    for y in 0..size {
-        text += &format!("{y:>2}");
-        for x in 0..size {
-            let cell = Cell::new(x, y);
-            let c = match state.stone(cell) {
-                Some(BLACK) => 'X',
-                Some(_) => 'O',
-                None if Some(cell) == best => '*',
-                None => '.',
-            };
-            text += &format!("  {c}");
-        }
-        text.push('\n');
-    }
-    text
-}
-
-/// One row per board row, `X`, `O` and `.` (the JSON form of the board).
-fn rows(state: &GomokuState) -> Vec<String> {
-    let size = state.size();
-    (0..size)
-        .map(|y| {
-            (0..size)
-                .map(|x| match state.stone(Cell::new(x, y)) {
-                    Some(BLACK) => 'X',
-                    Some(_) => 'O',
-                    None => '.',
-                })
-                .collect()
-        })
-        .collect()
-}
-
 /// Root actions: the search's best first, then most visited first (ties: higher win rate, then
 /// row-major).
 fn ranked(actions: &[ActionStats<Cell>], best: Option<Cell>) -> Vec<&ActionStats<Cell>> {
@@ -207,7 +165,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
             "to_move": colour(me),
             "black": state.stones(BLACK).map(|c| c.to_string()).collect::<Vec<_>>(),
             "white": state.stones(WHITE).map(|c| c.to_string()).collect::<Vec<_>>(),
-            "board": rows(&state),
+            "board": state.rows(),
             "game_over": state.is_terminal(),
             "winner": state.winner().map(colour),
             "result": state.is_terminal().then(|| state.winner().map_or("draw".to_string(), |w| format!("{} wins", colour(w)))),
@@ -237,7 +195,7 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
-    print!("{}", diagram(&state, report.best));
+    print!("{}", state.diagram(report.best));
     println!("{}x{} {}, {} stones", game.size(), game.size(), game.rule().name(), state.stone_count());
     if state.is_terminal() {
         match state.winner() {

@@ -259,30 +259,48 @@ impl GomokuState {
     }
 }
 
-impl fmt::Display for GomokuState {
-    /// The board as a diagram: a header of column numbers, then one line per row starting with the row
-    /// number, cells `X` (Black), `O` (White) and `.` (empty), three characters per cell. The last move,
-    /// when known, is not marked, so that the diagram parses back to the same stones
-    /// ([`super::Gomoku::parse_board`]).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl GomokuState {
+    /// The character of `cell`: `X` (Black), `O` (White), `*` for the empty cell `mark`, `.` (empty).
+    fn cell_char(&self, cell: Cell, mark: Option<Cell>) -> char {
+        match self.stone(cell) {
+            Some(BLACK) => 'X',
+            Some(_) => 'O',
+            None if Some(cell) == mark => '*',
+            None => '.',
+        }
+    }
+
+    /// One string per board row, top row first, one character per cell (`X`, `O`, `.`).
+    pub fn rows(&self) -> Vec<String> {
         let size = self.size();
-        write!(f, "  ")?;
+        (0..size).map(|y| (0..size).map(|x| self.cell_char(Cell::new(x, y), None)).collect()).collect()
+    }
+
+    /// The board as a diagram: a header of column numbers, then one line per row starting with the row
+    /// number, cells `X` (Black), `O` (White) and `.` (empty), three characters per cell; the empty cell
+    /// `mark`, when given, drawn as `*` (a move to show).
+    pub fn diagram(&self, mark: Option<Cell>) -> String {
+        let size = self.size();
+        let mut text = String::from("  ");
         for x in 0..size {
-            write!(f, " {x:>2}")?;
+            text += &format!(" {x:>2}");
         }
-        writeln!(f)?;
+        text.push('\n');
         for y in 0..size {
-            write!(f, "{y:>2}")?;
+            text += &format!("{y:>2}");
             for x in 0..size {
-                let c = match self.stone(Cell::new(x, y)) {
-                    Some(BLACK) => 'X',
-                    Some(_) => 'O',
-                    None => '.',
-                };
-                write!(f, "  {c}")?;
+                text += &format!("  {}", self.cell_char(Cell::new(x, y), mark));
             }
-            writeln!(f)?;
+            text.push('\n');
         }
-        Ok(())
+        text
+    }
+}
+
+impl fmt::Display for GomokuState {
+    /// [`GomokuState::diagram`] with no mark. The last move, when known, is not marked, so that the
+    /// diagram parses back to the same stones ([`super::Gomoku::parse_board`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagram(None))
     }
 }
