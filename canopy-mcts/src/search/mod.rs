@@ -25,6 +25,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use bumpalo::Bump;
+use crossbeam_utils::CachePadded;
 
 use node::Node;
 pub use node::Proof;
@@ -178,8 +179,10 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             (true, false) => SolverStatus::NotWinDrawLoss,
             (true, true) => SolverStatus::On,
         };
-        let claimed = AtomicU64::new(0);
-        let internal_stop = AtomicBool::new(false);
+        // The playout claim is written by every worker's batch and the stop flag read on every playout:
+        // each gets its own cache line, so that neither write traffic slows the other's readers.
+        let claimed = CachePadded::new(AtomicU64::new(0));
+        let internal_stop = CachePadded::new(AtomicBool::new(false));
         let shared = Shared {
             game,
             policy: self.policy,
@@ -187,8 +190,8 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             root,
             root_state,
             table: table.as_ref(),
-            claimed: &claimed,
-            stop: &internal_stop,
+            claimed: &*claimed,
+            stop: &*internal_stop,
             external_stop: stop,
             deadline: params.time_ms.map(|ms| start + Duration::from_millis(ms)),
             bounds: game.value_bounds(),
