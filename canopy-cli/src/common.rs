@@ -6,9 +6,9 @@ use canopy_mcts::search::{
     parse_bytes, physical_memory_bytes, ActionStats, Progress, ProgressObserver, SearchReport, DEFAULT_MEMORY_BYTES,
 };
 
-/// The accepted values of a whole-number option, inclusive. Each option's range is declared once, here
-/// (the constants below), and every command that takes the option checks it with the same value, as do
-/// `match`'s per-agent settings and `sweep`'s values.
+/// The accepted values of a whole-number option of the command line, inclusive, declared once beside the
+/// option (such as [`GAMES`]). The search options' ranges are the library's parameter declarations
+/// instead (see [`super::params`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Whole {
     /// Smallest accepted value.
@@ -40,56 +40,8 @@ impl Whole {
     }
 }
 
-/// The accepted values of a real-number option, inclusive (finite values only), declared once like
-/// [`Whole`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Real {
-    /// Smallest accepted value.
-    pub min: f64,
-    /// Largest accepted value.
-    pub max: f64,
-}
-
-impl Real {
-    /// Reads `text` as a number in the range (`-0` reads as 0).
-    ///
-    /// # Errors
-    /// One line naming the value and the range, e.g. `nan is not a number from 0 to 100`.
-    pub fn parse(self, text: &str) -> Result<f64, String> {
-        let t = text.trim();
-        match t.parse::<f64>() {
-            Ok(v) if v >= self.min && v <= self.max => Ok(v + 0.0),
-            _ => Err(format!("{t} is not a number from {} to {}", self.min, self.max)),
-        }
-    }
-}
-
-/// Playouts per search, all threads together (`--playouts`; `match`'s `playouts=`).
-pub const PLAYOUTS: Whole = Whole { min: 1, max: canopy_mcts::search::MAX_PLAYOUTS };
-/// Worker threads (`--threads`, each entry of bench's `--threads` list; `match`'s `threads=`).
-pub const THREADS: Whole = Whole { min: 1, max: canopy_mcts::search::MAX_THREADS };
-/// Random seeds (`--seed`): every 64-bit value.
-pub const SEED: Whole = Whole { min: 0, max: u64::MAX };
 /// Games of `play`, `compare`, `sweep` and `match` (`--games`).
 pub const GAMES: Whole = Whole { min: 1, max: 1_000_000 };
-/// Virtual loss per in-flight playout, in visits (`--virtual-loss`; `match`'s `virtual_loss=`): past a
-/// thousand, one in-flight playout outweighs any tree a search of seconds builds.
-pub const VIRTUAL_LOSS: Whole = Whole { min: 0, max: canopy_mcts::search::MAX_VIRTUAL_LOSS };
-/// Visits before a node is expanded (`--expand-threshold`; `match`'s `expand_threshold=`): past a million
-/// the tree stops below the root in any search of reasonable length.
-pub const EXPAND_THRESHOLD: Whole = Whole { min: 0, max: canopy_mcts::search::MAX_EXPAND_THRESHOLD };
-/// The UCT (and PUCT) exploration constant on values normalised to [0, 1] (`--exploration`; `match`'s
-/// `exploration=`; `sweep --param exploration`): past 100 selection is uniform in any practical search.
-pub const EXPLORATION: Real = Real { min: 0.0, max: canopy_mcts::search::MAX_EXPLORATION };
-
-/// `--chance` values of `canopy bench`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ChanceArg {
-    /// The outcome whose visit share lags its probability most.
-    Stratified,
-    /// Sample outcomes by probability.
-    Sample,
-}
 
 /// Reads a `--memory` budget: a byte count of at least 64 KiB that this machine can hold. Budgets above
 /// the default (1 GiB) that exceed the physical memory are refused (Linux, where it is known; the

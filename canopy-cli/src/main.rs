@@ -71,6 +71,10 @@ enum Command {
     Play(PlayArgs),
     /// Measure search throughput at several thread counts on fixed positions with a fixed seed: playouts/s,
     /// speedup, parallel efficiency, nodes, and the bare rollout rate of the same policy.
+    ///
+    /// `--playouts` is the playouts of each search (per position and thread count) and the bare rollouts
+    /// per position; by default 2048 20000, tictactoe 50000, gomoku 9x9 (and smaller) 20000, larger gomoku
+    /// 10000, snake 20000.
     Bench(bench::BenchArgs),
     /// Play games between two agents (two-player games) and report wins, losses and draws per colour.
     Match(matches::MatchArgs),

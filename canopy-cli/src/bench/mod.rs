@@ -19,10 +19,10 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::common::{
-    self, parse_memory, ChanceArg, Whole, EXPAND_THRESHOLD, EXPLORATION, PLAYOUTS, SEED, THREADS, VIRTUAL_LOSS,
-};
-use super::input_error;
+use clap::{ArgMatches, Command};
+
+use super::common::{self, parse_memory, Whole};
+use super::{input_error, params};
 use canopy_mcts::games::fixtures::{self, Fixture, SNAKE_MIN_SIDE};
 use canopy_mcts::games::g2048::{G2048Policy, G2048};
 use canopy_mcts::games::gomoku::{
@@ -30,8 +30,9 @@ use canopy_mcts::games::gomoku::{
 };
 use canopy_mcts::games::snake::{Snake, SnakePolicy, MAX_SIDE as SNAKE_MAX};
 use canopy_mcts::games::tictactoe::TicTacToe;
+use canopy_mcts::param::Settings;
 use canopy_mcts::policy::UniformPolicy;
-use canopy_mcts::search::{ChanceSelection, SearchParams, Selection};
+use canopy_mcts::search::SearchParams;
 use measure::bench_game;
 use output::{plot_svg, print_report};
 
@@ -53,10 +54,6 @@ pub struct BenchArgs {
     /// the logical cores, and the core count itself.
     #[arg(long, value_name = "LIST", allow_hyphen_values = true, value_parser = parse_thread_list)]
     pub threads: Option<ThreadList>,
-    /// Playouts per search, i.e. per position and thread count (and bare rollouts per position),
-    /// 1..=1000000000000. Default: 2048 20000, tictactoe 50000, gomoku 9x9 (and smaller) 20000, larger gomoku 10000, snake 20000.
-    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| PLAYOUTS.parse(t))]
-    pub playouts: Option<u64>,
     /// Runs per position and thread count, 1..=100; the fastest one counts.
     #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = |t: &str| REPEAT.parse_u32(t))]
     pub repeat: u32,
@@ -66,37 +63,63 @@ pub struct BenchArgs {
     /// setting other engines' figures use).
     #[arg(long, value_enum)]
     pub rollout: Option<RolloutArg>,
-    /// Random seed of the searches and of the bare rollouts (the positions are fixed),
-    /// 0..=18446744073709551615.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| SEED.parse(t))]
-    pub seed: u64,
-    /// Memory budget of each search, e.g. 512MB, 2GiB (no more than this machine's memory).
-    #[arg(long, value_name = "BYTES", default_value = "1GiB", value_parser = parse_memory)]
-    pub memory: usize,
-    /// Do not pin worker threads to cores.
-    #[arg(long)]
-    pub no_pin: bool,
-    /// Do not use the transposition table.
-    #[arg(long)]
-    pub no_tt: bool,
-    /// UCT exploration constant C (values normalised to [0, 1]), 0..=100.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = |t: &str| EXPLORATION.parse(t))]
-    pub exploration: f64,
-    /// Virtual loss per in-flight playout, 0..=1000 (0 disables it).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| VIRTUAL_LOSS.parse_u32(t))]
-    pub virtual_loss: u32,
-    /// Visits a node needs before it is expanded, 0..=1000000.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| EXPAND_THRESHOLD.parse_u32(t))]
-    pub expand_threshold: u32,
-    /// Chance-node outcome selection: stratified or sample.
-    #[arg(long, value_enum, default_value_t = ChanceArg::Stratified)]
-    pub chance: ChanceArg,
+    #[command(flatten)]
+    pub search: BenchSearch,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
     /// Also draw playouts/s and parallel efficiency against threads into this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+}
+
+/// The search options of `canopy bench`, made from the library's parameter declarations as every
+/// searching command's are (see [`super::search_args`]), less those bench sets itself or has no use for
+/// ([`BENCH_SKIPPED`]). `--playouts` applies to every search and to the bare rollouts; its default depends
+/// on the game (see [`run`]), so it is `None` when not given.
+#[derive(Debug, Clone)]
+pub struct BenchSearch {
+    /// The parameters as given, on top of [`bench_defaults`].
+    pub params: SearchParams,
+}
+
+/// Declared search parameters `canopy bench` does not take as search options: `threads` (bench's own
+/// `--threads` is a list of counts to measure), `time` (a throughput is measured on a fixed number of
+/// playouts), `solver` (it could end a search early), and `selection`, `backup` and `audit`.
+const BENCH_SKIPPED: [&str; 6] = ["threads", "time", "solver", "selection", "backup", "audit"];
+
+/// The search parameters of `canopy bench` before the options: the declared defaults, one thread, no
+/// playout or time limit, and no solver (throughput is measured on a fixed amount of work: the solver
+/// could end a search early).
+fn bench_defaults() -> SearchParams {
+    SearchParams { playouts: None, time_ms: None, threads: 1, solver: false, ..SearchParams::default() }
+}
+
+impl clap::Args for BenchSearch {
+    fn augment_args(cmd: Command) -> Command {
+        params::add_flags(cmd, &bench_defaults(), "Search options", &BENCH_SKIPPED)
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for BenchSearch {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let invalid = |msg: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{msg}\n"));
+        let mut p = bench_defaults();
+        params::apply(m, &mut p).map_err(invalid)?;
+        if let Some((_, text)) = params::given::<SearchParams>(m).iter().find(|(n, _)| *n == "memory") {
+            parse_memory(text).map_err(|e| invalid(format!("--memory: {e}")))?;
+        }
+        Ok(BenchSearch { params: p })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 /// The games `canopy bench` measures.
@@ -129,10 +152,20 @@ pub enum RolloutArg {
 #[derive(Clone, Debug)]
 pub struct ThreadList(pub Vec<usize>);
 
+/// Reads `--threads`: each count is checked by the declaration of the `threads` search parameter.
 fn parse_thread_list(text: &str) -> Result<ThreadList, String> {
+    let declared = SearchParams::param("threads").expect("threads is a declared search parameter");
     let mut list = Vec::new();
     for token in text.split(',') {
-        list.push(THREADS.parse(token).map_err(|e| format!("{e} (example: --threads 1,2,4)"))? as usize);
+        let mut p = bench_defaults();
+        declared.apply(&mut p, token).map_err(|e| {
+            let why = match e {
+                canopy_mcts::param::ParamError::Invalid { value, range, .. } => format!("{value} is not {range}"),
+                other => other.to_string(),
+            };
+            format!("{why} (example: --threads 1,2,4)")
+        })?;
+        list.push(p.threads);
     }
     list.sort_unstable();
     list.dedup();
@@ -253,28 +286,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         (BenchGame::Gomoku, _) => 10_000,
         (BenchGame::Snake, _) => 20_000,
     };
-    let playouts = args.playouts.unwrap_or(default_playouts);
-    let params = SearchParams {
-        playouts: Some(playouts),
-        time_ms: None,
-        memory_bytes: args.memory,
-        threads: 1,
-        seed: args.seed,
-        pin_threads: !args.no_pin,
-        transposition_table: !args.no_tt,
-        exploration: args.exploration,
-        virtual_loss: args.virtual_loss,
-        expand_threshold: args.expand_threshold,
-        chance: match args.chance {
-            ChanceArg::Stratified => ChanceSelection::Stratified,
-            ChanceArg::Sample => ChanceSelection::Sample,
-        },
-        audit: false,
-        selection: Selection::Uct,
-        backup: canopy_mcts::search::Backup::Mean,
-        // Throughput is measured on a fixed amount of work: the solver could end a search early.
-        solver: false,
-    };
+    let playouts = args.search.params.playouts.unwrap_or(default_playouts);
+    let params = SearchParams { playouts: Some(playouts), ..args.search.params.clone() };
     let cfg = Config { threads, playouts, repeat: args.repeat, params };
     // Open the plot file first, so that a bad path fails before the measurements rather than after.
     let plot_file = match &args.plot {

@@ -1,0 +1,217 @@
+//! Building a 2048 agent's configuration from the options, and describing it.
+
+use serde_json::{json, Value};
+
+use super::{parse_probability, parse_rollout_depth, G2048Args, RolloutArg, RolloutDepth, DEPTH, LEAF_DEPTH};
+use crate::compare::{self, SweepParam};
+use crate::{input_error, AgentName, SearchArgs};
+use canopy_mcts::games::g2048::agents::{self, AgentConfig, AgentKind};
+use canopy_mcts::games::g2048::expectimax::{self, DEFAULT_PROB_CUTOFF};
+use canopy_mcts::games::g2048::{G2048Policy, RolloutPolicy};
+
+/// The library's agent for a command-line agent name, or an input error for a Snake-only agent.
+///
+/// # Errors
+/// [`crate::InputError`] for `tailfollow` and `hamilton`.
+pub fn agent_kind(name: AgentName) -> anyhow::Result<AgentKind> {
+    Ok(match name {
+        AgentName::Mcts => AgentKind::Mcts,
+        AgentName::Expectimax => AgentKind::Expectimax,
+        AgentName::Flat => AgentKind::Flat,
+        AgentName::Greedy => AgentKind::Greedy,
+        AgentName::Random => AgentKind::Random,
+        AgentName::Tailfollow | AgentName::Hamilton | AgentName::Threat => {
+            return Err(input_error("2048 agents are mcts, expectimax, flat, greedy and random"))
+        }
+    })
+}
+
+/// The agent's name as tables print it.
+pub fn agent_label(name: AgentName) -> String {
+    agent_kind(name).map_or_else(|_| format!("{name:?}").to_lowercase(), |k| k.name().to_string())
+}
+
+/// The 2048 and search options given on the command line that none of `agents` uses, as their flags
+/// (`--playouts` is used by mcts and flat, `--exploration` and `--backup` by mcts, the rollout options by
+/// mcts and flat, `--depth` and `--prob-cutoff` by expectimax, `--time` and `--threads` by every agent
+/// but greedy and random). `--prob-cutoff` counts as given when it differs from its default.
+pub fn unused_options(agents: &[AgentKind], search: &SearchArgs, g: &G2048Args) -> Vec<&'static str> {
+    use AgentKind::{Expectimax, Flat, Mcts};
+    let any = |kinds: &[AgentKind]| agents.iter().any(|a| kinds.contains(a));
+    let options: [(&str, bool, &[AgentKind]); 12] = [
+        ("--playouts", search.playouts.is_some(), &[Mcts, Flat]),
+        ("--time", search.time.is_some(), &[Mcts, Flat, Expectimax]),
+        ("--threads", search.threads.is_some(), &[Mcts, Flat, Expectimax]),
+        ("--exploration", search.exploration.is_some(), &[Mcts]),
+        ("--backup", search.backup.is_some(), &[Mcts]),
+        ("--rollout", g.rollout.is_some(), &[Mcts, Flat]),
+        ("--epsilon", g.epsilon.is_some(), &[Mcts, Flat]),
+        ("--rollout-depth", g.rollout_depth.is_some(), &[Mcts, Flat]),
+        ("--leaf-depth", g.leaf_depth.is_some(), &[Mcts, Flat]),
+        ("--depth", g.depth.is_some(), &[Expectimax]),
+        ("--prob-cutoff", g.prob_cutoff != DEFAULT_PROB_CUTOFF, &[Expectimax]),
+        ("--no-tt", search.no_tt, &[Mcts]),
+    ];
+    options.iter().filter(|(_, given, users)| *given && !any(users)).map(|(flag, _, _)| *flag).collect()
+}
+
+/// Prints one warning line on stderr when options were given that none of `agents` uses (see
+/// [`unused_options`]), so that an ignored option is never silent.
+///
+/// # Errors
+/// An input error for a snake agent name.
+pub fn warn_unused_options(agents: &[AgentName], search: &SearchArgs, g: &G2048Args) -> anyhow::Result<()> {
+    let kinds = agents.iter().map(|&a| agent_kind(a)).collect::<anyhow::Result<Vec<_>>>()?;
+    let unused = unused_options(&kinds, search, g);
+    if !unused.is_empty() {
+        let names: Vec<String> = agents.iter().map(|&a| agent_label(a)).collect();
+        match names.as_slice() {
+            [one] => eprintln!("warning: {one} does not use {}; ignored", unused.join(", ")),
+            many => eprintln!("warning: none of {} uses {}; ignored", many.join(", "), unused.join(", ")),
+        }
+    }
+    Ok(())
+}
+
+/// The configuration of agent `name` from the options: the search options, and the 2048 options on top
+/// of the agent's defaults ([`AgentConfig::new`]).
+///
+/// # Errors
+/// An [`crate::InputError`] when --epsilon is given with --rollout random.
+pub fn agent_config(
+    name: AgentName,
+    search: &SearchArgs,
+    g: &G2048Args,
+    default_playouts: u64,
+) -> anyhow::Result<AgentConfig> {
+    let kind = agent_kind(name)?;
+    let defaults = AgentConfig::new(kind);
+    let mut params = search.params(default_playouts);
+    if search.exploration.is_none() {
+        params.exploration = defaults.search.exploration;
+    }
+    if search.backup.is_none() {
+        params.backup = defaults.search.backup;
+    }
+    let base = defaults.policy.rollout;
+    let mut policy = base;
+    match (g.rollout, g.epsilon) {
+        (Some(RolloutArg::Random), Some(_)) => {
+            return Err(input_error("--epsilon applies to --rollout egreedy, not --rollout random"));
+        }
+        (Some(RolloutArg::Random), None) => policy.epsilon = 1.0,
+        (Some(RolloutArg::Egreedy), e) | (None, e @ Some(_)) => {
+            policy.epsilon = e.unwrap_or(if base.epsilon < 1.0 { base.epsilon } else { agents::DEFAULT_EPSILON })
+        }
+        (None, None) => {}
+    }
+    if let Some(RolloutDepth(d)) = g.rollout_depth {
+        policy.depth = d;
+    }
+    if let Some(l) = g.leaf_depth {
+        policy.leaf_depth = l;
+    }
+    let cache_slots = {
+        let by_memory = (search.memory / 16).max(1);
+        let by_memory = if by_memory.is_power_of_two() { by_memory } else { by_memory.next_power_of_two() / 2 };
+        defaults.cache_slots.min(by_memory)
+    };
+    Ok(AgentConfig {
+        kind,
+        search: params,
+        policy: G2048Policy { rollout: policy, ..defaults.policy },
+        expectimax: expectimax::Limits { depth: g.depth, time_ms: None, prob_cutoff: g.prob_cutoff },
+        cache_slots,
+    })
+}
+
+/// The options after setting `param` to `value` (as its option would read it).
+///
+/// # Errors
+/// A one-line message when the value does not parse or lies outside the option's range.
+pub fn with_param(
+    search: &SearchArgs,
+    g: &G2048Args,
+    param: compare::Swept,
+    value: &str,
+) -> Result<(SearchArgs, G2048Args), String> {
+    let (s, mut g) = (search.clone(), g.clone());
+    let v = value.trim();
+    let param = match param {
+        compare::Swept::Search(name) => return Ok((s.with(name, v)?, g)),
+        compare::Swept::G2048(p) => p,
+    };
+    match param {
+        SweepParam::Epsilon => g.epsilon = Some(parse_probability(v)?),
+        SweepParam::RolloutDepth => g.rollout_depth = Some(parse_rollout_depth(v)?),
+        SweepParam::LeafDepth => g.leaf_depth = Some(LEAF_DEPTH.parse_u32(v)?),
+        SweepParam::Rollout => {
+            g.rollout = Some(match v.to_ascii_lowercase().as_str() {
+                "random" => RolloutArg::Random,
+                "egreedy" => RolloutArg::Egreedy,
+                _ => return Err(format!("'{v}' is not a rollout (random or egreedy)")),
+            })
+        }
+        SweepParam::Depth => g.depth = Some(DEPTH.parse_u32(v)?),
+        SweepParam::ProbCutoff => g.prob_cutoff = parse_probability(v)?,
+    }
+    Ok((s, g))
+}
+
+/// The configuration as one line of text.
+pub fn config_line(c: &AgentConfig) -> String {
+    let p = &c.search;
+    let limit = match (p.time_ms, p.playouts) {
+        (Some(t), Some(n)) => format!("{t} ms or {n} playouts per move"),
+        (Some(t), None) => format!("{t} ms per move"),
+        (None, Some(n)) => format!("{n} playouts per move"),
+        (None, None) => "no limit".to_string(),
+    };
+    let rollout = rollout_text(&c.policy.rollout);
+    match c.kind {
+        AgentKind::Mcts => format!(
+            "{limit}, {} threads, C {}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, rollout {rollout}, \
+             seed {}",
+            p.threads, p.exploration, p.backup, p.virtual_loss, p.expand_threshold, p.chance, p.seed
+        )
+        .to_lowercase(),
+        AgentKind::Expectimax => {
+            let depth = match (c.expectimax.depth, p.time_ms) {
+                (Some(d), Some(t)) => format!("iterative deepening to depth {d} within {t} ms"),
+                (Some(d), None) => format!("depth {d}"),
+                (None, Some(t)) => format!("iterative deepening within {t} ms"),
+                (None, None) => "depth max(4, distinct tiles - 1)".to_string(),
+            };
+            format!(
+                "{depth}, probability cut-off {}, cache {} entries, {} threads",
+                c.expectimax.prob_cutoff, c.cache_slots, p.threads
+            )
+        }
+        AgentKind::Flat => format!("{limit} (rollouts, all moves), {} threads, rollout {rollout}", p.threads),
+        AgentKind::Greedy => "best merge score + evaluation of the afterstate".to_string(),
+        AgentKind::Random => "uniformly random legal move".to_string(),
+    }
+}
+
+fn rollout_text(r: &RolloutPolicy) -> String {
+    let moves = if r.epsilon >= 1.0 { "random".to_string() } else { format!("egreedy epsilon {}", r.epsilon) };
+    match r.depth {
+        Some(d) if r.leaf_depth > 0 => {
+            format!("{moves}, truncated after {d} moves + depth-{} expectimax of the evaluation", r.leaf_depth)
+        }
+        Some(d) => format!("{moves}, truncated after {d} moves + evaluation"),
+        None => format!("{moves} to the end"),
+    }
+}
+
+/// The configuration as JSON.
+pub fn config_json(c: &AgentConfig) -> Value {
+    json!({
+        "agent": c.kind,
+        "search": crate::params::to_json(&c.search),
+        "rollout": c.policy.rollout,
+        "expectimax": c.expectimax,
+        "cache_slots": c.cache_slots,
+        "weights": c.policy.heuristic.weights(),
+    })
+}

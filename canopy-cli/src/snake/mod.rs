@@ -1,0 +1,286 @@
+//! `canopy play snake` and `canopy analyze snake`: the snake options, reading a position, and
+//! explaining a decision; series of games (for `play`, `compare` and `sweep`) are in the `play` submodule.
+
+mod play;
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::common::{self, Whole};
+use super::{input_error, AgentName, AnalyzeArgs};
+use canopy_mcts::games::snake::{
+    Cell, Dir, MctsAgent, RolloutPolicy, Snake, SnakePolicy, SnakeState, TailFilter, MAX_SIDE,
+};
+use canopy_mcts::search::Search;
+
+pub use play::{play, progress_bar, GameResult, SeriesSetup, Summary};
+
+/// Pauses of `--watch` (`--delay`), in milliseconds.
+const DELAY_MS: Whole = Whole { min: 0, max: 10_000 };
+/// Move caps of `--max-moves`.
+const MAX_MOVES: Whole = Whole { min: 1, max: u64::MAX };
+/// Free cells of `--endgame`: 0 (off) to the largest board's cells.
+const ENDGAME: Whole = Whole { min: 0, max: (MAX_SIDE * MAX_SIDE) as u64 };
+/// Rollout caps of `--rollout-moves`.
+const ROLLOUT_MOVES: Whole = Whole { min: 1, max: u32::MAX as u64 };
+
+/// Snake options of `play` (ignored by the other games, which refuse them when given).
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Snake")]
+pub struct SnakePlayArgs {
+    /// Board size WxH, each side 2..=32 (snake; default 10x10).
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<String>,
+    /// Draw the board in the terminal after every move (snake).
+    #[arg(long)]
+    pub watch: bool,
+    /// Pause after each drawn move, in milliseconds, 0..=10000 (with --watch).
+    #[arg(long, value_name = "MS", default_value_t = 30, allow_negative_numbers = true, value_parser = |t: &str| DELAY_MS.parse(t))]
+    pub delay: u64,
+    /// Stop a game after this many moves, at least 1 (snake; the game then counts as unfinished).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| MAX_MOVES.parse(t))]
+    pub max_moves: Option<u64>,
+    /// MCTS agent: follow a closing Hamiltonian cycle once one exists with at most N free cells, 0..=1024
+    /// (snake; default a quarter of the cells; 0 turns it off).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| ENDGAME.parse(t).map(|n| n as usize))]
+    pub endgame: Option<usize>,
+    #[command(flatten)]
+    pub search: SnakeSearchArgs,
+}
+
+/// Settings of the MCTS agent's search policy (snake), shared by `play` and `analyze`.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Snake")]
+pub struct SnakeSearchArgs {
+    /// Rollout policy of the MCTS agent (snake; default safegreedy).
+    #[arg(id = "snake_rollout", long = "snake-rollout", value_enum)]
+    pub rollout: Option<RolloutArg>,
+    /// Rollout cap in moves, 1..=4294967295 (snake; default 2 x board area).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| ROLLOUT_MOVES.parse_u32(t))]
+    pub rollout_moves: Option<u32>,
+    /// Which safe moves the MCTS agent searches (snake; default now).
+    #[arg(long, value_enum)]
+    pub tail_filter: Option<TailFilterArg>,
+}
+
+/// `--tail-filter` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TailFilterArg {
+    /// Every safe move.
+    Off,
+    /// Moves after which a path of free cells leads from the head to the tail (never collides).
+    Now,
+    /// Moves after which the head can reach the tail through cells the body will have left.
+    Timed,
+}
+
+/// `--snake-rollout` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RolloutArg {
+    /// Greedy by path distance to the food among the moves that keep the tail reachable.
+    Safegreedy,
+    /// One-move-ahead tail-following, nearest the food by Manhattan distance.
+    Tailfollow,
+    /// Uniform over the safe moves.
+    Random,
+}
+
+impl SnakeSearchArgs {
+    fn is_default(&self) -> bool {
+        self.rollout.is_none() && self.rollout_moves.is_none() && self.tail_filter.is_none()
+    }
+
+    /// Refuses snake options given to another game's `analyze`.
+    pub fn refuse_for(&self, game: &str) -> anyhow::Result<()> {
+        if self.is_default() {
+            return Ok(());
+        }
+        Err(input_error(format!(
+            "--snake-rollout, --rollout-moves and --tail-filter are snake options, not {game} ones"
+        )))
+    }
+
+    /// The MCTS agent's search policy for a `width` x `height` board with these options.
+    fn policy(&self, width: usize, height: usize) -> SnakePolicy {
+        let mut g = MctsAgent::search_policy(width, height);
+        if let Some(r) = self.rollout {
+            g.rollout = match r {
+                RolloutArg::Safegreedy => RolloutPolicy::SafeGreedy,
+                RolloutArg::Tailfollow => RolloutPolicy::TailFollow,
+                RolloutArg::Random => RolloutPolicy::RandomSafe,
+            };
+        }
+        if let Some(m) = self.rollout_moves {
+            g.rollout_max_moves = m;
+        }
+        if let Some(f) = self.tail_filter {
+            g.tail_filter = match f {
+                TailFilterArg::Off => TailFilter::Off,
+                TailFilterArg::Now => TailFilter::Now,
+                TailFilterArg::Timed => TailFilter::Timed,
+            };
+        }
+        g
+    }
+}
+
+impl SnakePlayArgs {
+    /// Refuses snake options given to another game's `play`.
+    pub fn refuse_for(&self, game: &str) -> anyhow::Result<()> {
+        let given = self.size.is_some()
+            || self.watch
+            || self.max_moves.is_some()
+            || self.endgame.is_some()
+            || !self.search.is_default();
+        if given {
+            return Err(input_error(format!(
+                "--size, --watch, --max-moves, --endgame, --snake-rollout, --rollout-moves and --tail-filter are \
+                 snake options, not {game} ones"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Reads `WxH`.
+fn parse_size(text: &str) -> anyhow::Result<(usize, usize)> {
+    let bad = || input_error(format!("bad --size '{text}': expected WxH with each side in 2..=32 (e.g. 8x8)"));
+    let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: usize = w.parse().map_err(|_| bad())?;
+    let h: usize = h.parse().map_err(|_| bad())?;
+    if (2..=32).contains(&w) && (2..=32).contains(&h) {
+        Ok((w, h))
+    } else {
+        Err(bad())
+    }
+}
+
+/// A position as JSON: `{"size": "8x8", "body": [[x, y], ...], "food": [x, y], "hunger": 0, "steps": 0}`
+/// (`width` and `height` may replace `size`; `food` may be null or absent for a pending spawn).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonState {
+    size: Option<String>,
+    width: Option<usize>,
+    height: Option<usize>,
+    body: Vec<[u8; 2]>,
+    food: Option<[u8; 2]>,
+    #[serde(default)]
+    hunger: u32,
+    #[serde(default)]
+    steps: u32,
+}
+
+/// Reads a position in the text format of `games::snake::parse` or as JSON (see [`JsonState`]).
+fn parse_state(text: &str) -> anyhow::Result<SnakeState> {
+    if !text.trim_start().starts_with('{') {
+        return text.parse().map_err(|e| input_error(format!("bad snake state: {e}")));
+    }
+    let j: JsonState =
+        serde_json::from_str(text).map_err(|e| input_error(format!("bad snake state JSON: {}", one_line(&e))))?;
+    let (w, h) = match (&j.size, j.width, j.height) {
+        (Some(s), None, None) => parse_size(s)?,
+        (None, Some(w), Some(h)) => (w, h),
+        _ => return Err(input_error("bad snake state JSON: give either \"size\" or \"width\" and \"height\"")),
+    };
+    let body: Vec<Cell> = j.body.iter().map(|&[x, y]| Cell::new(x, y)).collect();
+    let mut s = SnakeState::from_body(w, h, &body, j.food.map(|[x, y]| Cell::new(x, y)))
+        .map_err(|e| input_error(format!("bad snake state: {e}")))?;
+    s.set_hunger(j.hunger);
+    s.set_steps(j.steps);
+    Ok(s)
+}
+
+fn one_line(e: &impl std::fmt::Display) -> String {
+    e.to_string().lines().next().unwrap_or_default().to_string()
+}
+
+/// Analyses a snake position with the MCTS agent's search policy.
+pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    if args.agent != AgentName::Mcts {
+        return Err(input_error("snake is analysed with --agent mcts only (the other agents are for play)"));
+    }
+    let state = parse_state(args.board()?)?;
+    let game = Snake::for_state(&state);
+    game.check_position(&state).map_err(|e| input_error(format!("bad snake state: {e}")))?;
+    if state.end().is_none() && state.food().is_none() {
+        return Err(input_error("the position has no food: add food=x,y (analyze needs the snake to move)"));
+    }
+    let policy = args.snake.policy(state.width(), state.height());
+    let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
+    let report =
+        common::search_with_progress(&Search::with_policy(&game, &policy, params), &state, args.search.no_progress);
+    // Every safe move (all non-reversing moves when none is safe), marked when the tail filter left it
+    // out of the search.
+    let mut legal = Vec::new();
+    Snake::safe_moves(&state, &mut legal);
+    let rows: Vec<(Dir, Option<&canopy_mcts::search::ActionStats<Dir>>)> =
+        legal.iter().map(|&d| (d, report.actions.iter().find(|a| a.action == d))).collect();
+    let safe = |d: Dir| state.is_safe(d);
+    let units = format!(
+        "food eaten (1 per food) + {} per move survived, over the tree and a rollout of at most {} moves",
+        game.survival_bonus(),
+        policy.rollout_max_moves
+    );
+    if args.json {
+        let mut v = json!({
+            "game": "snake",
+            "state": state.notation().to_string(),
+            "board": state.to_string().lines().skip(1).collect::<Vec<_>>(),
+            "length": state.len(),
+            "game_over": report.best.is_none(),
+            "end": state.end().map(|e| e.name()),
+            "value_units": units,
+        });
+        // Every move the rules allow; one the tail filter kept out of the search has no visit.
+        let actions = rows
+            .iter()
+            .map(|(d, a)| {
+                let mut m = match a {
+                    Some(a) => common::action_json(a),
+                    None => common::move_json(d.name(), 0, Some(0.0), None, &[]),
+                };
+                m.insert("searched".into(), json!(a.is_some()));
+                m.insert("safe".into(), json!(safe(*d)));
+                m.insert("reward".into(), json!(a.map_or(0.0, |a| a.reward)));
+                m
+            })
+            .collect();
+        if let Some(obj) = v.as_object_mut() {
+            obj.extend(common::analysis_json(&report, actions));
+            obj.insert("rollout".into(), json!(format!("{:?}", policy.rollout)));
+            obj.insert("tail_filter".into(), json!(format!("{:?}", policy.tail_filter).to_lowercase()));
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    println!("{state}");
+    if report.best.is_none() {
+        println!("game over: {}", state.end().map_or("no move", |e| e.name()));
+        return Ok(());
+    }
+    println!("{:<6} {:>9} {:>7} {:>10}  principal variation", "move", "visits", "share", "mean");
+    for (d, a) in &rows {
+        match a {
+            Some(a) => println!(
+                "{:<6} {:>9} {:>6.1}% {:>10}  {}",
+                d.name(),
+                a.visits,
+                a.share * 100.0,
+                a.mean.map_or("-".into(), |m| format!("{m:.3}")),
+                a.pv.join(" ")
+            ),
+            None => println!(
+                "{:<6} {:>9} {:>7} {:>10}  (not searched: the tail would be out of reach)",
+                d.name(),
+                0,
+                "-",
+                "-"
+            ),
+        }
+    }
+    println!("mean = {units}");
+    println!("best: {}   pv: {}", report.best_name.as_deref().unwrap_or("-"), report.pv.join(" "));
+    common::print_totals(&report);
+    Ok(())
+}
