@@ -33,9 +33,10 @@ pub struct MatchArgs {
     /// lifts a playout or time limit).
     #[arg(long, value_name = "AGENT", default_value = "mcts")]
     pub black: String,
-    /// Agent B, White in the first game (same forms as --black).
-    #[arg(long, value_name = "AGENT", default_value = "threat")]
-    pub white: String,
+    /// Agent B, White in the first game (same forms as --black). Default: threat (gomoku), random
+    /// (tic-tac-toe).
+    #[arg(long, value_name = "AGENT")]
+    pub white: Option<String>,
     /// Number of games, 1..=1000000.
     #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
     pub games: u64,
@@ -54,6 +55,24 @@ pub struct MatchArgs {
     /// Print one JSON object instead of lines.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Sets the declared search parameter `k` of a per-side setting to `v`, as the command's own flag would
+/// (a memory budget no larger than the machine's memory); a playout or time limit of 0 lifts that limit
+/// (the other limit, or the command's default, ends the search).
+///
+/// # Errors
+/// The declaration's message for an unknown name or a value out of range.
+pub fn set_search(params: &mut SearchParams, k: &str, v: &str) -> Result<(), String> {
+    match (k.trim().replace('-', "_").as_str(), v.trim()) {
+        ("playouts", "0") => params.playouts = None,
+        ("time", "0") => params.time_ms = None,
+        ("memory", text) => {
+            params.memory_bytes = common::parse_memory(text).map_err(|e| format!("memory: {e}"))?;
+        }
+        (name, text) => params.set(name, text).map_err(|e| e.to_string())?,
+    }
+    Ok(())
 }
 
 /// Parses an agent description `NAME[:key=value,...]` on top of the command's search parameters.
@@ -83,21 +102,9 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
             for (k, v) in pairs {
                 // The Gomoku settings of the player, then the engine's parameters: both declared once in
                 // the library, with their ranges.
-                // A limit of 0 lifts it (the other limit, or the command's, ends the search).
-                match (k.replace('-', "_").as_str(), v) {
-                    ("playouts", "0") => {
-                        params.playouts = None;
-                        continue;
-                    }
-                    ("time", "0") => {
-                        params.time_ms = None;
-                        continue;
-                    }
-                    _ => {}
-                }
                 let result = match (Tuning::param(k), SearchParams::param(k)) {
-                    (Some(p), _) => p.apply(&mut tuning, v),
-                    (None, Some(p)) => p.apply(&mut params, v),
+                    (Some(p), _) => p.apply(&mut tuning, v).map_err(|e| e.to_string()),
+                    (None, Some(_)) => set_search(&mut params, k, v),
                     (None, None) => {
                         let known: Vec<&str> = Tuning::params()
                             .iter()
@@ -185,11 +192,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     }
     args.search.two_player("gomoku")?;
     let base = args.search.params_with(MATCH_DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
+    let white_spec = args.white.clone().unwrap_or_else(|| "threat".to_string());
     let agents = [
         parse_agent(&args.black, &base).map_err(|e| input_error(format!("--black: {e}")))?,
-        parse_agent(&args.white, &base).map_err(|e| input_error(format!("--white: {e}")))?,
+        parse_agent(&white_spec, &base).map_err(|e| input_error(format!("--white: {e}")))?,
     ];
-    let labels = [format!("A ({})", args.black), format!("B ({})", args.white)];
+    let labels = [format!("A ({})", args.black), format!("B ({white_spec})")];
     let mut out = match &args.out {
         Some(path) => {
             let mut f = common::create_output("--out", path)?;
@@ -227,7 +235,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             r.total.add(result);
         }
         if let Some(f) = out.as_mut() {
-            let names = [&args.black, &args.white];
+            let names = [&args.black, &white_spec];
             writeln!(f, "{}\t{}\t{}\t{}\t{}", g + 1, names[black], names[white], result_text(winner), moves.join(" "))?;
             f.flush()?;
         }
@@ -281,7 +289,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             "rule": game.rule().name(),
             "opening": args.position.moves,
             "swap": args.swap,
-            "agents": { "a": args.black, "b": args.white },
+            "agents": { "a": args.black, "b": white_spec },
             "params": super::params::to_json(&base),
             "summary": { "a": records[0], "b": records[1] },
             "games": games,

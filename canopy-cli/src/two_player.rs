@@ -97,7 +97,6 @@ pub fn matched(args: &super::matches::MatchArgs) -> anyhow::Result<()> {
     }
     let base = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
     let parse = |flag: &str, text: &str| -> anyhow::Result<AgentMaker<TicTacToe>> {
-        use canopy_mcts::param::Settings;
         let (name, opts) = text.split_once(':').unwrap_or((text, ""));
         match name.trim() {
             "random" if opts.trim().is_empty() => Ok(Box::new(|| Box::new(RandomAgent))),
@@ -106,7 +105,8 @@ pub fn matched(args: &super::matches::MatchArgs) -> anyhow::Result<()> {
                 for kv in opts.split(',').map(str::trim).filter(|kv| !kv.is_empty()) {
                     let (k, v) =
                         kv.split_once('=').ok_or_else(|| input_error(format!("{flag}: '{kv}' is not key=value")))?;
-                    params.set(k.trim(), v.trim()).map_err(|e| input_error(format!("{flag}: agent option {e}")))?;
+                    super::matches::set_search(&mut params, k, v)
+                        .map_err(|e| input_error(format!("{flag}: agent option {e}")))?;
                 }
                 Ok(Box::new(move || Box::new(Mcts::new(params.clone()))))
             }
@@ -115,7 +115,8 @@ pub fn matched(args: &super::matches::MatchArgs) -> anyhow::Result<()> {
             ))),
         }
     };
-    let (a, b) = (parse("--black", &args.black)?, parse("--white", &args.white)?);
+    let white = args.white.as_deref().unwrap_or("random");
+    let (a, b) = (parse("--black", &args.black)?, parse("--white", white)?);
     let out = Out { game: "tic-tac-toe", games: args.games, seed: args.search.seed, json: args.json, quiet: false };
     series(&TicTacToe, |_| TicTacToeState::default(), [a.as_ref(), b.as_ref()], args.swap, &out, |c| c.to_string())
 }

@@ -99,3 +99,14 @@ fn match_works_for_tictactoe_with_declared_settings() {
     assert!(refused(&["match", "tictactoe", "--black", "mcts:threads=0"]).contains("threads: 0 is not a whole number"));
     assert!(refused(&["match", "snake"]).contains("two-player games"));
 }
+
+#[test]
+fn per_side_settings_follow_the_flags_rules() {
+    // Tic-tac-toe's match has its own default opponent, and a limit of 0 lifts that limit.
+    let v = json(&["match", "tictactoe", "--black", "mcts:playouts=0,time=30,threads=1", "--games", "1", "--json"]);
+    assert_eq!(v["agents"]["b"], "random");
+    // A per-side memory budget is checked against the machine like --memory.
+    for game in ["gomoku", "tictactoe"] {
+        assert!(refused(&["match", game, "--black", "mcts:memory=1000T"]).contains("memory: 1000T is more than"));
+    }
+}
