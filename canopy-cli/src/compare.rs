@@ -264,7 +264,7 @@ pub fn csv_row(label: &str, s: &Summary) -> String {
 /// `canopy compare`.
 pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
     match args.game {
-        GameName::G2048 => {}
+        GameName::G2048 => args.run.snake.refuse_for("2048")?,
         GameName::Snake => return super::snake_series::compare(args),
         _ => return Err(input_error("compare supports 2048 and snake (two-player games: canopy match)")),
     }
@@ -322,7 +322,7 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
 /// `canopy sweep`.
 pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
     match args.game {
-        GameName::G2048 => {}
+        GameName::G2048 => args.run.snake.refuse_for("2048")?,
         GameName::Snake => return super::snake_series::sweep(args),
         _ => return Err(input_error("sweep supports 2048 and snake")),
     }

@@ -18,6 +18,7 @@ type Row = (String, SearchParams, Summary, Vec<GameResult>);
 
 /// `canopy compare snake`.
 pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
+    args.run.g2048.refuse_for("snake")?;
     let named =
         args.agents.clone().unwrap_or_else(|| vec![AgentName::Mcts, AgentName::Tailfollow, AgentName::Hamilton]);
     let mut agents = Vec::new();
@@ -52,6 +53,7 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
 
 /// `canopy sweep snake`: the values of one declared search parameter ([`SearchParams`]'s table).
 pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
+    args.run.g2048.refuse_for("snake")?;
     let declared = SearchParams::param(&args.param).ok_or_else(|| {
         let known: Vec<&str> = SearchParams::params().iter().map(|p| p.name).collect();
         input_error(format!("--param: snake sweeps a search parameter: {}", known.join(", ")))

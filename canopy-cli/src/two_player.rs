@@ -13,6 +13,12 @@ use canopy_mcts::{Game, Rng};
 /// Plays `args.games` self-play games of tic-tac-toe or Gomoku with `args.agent` on both sides.
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     args.g2048.refuse_for(game_label(args.game))?;
+    // Gomoku reads its board side from --size; every other snake option is refused.
+    let snake = super::snake::SnakePlayArgs {
+        size: if args.game == GameName::Gomoku { None } else { args.snake.size.clone() },
+        ..args.snake.clone()
+    };
+    snake.refuse_for(game_label(args.game))?;
     args.search.two_player(game_label(args.game))?;
     match args.game {
         GameName::Tictactoe => {

@@ -110,3 +110,15 @@ fn per_side_settings_follow_the_flags_rules() {
         assert!(refused(&["match", game, "--black", "mcts:memory=1000T"]).contains("memory: 1000T is more than"));
     }
 }
+
+#[test]
+fn series_commands_refuse_another_games_options() {
+    assert!(refused(&["compare", "snake", "--agents", "greedy", "--depth", "3"]).contains("2048 options"));
+    assert!(refused(&["sweep", "snake", "--param", "exploration", "--values", "1", "--epsilon", "0.5"])
+        .contains("2048 options"));
+    assert!(refused(&["compare", "2048", "--size", "6x6"]).contains("snake options"));
+    assert!(refused(&["sweep", "2048", "--param", "exploration", "--values", "1", "--tail-filter", "off"])
+        .contains("snake options"));
+    assert!(refused(&["play", "tictactoe", "--watch"]).contains("snake options"));
+    assert!(refused(&["play", "gomoku", "--max-moves", "3"]).contains("snake options"));
+}
