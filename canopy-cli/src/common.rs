@@ -40,6 +40,20 @@ impl Whole {
     }
 }
 
+/// The items of a comma-separated option, each once.
+///
+/// # Errors
+/// An input error naming the option and the first item given twice (a list is never shortened
+/// silently).
+pub fn distinct<T: PartialEq + Clone + std::fmt::Display>(flag: &str, items: &[T]) -> anyhow::Result<Vec<T>> {
+    for (i, item) in items.iter().enumerate() {
+        if items[..i].iter().any(|x| x.to_string().trim() == item.to_string().trim()) {
+            return Err(super::input_error(format!("{flag}: {} is given twice", item.to_string().trim())));
+        }
+    }
+    Ok(items.to_vec())
+}
+
 /// Games of `play`, `compare`, `sweep` and `match` (`--games`).
 pub const GAMES: Whole = Whole { min: 1, max: 1_000_000 };
 

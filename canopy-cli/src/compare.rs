@@ -3,56 +3,17 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::PathBuf;
 
 use serde::Serialize;
 use serde_json::json;
 
-use super::common::{self, GAMES};
-use super::g2048::GameResult;
-use super::g2048::{self, G2048Args};
+use super::common;
+use super::g2048::{self, GameResult};
+use super::input_error;
 use super::svg::svg_plot;
-use super::{input_error, AgentName, GameName, SearchArgs};
 
 /// Tiles whose reach the tables report.
 pub const MILESTONES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
-
-/// Arguments of `canopy compare`.
-#[derive(clap::Args, Debug)]
-pub struct CompareArgs {
-    /// The game: 2048 or snake (two-player games are compared with `canopy match`).
-    pub game: GameName,
-    /// Agents to compare, comma-separated. 2048: mcts, expectimax, flat, greedy, random (default
-    /// mcts,expectimax,flat); snake: mcts, greedy, tailfollow, hamilton, random (default
-    /// mcts,tailfollow,hamilton).
-    #[arg(long, value_enum, value_delimiter = ',')]
-    pub agents: Option<Vec<AgentName>>,
-    /// Games per agent, 1..=1000000 (game i of every agent starts from the same board).
-    #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
-    pub games: u64,
-    #[command(flatten)]
-    pub run: SeriesOptions,
-}
-
-/// The options `compare` and `sweep` share: output forms and the search and game settings of every agent.
-#[derive(clap::Args, Debug)]
-pub struct SeriesOptions {
-    /// Print one JSON object (summaries and every game) instead of tables.
-    #[arg(long)]
-    pub json: bool,
-    /// Print CSV (one line per agent or value) instead of tables.
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
-    /// Do not print a line per finished game on stderr.
-    #[arg(long)]
-    pub quiet: bool,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
-    pub g2048: G2048Args,
-    #[command(flatten)]
-    pub snake: super::snake::SnakePlayArgs,
-}
 
 /// 2048's own parameters `canopy sweep` can vary, beside the declared search parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -116,34 +77,6 @@ impl Swept {
             Swept::G2048(p) => p.flag().to_string(),
         }
     }
-}
-
-/// Arguments of `canopy sweep`.
-#[derive(clap::Args, Debug)]
-pub struct SweepArgs {
-    /// The game: 2048 or snake.
-    pub game: GameName,
-    /// The agent whose parameter varies.
-    #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
-    pub agent: AgentName,
-    /// The parameter to vary (the other options hold for every value). 2048: exploration, virtual-loss,
-    /// expand-threshold, epsilon, rollout-depth, rollout, leaf-depth, time, playouts, threads, depth,
-    /// prob-cutoff. Snake: any search parameter (playouts, time, threads, exploration, virtual-loss,
-    /// expand-threshold, selection, chance, backup, ...).
-    #[arg(long)]
-    pub param: String,
-    /// The values to try, comma-separated in one argument (0.1,0.3,1), as the parameter's own option would
-    /// take them.
-    #[arg(long, value_delimiter = ',', required = true, num_args = 1, allow_hyphen_values = true)]
-    pub values: Vec<String>,
-    /// Games per value, 1..=1000000 (game i of every value starts from the same board).
-    #[arg(long, default_value_t = 10, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
-    pub games: u64,
-    /// Write a plot of the mean score (with its standard error) against the values to this SVG file.
-    #[arg(long, value_name = "FILE")]
-    pub svg: Option<PathBuf>,
-    #[command(flatten)]
-    pub run: SeriesOptions,
 }
 
 /// Share of games whose largest tile reached `tile`.
@@ -262,23 +195,13 @@ pub fn csv_row(label: &str, s: &Summary) -> String {
 }
 
 /// `canopy compare`.
-pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
-    match args.game {
-        GameName::G2048 => args.run.snake.refuse_for("2048")?,
-        GameName::Snake => return super::snake_series::compare(args),
-        _ => return Err(input_error("compare supports 2048 and snake (two-player games: canopy match)")),
-    }
-    let mut agents = Vec::new();
-    let named = args.agents.clone().unwrap_or_else(|| vec![AgentName::Mcts, AgentName::Expectimax, AgentName::Flat]);
-    for &name in &named {
-        if !agents.contains(&name) {
-            agents.push(name);
-        }
-    }
-    g2048::warn_unused_options(&agents, &args.run.search, &args.run.g2048)?;
+pub fn compare(args: &g2048::Compare) -> anyhow::Result<()> {
+    let agents = common::distinct("--agents", &args.run.game.agents)?;
+    let options = &args.run.game.options;
+    g2048::warn_unused_options(&agents, &args.run.search, options)?;
     let configs = agents
         .iter()
-        .map(|&a| g2048::agent_config(a, &args.run.search, &args.run.g2048, g2048::PLAY_DEFAULT_PLAYOUTS))
+        .map(|&a| g2048::agent_config(a, &args.run.search, options, g2048::PLAY_DEFAULT_PLAYOUTS))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let bar = g2048::progress_bar(args.games * agents.len() as u64);
     let mut rows = Vec::new();
@@ -288,7 +211,7 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
         rows.push((label, config, Summary::of(&games), games));
     }
     bar.finish_and_clear();
-    if args.run.json {
+    if args.run.out.json {
         let v = json!({
             "game": "2048",
             "games": args.games,
@@ -301,7 +224,7 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
             })).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
-    } else if args.run.csv {
+    } else if args.run.out.csv {
         println!("{}", csv_header("agent"));
         for (label, _, summary, _) in &rows {
             println!("{}", csv_row(label, summary));
@@ -320,41 +243,34 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
 }
 
 /// `canopy sweep`.
-pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
-    match args.game {
-        GameName::G2048 => args.run.snake.refuse_for("2048")?,
-        GameName::Snake => return super::snake_series::sweep(args),
-        _ => return Err(input_error("sweep supports 2048 and snake")),
-    }
+pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
     let param = Swept::parse(&args.param).map_err(|e| input_error(format!("--param: {e}")))?;
-    let kind = g2048::agent_kind(args.agent)?;
+    let g2048::Chooser { agent, options } = &args.run.game;
+    let agent = *agent;
+    let kind = g2048::agent_kind(agent)?;
+    let values = common::distinct("--values", &args.values)?;
     // Build every configuration and create the plot's file first, so that a bad value or path stops the
     // sweep before any game (and before any warning, so that a refusal is one line).
     let mut configs = Vec::new();
     let swept_flag = format!("--{}", param.flag());
     let flag = param.flag();
     let mut swept_unused = false;
-    for value in &args.values {
-        let (search, g) = g2048::with_param(&args.run.search, &args.run.g2048, param, value)
+    for value in &values {
+        let (search, g) = g2048::with_param(&args.run.search, options, param, value)
             .map_err(|e| input_error(format!("--values: {e}")))?;
         if configs.is_empty() {
-            swept_unused = g2048::unused_options(&[kind], &search, &g).contains(&swept_flag.as_str());
+            swept_unused = g2048::unused_options(&[kind], &search, &g).contains(&swept_flag);
         }
-        configs.push((
-            value.trim().to_string(),
-            g2048::agent_config(args.agent, &search, &g, g2048::PLAY_DEFAULT_PLAYOUTS)?,
-        ));
+        configs
+            .push((value.trim().to_string(), g2048::agent_config(agent, &search, &g, g2048::PLAY_DEFAULT_PLAYOUTS)?));
     }
     let mut svg_file = args.svg.as_deref().map(|path| common::create_output("--svg", path)).transpose()?;
-    g2048::warn_unused_options(&[args.agent], &args.run.search, &args.run.g2048)?;
+    g2048::warn_unused_options(&[agent], &args.run.search, options)?;
     if swept_unused {
-        eprintln!(
-            "warning: {} does not use {swept_flag}; every value plays the same games",
-            g2048::agent_label(args.agent)
-        );
+        eprintln!("warning: {} does not use {swept_flag}; every value plays the same games", g2048::agent_label(agent));
     }
     let bar = g2048::progress_bar(args.games * configs.len() as u64);
-    let agent = g2048::agent_label(args.agent);
+    let agent = g2048::agent_label(agent);
     let mut rows = Vec::new();
     for (value, config) in &configs {
         let label = format!("{agent} {flag}={value}");
@@ -370,7 +286,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     let flag = &*flag;
-    if args.run.json {
+    if args.run.out.json {
         let v = json!({
             "game": "2048",
             "agent": agent,
@@ -385,7 +301,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
             })).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
-    } else if args.run.csv {
+    } else if args.run.out.csv {
         println!("{}", csv_header(flag));
         for (value, _, summary, _) in &rows {
             println!("{}", csv_row(value, summary));

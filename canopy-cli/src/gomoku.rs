@@ -5,11 +5,12 @@ use std::io::{self, BufReader};
 use serde_json::json;
 
 use super::common::{self, Whole};
-use super::{input_error, AgentName, AnalyzeArgs, SearchArgs};
+use super::params::SettingsFlags;
+use super::search_args::{ForGomoku, SearchFlags};
+use super::{args, input_error};
 use canopy_mcts::games::gomoku::protocol::{self, BrainConfig};
 use canopy_mcts::games::gomoku::{
-    forced_move, Cell, Gomoku, GomokuState, How, Plan, Rule, Tuning, BLACK, DEFAULT_EXPLORATION, MAX_SIZE, MIN_SIZE,
-    WHITE,
+    forced_move, Cell, Gomoku, GomokuState, How, Plan, Rule, Tuning, BLACK, MAX_SIZE, MIN_SIZE, WHITE,
 };
 use canopy_mcts::search::{ActionStats, Proof};
 
@@ -39,33 +40,38 @@ impl From<RuleArg> for Rule {
     }
 }
 
-/// Gomoku's position options (`analyze`, and the opening of `match`).
+/// `canopy analyze gomoku`.
+pub type Analyze = args::AnalyzeArgs<Position, ForGomoku>;
+
+/// A Gomoku position: a diagram or the moves that reach it.
+#[derive(clap::Args, Debug)]
+pub struct Position {
+    /// The position as rows of x, o and . (or the diagram canopy prints; '/' separates rows); or use
+    /// --moves.
+    #[arg(long, allow_hyphen_values = true)]
+    pub board: Option<String>,
+    #[command(flatten)]
+    pub rules: PositionArgs,
+    #[command(flatten)]
+    pub brain: SettingsFlags<Tuning>,
+}
+
+/// Gomoku's position options (`analyze`, `play` and the opening of `match`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct PositionArgs {
-    /// Gomoku: moves from the empty board, Black first, in Gomocup coordinates x,y (x = column, y = row,
+    /// Moves from the empty board, Black first, in Gomocup coordinates x,y (x = column, y = row,
     /// 0-based), separated by spaces or ';', e.g. "7,7 8,8 7,8".
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
-    /// Gomoku: board side, 5..=20.
+    /// Board side, 5..=20.
     #[arg(long, default_value_t = 15, allow_negative_numbers = true, value_parser = |t: &str| BOARD_SIDE.parse(t).map(|s| s as usize))]
     pub size: usize,
-    /// Gomoku: the winning rule.
+    /// The winning rule.
     #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
     pub rule: RuleArg,
 }
 
 impl PositionArgs {
-    /// An input error when Gomoku's position options are given for another game (`name`).
-    ///
-    /// # Errors
-    /// When `--moves`, `--size` or `--rule` differs from its default.
-    pub fn refuse_for(&self, name: &str) -> anyhow::Result<()> {
-        if self.moves.is_some() || self.size != 15 || self.rule != RuleArg::Freestyle {
-            return Err(input_error(format!("--moves, --size and --rule are Gomoku options, not {name} options")));
-        }
-        Ok(())
-    }
-
     /// The game these options describe.
     ///
     /// # Errors
@@ -125,16 +131,12 @@ fn ranked(actions: &[ActionStats<Cell>], best: Option<Cell>) -> Vec<&ActionStats
 }
 
 /// Analyses a Gomoku position.
-pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
-    if args.agent != AgentName::Mcts {
-        return Err(input_error("gomoku is analysed with --agent mcts only (the other agents play in match)"));
-    }
-    args.search.two_player("gomoku")?;
-    let game = args.gomoku.game()?;
-    let state = args.gomoku.position(&game, args.board.as_deref(), false)?;
-    let tuning = Tuning::default();
+pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
+    let game = args.game.rules.game()?;
+    let state = args.game.rules.position(&game, args.game.board.as_deref(), false)?;
+    let tuning = args.game.brain.0;
     let policy = tuning.policy();
-    let params = args.search.params_with(canopy_mcts::search::DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
+    let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
     // The brain's own decision: a forced move or its victory by fours without a search, else the search
     // it runs (over the defences when the opponent has a sequence of fours). A move played without a
     // search still gets the full search below, for the table.
@@ -249,7 +251,9 @@ pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
 #[derive(clap::Args, Debug)]
 pub struct GomocupArgs {
     #[command(flatten)]
-    pub search: SearchArgs,
+    pub search: SearchFlags<ForGomoku>,
+    #[command(flatten)]
+    pub brain: SettingsFlags<Tuning>,
     /// Do not print a MESSAGE line with the search figures before each move.
     #[arg(long)]
     pub quiet: bool,
@@ -257,11 +261,10 @@ pub struct GomocupArgs {
 
 /// Runs the Gomocup protocol on stdin and stdout.
 pub fn gomocup(args: &GomocupArgs) -> anyhow::Result<()> {
-    args.search.two_player("gomoku")?;
-    let mut params = args.search.params_with(1, DEFAULT_EXPLORATION);
+    let mut params = args.search.params(1);
     params.playouts = args.search.playouts;
     params.time_ms = args.search.time;
-    let config = BrainConfig { params, messages: !args.quiet, tuning: Tuning::default() };
+    let config = BrainConfig { params, messages: !args.quiet, tuning: args.brain.0 };
     protocol::run(BufReader::new(io::stdin()), io::stdout(), &config)?;
     Ok(())
 }

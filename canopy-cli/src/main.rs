@@ -3,6 +3,7 @@
 //!
 //! Exit status: 0 on success, 2 for bad input (arguments, positions, options), with one line on stderr.
 
+mod args;
 mod bench;
 mod common;
 mod compare;
@@ -19,6 +20,8 @@ mod two_player;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+pub use args::agent_parser;
+
 pub use search_args::SearchArgs;
 
 /// A user-facing error: one line, exit status 2.
@@ -29,20 +32,6 @@ pub struct InputError(pub String);
 /// Shorthand for a bad-input error.
 pub fn input_error(msg: impl Into<String>) -> anyhow::Error {
     InputError(msg.into()).into()
-}
-
-/// The games the tool knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameName {
-    /// 2048 (single player, random tile spawns).
-    #[value(name = "2048")]
-    G2048,
-    /// Tic-tac-toe (two players; a small test game with known values).
-    Tictactoe,
-    /// Snake (single player, food spawns at random; see docs/snake.md).
-    Snake,
-    /// Gomoku (five in a row; 5x5 to 20x20, freestyle or standard rule).
-    Gomoku,
 }
 
 #[derive(Parser, Debug)]
@@ -66,9 +55,27 @@ struct Cli {
 enum Command {
     /// Search one position and show every legal move's statistics, the best move and the principal
     /// variation.
-    Analyze(AnalyzeArgs),
+    #[command(
+        subcommand_value_name = "GAME",
+        subcommand_help_heading = "Games",
+        subcommand_required = true,
+        arg_required_else_help = false
+    )]
+    Analyze {
+        #[command(subcommand)]
+        game: AnalyzeGame,
+    },
     /// Play whole games and report score statistics.
-    Play(PlayArgs),
+    #[command(
+        subcommand_value_name = "GAME",
+        subcommand_help_heading = "Games",
+        subcommand_required = true,
+        arg_required_else_help = false
+    )]
+    Play {
+        #[command(subcommand)]
+        game: PlayGame,
+    },
     /// Measure search throughput at several thread counts on fixed positions with a fixed seed: playouts/s,
     /// speedup, parallel efficiency, nodes, and the bare rollout rate of the same policy.
     ///
@@ -77,77 +84,102 @@ enum Command {
     /// 10000, snake 20000.
     Bench(bench::BenchArgs),
     /// Play games between two agents (two-player games) and report wins, losses and draws per colour.
-    Match(matches::MatchArgs),
+    #[command(
+        subcommand_value_name = "GAME",
+        subcommand_help_heading = "Games",
+        subcommand_required = true,
+        arg_required_else_help = false
+    )]
+    Match {
+        #[command(subcommand)]
+        game: MatchGame,
+    },
     /// Speak the Gomocup (Piskvork pbrain) protocol on stdin/stdout, as the pbrain-canopy binary does.
     Gomocup(gomoku::GomocupArgs),
     /// Play the same games with several agents and print a table per agent.
-    Compare(compare::CompareArgs),
+    #[command(
+        subcommand_value_name = "GAME",
+        subcommand_help_heading = "Games",
+        subcommand_required = true,
+        arg_required_else_help = false
+    )]
+    Compare {
+        #[command(subcommand)]
+        game: CompareGame,
+    },
     /// Play games for each value of one parameter; print the table and optionally plot it (SVG).
-    Sweep(compare::SweepArgs),
+    #[command(
+        subcommand_value_name = "GAME",
+        subcommand_help_heading = "Games",
+        subcommand_required = true,
+        arg_required_else_help = false
+    )]
+    Sweep {
+        #[command(subcommand)]
+        game: SweepGame,
+    },
 }
 
-/// Arguments of `canopy analyze`.
-#[derive(clap::Args, Debug)]
-pub struct AnalyzeArgs {
-    /// The game.
-    pub game: GameName,
-    /// The position. 2048: 16 comma-separated tile values, row-major, row 0 first, 0 = empty.
-    /// Tic-tac-toe: nine cells of x, o or . row-major ('/' and spaces ignored).
-    /// Snake (also --state): "8x8 body=x,y x,y ... food=x,y [hunger=N] [steps=N]" (head first) or JSON.
-    /// Gomoku: rows of x, o and . (or the diagram canopy prints); or use --moves.
-    #[arg(long, visible_alias = "state", allow_hyphen_values = true)]
-    pub board: Option<String>,
-    /// Print one JSON object instead of tables.
-    #[arg(long)]
-    pub json: bool,
-    #[command(flatten)]
-    pub gomoku: gomoku::PositionArgs,
-    /// Who chooses the move (2048: every agent; other games: mcts).
-    #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
-    pub agent: AgentName,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
-    pub g2048: g2048::G2048Args,
-    #[command(flatten)]
-    pub snake: snake::SnakeSearchArgs,
+/// `canopy analyze`'s games.
+#[derive(Subcommand, Debug)]
+enum AnalyzeGame {
+    /// 2048: a board searched by one of the 2048 agents.
+    #[command(name = "2048")]
+    G2048(g2048::Analyze),
+    /// Tic-tac-toe: a board searched by MCTS (with MCTS-Solver proofs).
+    Tictactoe(tictactoe::Analyze),
+    /// Snake: a position searched by the MCTS agent's search policy.
+    Snake(snake::Analyze),
+    /// Gomoku: a position, the decision the brain would play (forced moves, VCF, search) and the search.
+    Gomoku(gomoku::Analyze),
 }
 
-impl AnalyzeArgs {
-    /// The `--board` text, which every game but Gomoku (that also takes `--moves`) requires.
+/// `canopy play`'s games.
+#[derive(Subcommand, Debug)]
+enum PlayGame {
+    /// 2048 (single player, random tile spawns).
+    #[command(name = "2048")]
+    G2048(g2048::Play),
+    /// Tic-tac-toe: the agent plays both sides.
+    Tictactoe(two_player::PlayTicTacToe),
+    /// Snake (single player, food spawns at random; see docs/snake.md).
+    Snake(snake::Play),
+    /// Gomoku: the agent plays both sides.
+    Gomoku(two_player::PlayGomoku),
+}
+
+/// `canopy compare`'s games (two-player games are compared with `canopy match`).
+#[derive(Subcommand, Debug)]
+enum CompareGame {
+    /// 2048: mcts, expectimax, flat, greedy, random on the same starts.
+    #[command(name = "2048")]
+    G2048(g2048::Compare),
+    /// Snake: mcts, greedy, tailfollow, hamilton, random on the same starts.
+    Snake(snake::Compare),
+}
+
+/// `canopy sweep`'s games.
+#[derive(Subcommand, Debug)]
+enum SweepGame {
+    /// 2048: a search parameter or a 2048 agent option.
+    #[command(name = "2048")]
+    G2048(g2048::Sweep),
+    /// Snake: a search parameter.
+    Snake(snake::Sweep),
+}
+
+/// `canopy match`'s games.
+#[derive(Subcommand, Debug)]
+enum MatchGame {
+    /// Gomoku: agents mcts, flat, threat or random, with options after a colon, e.g.
+    /// mcts:playouts=20000,threads=1 or flat:rollouts=50.
     ///
-    /// # Errors
-    /// An [`InputError`] when `--board` is missing.
-    pub fn board(&self) -> anyhow::Result<&str> {
-        let name = self.game.to_possible_value().map_or(String::new(), |v| v.get_name().to_string());
-        let option = if self.game == GameName::Snake { "--state (or --board)" } else { "--board" };
-        self.board.as_deref().ok_or_else(|| input_error(format!("{option} is required for {name}")))
-    }
-}
-
-/// Arguments of `canopy play`.
-#[derive(clap::Args, Debug)]
-pub struct PlayArgs {
-    /// The game.
-    pub game: GameName,
-    /// Number of games, 1..=1000000.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = |t: &str| common::GAMES.parse(t))]
-    pub games: u64,
-    /// Who chooses the moves.
-    #[arg(long, value_enum, default_value_t = AgentName::Mcts)]
-    pub agent: AgentName,
-    /// Print one JSON object instead of tables.
-    #[arg(long)]
-    pub json: bool,
-    /// Print CSV (one line per game) instead of tables.
-    #[arg(long, conflicts_with = "json")]
-    pub csv: bool,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
-    pub snake: snake::SnakePlayArgs,
-    #[command(flatten)]
-    pub g2048: g2048::G2048Args,
+    /// mcts keys: playouts, time, threads, exploration, virtual_loss, expand_threshold, memory, tt, forced,
+    /// vcf, pruning, policy=basic|threats|uniform, radius, quiet_radius, rollout_radius (the ranges of the
+    /// options of the same names, radii 1..=20; 0 lifts a playout or time limit).
+    Gomoku(matches::MatchGomoku),
+    /// Tic-tac-toe: agents mcts[:key=value,...] (the search options' names) or random.
+    Tictactoe(two_player::MatchTicTacToe),
 }
 
 /// Move choosers for `canopy play`.
@@ -169,6 +201,16 @@ pub enum AgentName {
     Hamilton,
     /// Gomoku: the one-ply threat scorer.
     Threat,
+}
+
+impl std::fmt::Display for AgentName {
+    /// The name as the command line writes it (`mcts`, `tailfollow`, ...).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.to_possible_value() {
+            Some(v) => f.write_str(v.get_name()),
+            None => write!(f, "{self:?}"),
+        }
+    }
 }
 
 /// Exit status when standard output is closed early (as when piped into `head`): 128 + SIGPIPE, what a
@@ -208,6 +250,71 @@ fn value_error_line(e: &clap::Error) -> Option<String> {
     Some(format!("error: {flag}: {why}"))
 }
 
+/// The command and game words of the command line as given (`canopy analyze snake`), for the help
+/// an error points to: the program name and the words before the first option, at most a command and
+/// a game, and only words that name them.
+fn command_words() -> String {
+    use clap::CommandFactory;
+    let mut words = vec!["canopy".to_string()];
+    let mut cmd = Cli::command();
+    for word in std::env::args().skip(1).take(2) {
+        match cmd.find_subcommand(&word) {
+            Some(sub) => {
+                words.push(word);
+                cmd = sub.clone();
+            }
+            None => break,
+        }
+    }
+    words.join(" ")
+}
+
+/// `error: canopy analyze snake does not take --vcf` for an option the (sub)command does not have, in
+/// place of clap's `unexpected argument '--vcf' found`. `None` for every other error.
+fn unknown_argument_line(e: &clap::Error, command: &str) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let ContextValue::String(arg) = e.get(ContextKind::InvalidArg)? else { return None };
+    if !arg.starts_with("--") {
+        return None;
+    }
+    let flag = arg.split('=').next().unwrap_or(arg);
+    Some(format!("error: {command} does not take {flag}"))
+}
+
+/// `error: canopy match needs a game: gomoku, tictactoe` for a command given without its game, and
+/// `error: canopy match has no game 'snake' (its games: gomoku, tictactoe)` for a game it does not
+/// have. `None` for every other error (and for commands without games).
+fn game_error_line(e: &clap::Error, command: &str) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    use clap::CommandFactory;
+    let name = command.split(' ').nth(1)?;
+    let cli = Cli::command();
+    let games: Vec<String> = cli
+        .find_subcommand(name)?
+        .get_subcommands()
+        .map(|g| g.get_name().to_string())
+        .filter(|g| g != "help")
+        .collect();
+    if games.is_empty() {
+        return None;
+    }
+    let games = games.join(", ");
+    match e.kind() {
+        ErrorKind::MissingSubcommand => Some(format!("error: {command} needs a game: {games}")),
+        ErrorKind::InvalidSubcommand => {
+            let given = match e.get(ContextKind::InvalidSubcommand) {
+                Some(ContextValue::String(s)) => s.clone(),
+                _ => String::new(),
+            };
+            Some(format!("error: {command} has no game '{given}' (its games: {games})"))
+        }
+        _ => None,
+    }
+}
+
 fn main() {
     std::process::exit(run());
 }
@@ -228,8 +335,17 @@ fn run() -> i32 {
                 let _ = e.print();
                 return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 };
             }
+            let command = command_words();
             if let Some(line) = value_error_line(&e) {
-                eprintln!("{line} (see canopy --help)");
+                eprintln!("{line} (see {command} --help)");
+                return 2;
+            }
+            if let Some(line) = game_error_line(&e, &command) {
+                eprintln!("{line} (see {command} --help)");
+                return 2;
+            }
+            if let Some(line) = unknown_argument_line(&e, &command) {
+                eprintln!("{line} (see {command} --help)");
                 return 2;
             }
             let text = e.to_string();
@@ -244,46 +360,39 @@ fn run() -> i32 {
             }
             let values = text.lines().map(str::trim).find(|l| l.starts_with("[possible values:"));
             match values {
-                Some(v) => eprintln!("{line} {v} (see canopy --help)"),
-                None => eprintln!("{line} (see canopy --help)"),
+                Some(v) => eprintln!("{line} {v} (see {command} --help)"),
+                None => eprintln!("{line} (see {command} --help)"),
             }
             return 2;
         }
     };
     let result = match cli.command {
-        Command::Analyze(args) => match args.game {
-            GameName::G2048 => args
-                .snake
-                .refuse_for("2048")
-                .and_then(|()| args.gomoku.refuse_for("2048"))
-                .and_then(|()| g2048::analyze(&args)),
-            GameName::Tictactoe => args
-                .snake
-                .refuse_for("tictactoe")
-                .and_then(|()| args.gomoku.refuse_for("tictactoe"))
-                .and_then(|()| args.g2048.refuse_for("tictactoe"))
-                .and_then(|()| tictactoe::analyze(&args)),
-            GameName::Snake => args
-                .gomoku
-                .refuse_for("snake")
-                .and_then(|()| args.g2048.refuse_for("snake"))
-                .and_then(|()| snake::analyze(&args)),
-            GameName::Gomoku => args
-                .snake
-                .refuse_for("gomoku")
-                .and_then(|()| args.g2048.refuse_for("gomoku"))
-                .and_then(|()| gomoku::analyze(&args)),
+        Command::Analyze { game } => match game {
+            AnalyzeGame::G2048(args) => g2048::analyze(&args),
+            AnalyzeGame::Tictactoe(args) => tictactoe::analyze(&args),
+            AnalyzeGame::Snake(args) => snake::analyze(&args),
+            AnalyzeGame::Gomoku(args) => gomoku::analyze(&args),
         },
-        Command::Play(args) => match args.game {
-            GameName::G2048 => args.snake.refuse_for("2048").and_then(|()| g2048::play(&args)),
-            GameName::Snake => args.g2048.refuse_for("snake").and_then(|()| snake::play(&args)),
-            GameName::Tictactoe | GameName::Gomoku => two_player::play(&args),
+        Command::Play { game } => match game {
+            PlayGame::G2048(args) => g2048::play(&args),
+            PlayGame::Snake(args) => snake::play(&args),
+            PlayGame::Tictactoe(args) => two_player::play_tictactoe(&args),
+            PlayGame::Gomoku(args) => two_player::play_gomoku(&args),
         },
         Command::Bench(args) => bench::run(&args),
-        Command::Match(args) => matches::run(&args),
+        Command::Match { game } => match game {
+            MatchGame::Gomoku(args) => matches::run(&args),
+            MatchGame::Tictactoe(args) => two_player::matched(&args),
+        },
         Command::Gomocup(args) => gomoku::gomocup(&args),
-        Command::Compare(args) => compare::compare(&args),
-        Command::Sweep(args) => compare::sweep(&args),
+        Command::Compare { game } => match game {
+            CompareGame::G2048(args) => compare::compare(&args),
+            CompareGame::Snake(args) => snake_series::compare(&args),
+        },
+        Command::Sweep { game } => match game {
+            SweepGame::G2048(args) => compare::sweep(&args),
+            SweepGame::Snake(args) => snake_series::sweep(&args),
+        },
     };
     match result {
         Ok(()) => 0,
@@ -323,23 +432,36 @@ mod tests {
                     (name.replace('_', "-"), p.kind.to_string())
                 })
                 .collect();
+        // Every command, and every game of a command that takes one: `analyze 2048`, `bench`, ...
+        let cli = super::Cli::command();
+        let mut leaves: Vec<(String, clap::Command)> = Vec::new();
+        for cmd in cli.get_subcommands() {
+            let games: Vec<&clap::Command> = cmd.get_subcommands().filter(|g| g.get_name() != "help").collect();
+            if games.is_empty() {
+                leaves.push((cmd.get_name().to_string(), cmd.clone()));
+            }
+            for game in games {
+                leaves.push((format!("{} {}", cmd.get_name(), game.get_name()), game.clone()));
+            }
+        }
         let mut commands = Vec::new();
-        for cmd in super::Cli::command().get_subcommands() {
+        for (name, cmd) in &leaves {
             for arg in cmd.get_arguments() {
                 let Some((flag, range)) = ranges.iter().find(|(flag, _)| arg.get_long() == Some(flag.as_str())) else {
                     continue;
                 };
                 let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
-                assert!(help.contains(range.as_str()), "canopy {} --{flag}: {help}", cmd.get_name());
-                commands.push(format!("{} --{flag}", cmd.get_name()));
+                assert!(help.contains(range.as_str()), "canopy {name} --{flag}: {help}");
+                commands.push(format!("{name} --{flag}"));
             }
         }
-        for cmd in ["analyze", "play", "compare", "sweep", "match", "gomocup", "bench"] {
+        assert!(leaves.len() >= 14, "{} commands", leaves.len());
+        for (name, _) in &leaves {
             for (flag, _) in &ranges {
-                if cmd == "bench" && flag == "time" {
+                if name == "bench" && flag == "time" {
                     continue;
                 }
-                assert!(commands.contains(&format!("{cmd} --{flag}")), "canopy {cmd} has no --{flag}");
+                assert!(commands.contains(&format!("{name} --{flag}")), "canopy {name} has no --{flag}");
             }
         }
     }

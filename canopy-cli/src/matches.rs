@@ -6,11 +6,13 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde_json::json;
 
-use super::common::{self, Whole, GAMES};
+use super::common::{self, Whole};
 use super::gomoku::{colour, PositionArgs};
-use super::{input_error, GameName, SearchArgs};
+use super::params::SettingsFlags;
+use super::search_args::ForGomoku;
+use super::{args, input_error};
 use canopy_mcts::agent::{play_game, Agent, GameSeeds, Step};
-use canopy_mcts::games::gomoku::{How, Player, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS};
+use canopy_mcts::games::gomoku::{How, Player, Tuning, DEFAULT_FLAT_ROLLOUTS};
 use canopy_mcts::param::Settings;
 use canopy_mcts::search::SearchParams;
 
@@ -20,41 +22,23 @@ const FLAT_ROLLOUTS: Whole = Whole { min: 1, max: u32::MAX as u64 };
 /// Default playouts per MCTS move when neither --playouts nor --time is given.
 pub const MATCH_DEFAULT_PLAYOUTS: u64 = 10_000;
 
-/// Arguments of `canopy match`.
+/// `canopy match gomoku`.
+pub type MatchGomoku = args::MatchArgs<MatchOptions, ForGomoku>;
+
+/// Gomoku's options of `match`: the opening, the game record file and the brain settings of the mcts
+/// agents.
 #[derive(clap::Args, Debug)]
-pub struct MatchArgs {
-    /// The game: gomoku or tictactoe.
-    pub game: GameName,
-    /// Agent A, Black (tic-tac-toe: x) in the first game. Gomoku: mcts, flat, threat or random; tic-tac-toe:
-    /// mcts or random (mcts takes the search keys). Gomoku's agents: mcts, flat, threat or random, with options after a colon, e.g.
-    /// mcts:playouts=20000,threads=1 or flat:rollouts=50 (mcts keys: playouts, time, threads,
-    /// exploration, virtual_loss, expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|uniform,
-    /// radius, quiet_radius, rollout_radius; the ranges of the options of the same names, radii 1..=20; 0
-    /// lifts a playout or time limit).
-    #[arg(long, value_name = "AGENT", default_value = "mcts")]
-    pub black: String,
-    /// Agent B, White in the first game (same forms as --black). Default: threat (gomoku), random
-    /// (tic-tac-toe).
-    #[arg(long, value_name = "AGENT")]
-    pub white: Option<String>,
-    /// Number of games, 1..=1000000.
-    #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = |t: &str| GAMES.parse(t))]
-    pub games: u64,
-    /// Alternate colours: agent A plays Black in odd games and White in even games.
-    #[arg(long)]
-    pub swap: bool,
+pub struct MatchOptions {
     /// Write every game's moves to this file: a header line, then one tab-separated line per game
     /// (game, black agent, white agent, result 1-0 / 0-1 / 1/2-1/2, moves x,y separated by spaces).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// The opening: every game starts after these moves (and on this board).
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Search options of the mcts agents (per-agent options after the colon override them).
+    /// The brain settings of the mcts agents (per-agent keys after the colon override them).
     #[command(flatten)]
-    pub search: SearchArgs,
-    /// Print one JSON object instead of lines.
-    #[arg(long)]
-    pub json: bool,
+    pub brain: SettingsFlags<Tuning>,
 }
 
 /// Sets the declared search parameter `k` of a per-side setting to `v`, as the command's own flag would
@@ -75,11 +59,12 @@ pub fn set_search(params: &mut SearchParams, k: &str, v: &str) -> Result<(), Str
     Ok(())
 }
 
-/// Parses an agent description `NAME[:key=value,...]` on top of the command's search parameters.
+/// Parses an agent description `NAME[:key=value,...]` on top of the command's search parameters and
+/// brain settings.
 ///
 /// # Errors
 /// A one-line message naming the unknown agent, key or bad value.
-pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
+pub fn parse_agent(text: &str, base: &SearchParams, brain: Tuning) -> Result<Player, String> {
     let (name, opts) = match text.split_once(':') {
         Some((n, o)) => (n.trim(), o.trim()),
         None => (text.trim(), ""),
@@ -98,7 +83,7 @@ pub fn parse_agent(text: &str, base: &SearchParams) -> Result<Player, String> {
     match name.to_ascii_lowercase().as_str() {
         "mcts" => {
             let mut params = base.clone();
-            let mut tuning = Tuning::default();
+            let mut tuning = brain;
             for (k, v) in pairs {
                 // The Gomoku settings of the player, then the engine's parameters: both declared once in
                 // the library, with their ranges.
@@ -179,26 +164,22 @@ fn result_text(winner: Option<usize>) -> &'static str {
 }
 
 /// Runs `canopy match`.
-pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
-    match args.game {
-        GameName::Gomoku => {}
-        GameName::Tictactoe => return super::two_player::matched(args),
-        _ => return Err(input_error("match is for the two-player games: gomoku and tictactoe")),
-    }
-    let game = args.position.game()?;
-    let start = args.position.position(&game, None, true)?;
+pub fn run(args: &MatchGomoku) -> anyhow::Result<()> {
+    let position = &args.game.position;
+    let game = position.game()?;
+    let start = position.position(&game, None, true)?;
     if start.is_terminal() {
         return Err(input_error("the opening position is already over"));
     }
-    args.search.two_player("gomoku")?;
-    let base = args.search.params_with(MATCH_DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION);
+    let base = args.search.params(MATCH_DEFAULT_PLAYOUTS);
+    let brain = args.game.brain.0;
     let white_spec = args.white.clone().unwrap_or_else(|| "threat".to_string());
     let agents = [
-        parse_agent(&args.black, &base).map_err(|e| input_error(format!("--black: {e}")))?,
-        parse_agent(&white_spec, &base).map_err(|e| input_error(format!("--white: {e}")))?,
+        parse_agent(&args.black, &base, brain).map_err(|e| input_error(format!("--black: {e}")))?,
+        parse_agent(&white_spec, &base, brain).map_err(|e| input_error(format!("--white: {e}")))?,
     ];
     let labels = [format!("A ({})", args.black), format!("B ({white_spec})")];
-    let mut out = match &args.out {
+    let mut out = match &args.game.out {
         Some(path) => {
             let mut f = common::create_output("--out", path)?;
             writeln!(f, "# game\tblack\twhite\tresult\tmoves")?;
@@ -287,7 +268,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             "game": "gomoku",
             "size": game.size(),
             "rule": game.rule().name(),
-            "opening": args.position.moves,
+            "opening": position.moves,
             "swap": args.swap,
             "agents": { "a": args.black, "b": white_spec },
             "params": super::params::to_json(&base),

@@ -53,6 +53,55 @@ pub fn add_flags<T: Settings>(mut cmd: Command, defaults: &T, heading: &'static 
     cmd
 }
 
+/// A group of settings declared in the library (such as Gomoku's [`canopy_mcts::games::gomoku::Tuning`])
+/// whose flags come from their declarations: the settings' defaults with the given flags applied.
+#[derive(Debug, Clone)]
+pub struct SettingsFlags<T>(pub T);
+
+/// The help heading of a [`SettingsFlags`] group.
+pub trait Heading {
+    /// The heading under which `--help` lists the flags.
+    const HEADING: &'static str;
+}
+
+impl Heading for canopy_mcts::games::gomoku::Tuning {
+    const HEADING: &'static str = "Gomoku brain";
+}
+
+impl<T: Settings + Default + Heading + 'static> clap::Args for SettingsFlags<T> {
+    fn augment_args(cmd: Command) -> Command {
+        add_flags(cmd, &T::default(), T::HEADING, &[])
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl<T: Settings + Default> clap::FromArgMatches for SettingsFlags<T> {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut settings = T::default();
+        apply(m, &mut settings)
+            .map_err(|msg| clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{msg}\n")))?;
+        Ok(SettingsFlags(settings))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+/// The flag of declared parameter `name` of `T` as [`add_flags`] makes it with `defaults`: `--no-NAME`
+/// for a flag that is on by default, `--NAME` otherwise (underscores become hyphens).
+pub fn flag_of<T: Settings>(name: &str, defaults: &T) -> String {
+    let long = name.replace('_', "-");
+    match T::param(name).map(|p| (p.kind, (p.get)(defaults))) {
+        Some((Kind::Flag, Value::Flag(true))) => format!("--no-{long}"),
+        _ => format!("--{long}"),
+    }
+}
+
 fn value_name(kind: Kind) -> &'static str {
     match kind {
         Kind::Int { .. } => "N",

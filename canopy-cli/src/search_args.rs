@@ -2,6 +2,14 @@
 //! (`SearchParams`'s table in `canopy_mcts::search`, through [`super::params`]): each flag's name, help,
 //! range and default come from there, and a value is checked by the same declaration that `match`'s
 //! per-side settings and `sweep`'s values use.
+//!
+//! Each game takes the parameters that apply to it, with its own defaults: [`SearchFlags`] is the flag
+//! group of one game's [`Profile`], so that `canopy analyze gomoku --chance sample` is refused by the
+//! parser (Gomoku has no chance events) and `canopy analyze 2048 --help` states 2048's exploration
+//! constant.
+
+use std::marker::PhantomData;
+use std::ops::Deref;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
@@ -45,14 +53,91 @@ pub struct SearchArgs {
     pub backup: Option<Backup>,
     /// `--no-progress`: no progress lines on stderr.
     pub no_progress: bool,
+    /// The game's defaults (its [`Profile::defaults`]): exploration and backup where not given.
+    defaults: SearchParams,
+    /// The declared parameters the game does not take (its [`Profile::SKIP`]).
+    skipped: &'static [&'static str],
+    /// The declared parameters given on the command line, in declaration order.
+    given: Vec<&'static str>,
 }
 
-/// Declared parameters the command line does not offer as flags (`audit` is for tests of the engine).
-const SKIPPED: [&str; 1] = ["audit"];
+/// Which declared search parameters a game takes, and its defaults.
+pub trait Profile {
+    /// Declared parameters the game's commands do not offer as flags. Every game leaves out `audit` (for
+    /// tests of the engine); single-player games leave out `solver`, two-player games without chance
+    /// events `chance` and `backup`.
+    const SKIP: &'static [&'static str];
+    /// The game's defaults, shown in the help and used where an option is not given.
+    fn defaults() -> SearchParams;
+}
 
-impl clap::Args for SearchArgs {
+/// The search parameters of single-player games with chance events (the solver proves two-player
+/// results only).
+const SOLO: &[&str] = &["audit", "solver"];
+/// The search parameters of two-player games without chance events (`backup max` is for single-player
+/// games).
+const DUEL: &[&str] = &["audit", "chance", "backup"];
+
+/// 2048: the MCTS agent's defaults ([`canopy_mcts::games::g2048::agents::AgentConfig::new`]).
+#[derive(Debug, Clone, Copy)]
+pub struct For2048;
+impl Profile for For2048 {
+    const SKIP: &'static [&'static str] = SOLO;
+    fn defaults() -> SearchParams {
+        use canopy_mcts::games::g2048::agents::{AgentConfig, AgentKind};
+        let search = AgentConfig::new(AgentKind::Mcts).search;
+        SearchParams { playouts: None, time_ms: None, ..search }
+    }
+}
+
+/// Snake: the engine's defaults.
+#[derive(Debug, Clone, Copy)]
+pub struct ForSnake;
+impl Profile for ForSnake {
+    const SKIP: &'static [&'static str] = SOLO;
+    fn defaults() -> SearchParams {
+        SearchParams::default()
+    }
+}
+
+/// Tic-tac-toe: the engine's defaults.
+#[derive(Debug, Clone, Copy)]
+pub struct ForTicTacToe;
+impl Profile for ForTicTacToe {
+    const SKIP: &'static [&'static str] = DUEL;
+    fn defaults() -> SearchParams {
+        SearchParams::default()
+    }
+}
+
+/// Gomoku: the engine's defaults with Gomoku's exploration constant
+/// ([`canopy_mcts::games::gomoku::DEFAULT_EXPLORATION`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ForGomoku;
+impl Profile for ForGomoku {
+    const SKIP: &'static [&'static str] = DUEL;
+    fn defaults() -> SearchParams {
+        SearchParams { exploration: canopy_mcts::games::gomoku::DEFAULT_EXPLORATION, ..SearchParams::default() }
+    }
+}
+
+/// The search flags of one game (see [`Profile`]); reads as the [`SearchArgs`] they hold.
+#[derive(Debug, Clone)]
+pub struct SearchFlags<P> {
+    args: SearchArgs,
+    profile: PhantomData<P>,
+}
+
+impl<P> Deref for SearchFlags<P> {
+    type Target = SearchArgs;
+    fn deref(&self) -> &SearchArgs {
+        &self.args
+    }
+}
+
+impl<P: Profile> clap::Args for SearchFlags<P> {
     fn augment_args(cmd: Command) -> Command {
-        let cmd = params::add_flags(cmd, &SearchParams::default(), "Search options", &SKIPPED);
+        let cmd = params::add_flags(cmd, &P::defaults(), "Search options", P::SKIP);
         cmd.arg(
             Arg::new("no_progress").long("no-progress").action(ArgAction::SetTrue).help_heading("Search options").help(
                 "No progress lines on stderr: none every second of a search longer than a second, and (play) \
@@ -66,17 +151,19 @@ impl clap::Args for SearchArgs {
     }
 }
 
-impl clap::FromArgMatches for SearchArgs {
+impl<P: Profile> clap::FromArgMatches for SearchFlags<P> {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
         let invalid = |msg: String| clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{msg}\n"));
-        let mut p = SearchParams::default();
+        let defaults = P::defaults();
+        let mut p = defaults.clone();
         params::apply(m, &mut p).map_err(invalid)?;
         let given = params::given::<SearchParams>(m);
         if let Some((_, text)) = given.iter().find(|(n, _)| *n == "memory") {
             parse_memory(text).map_err(|e| invalid(format!("--memory: {e}")))?;
         }
-        let names: Vec<&str> = given.iter().map(|(name, _)| *name).collect();
-        Ok(SearchArgs::from_params(&p, &names, m.get_flag("no_progress")))
+        let names: Vec<&'static str> = given.iter().map(|(name, _)| *name).collect();
+        let args = SearchArgs::from_params(&p, &names, m.get_flag("no_progress"), defaults, P::SKIP);
+        Ok(SearchFlags { args, profile: PhantomData })
     }
 
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
@@ -88,7 +175,13 @@ impl clap::FromArgMatches for SearchArgs {
 impl SearchArgs {
     /// The options that `p` holds, `given` naming those the user set (the others keep the game's
     /// defaults: threads, exploration, backup).
-    fn from_params(p: &SearchParams, given: &[&str], no_progress: bool) -> SearchArgs {
+    fn from_params(
+        p: &SearchParams,
+        given: &[&'static str],
+        no_progress: bool,
+        defaults: SearchParams,
+        skipped: &'static [&'static str],
+    ) -> SearchArgs {
         let was = |name: &str| given.contains(&name);
         SearchArgs {
             playouts: p.playouts,
@@ -106,6 +199,9 @@ impl SearchArgs {
             chance: p.chance,
             backup: was("backup").then_some(p.backup),
             no_progress,
+            defaults,
+            skipped,
+            given: given.to_vec(),
         }
     }
 
@@ -114,50 +210,28 @@ impl SearchArgs {
     /// # Errors
     /// The declaration's message for an unknown name or a value out of range.
     pub fn with(&self, name: &str, text: &str) -> Result<SearchArgs, String> {
-        let param = SearchParams::param(name).ok_or_else(|| format!("'{name}' is not a search parameter"))?;
-        let defaults = SearchParams::default();
-        let mut p = SearchParams {
-            threads: self.threads.map_or(defaults.threads, |t| t as usize),
-            exploration: self.exploration.unwrap_or(defaults.exploration),
-            ..self.params_with(0, defaults.exploration)
-        };
+        let param = SearchParams::param(name)
+            .filter(|p| !self.skipped.contains(&p.name))
+            .ok_or_else(|| format!("'{name}' is not a search parameter of this game"))?;
+        let mut p = self.params(0);
         (p.playouts, p.time_ms) = (self.playouts, self.time);
         param.apply(&mut p, text).map_err(|e| e.to_string())?;
-        let mut given: Vec<&str> = Vec::new();
-        for (name, set) in [
-            ("threads", self.threads.is_some()),
-            ("exploration", self.exploration.is_some()),
-            ("backup", self.backup.is_some()),
-        ] {
-            if set {
-                given.push(name);
-            }
+        let mut given = self.given.clone();
+        if !given.contains(&param.name) {
+            given.push(param.name);
         }
-        given.push(param.name);
-        Ok(SearchArgs::from_params(&p, &given, self.no_progress))
+        Ok(SearchArgs::from_params(&p, &given, self.no_progress, self.defaults.clone(), self.skipped))
     }
 
-    /// Refuses the options that only single-player games take (`--backup max`) for two-player `game`.
-    ///
-    /// # Errors
-    /// An input error naming the option.
-    pub fn two_player(&self, game: &str) -> anyhow::Result<()> {
-        if self.backup == Some(Backup::Max) {
-            return Err(super::input_error(format!(
-                "--backup max is for single-player games; {game} is a two-player game"
-            )));
-        }
-        Ok(())
+    /// The flags of the declared parameters given on the command line (`--no-tt` for `tt`), in
+    /// declaration order.
+    pub fn given_flags(&self) -> impl Iterator<Item = (&'static str, String)> + '_ {
+        self.given.iter().map(|&name| (name, params::flag_of(name, &self.defaults)))
     }
 
-    /// The search parameters these options ask for; `default_playouts` applies when neither --playouts
-    /// nor --time is given.
+    /// The search parameters these options ask for, the game's defaults where not given;
+    /// `default_playouts` applies when neither --playouts nor --time is given.
     pub fn params(&self, default_playouts: u64) -> SearchParams {
-        self.params_with(default_playouts, SearchParams::default().exploration)
-    }
-
-    /// [`SearchArgs::params`] with the game's own default exploration constant.
-    pub fn params_with(&self, default_playouts: u64, default_exploration: f64) -> SearchParams {
         let mut p = SearchParams {
             playouts: self.playouts,
             time_ms: self.time,
@@ -165,14 +239,14 @@ impl SearchArgs {
             seed: self.seed,
             pin_threads: !self.no_pin,
             transposition_table: !self.no_tt,
-            exploration: self.exploration.unwrap_or(default_exploration),
+            exploration: self.exploration.unwrap_or(self.defaults.exploration),
             virtual_loss: self.virtual_loss,
             selection: self.selection,
             expand_threshold: self.expand_threshold,
             solver: !self.no_solver,
             chance: self.chance,
-            backup: self.backup.unwrap_or(Backup::Mean),
-            ..SearchParams::default()
+            backup: self.backup.unwrap_or(self.defaults.backup),
+            ..self.defaults.clone()
         };
         if let Some(t) = self.threads {
             p.threads = t as usize;

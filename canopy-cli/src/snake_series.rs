@@ -6,8 +6,7 @@ use std::io::Write as _;
 use serde_json::json;
 
 use super::common;
-use super::compare::{CompareArgs, SweepArgs};
-use super::snake::{progress_bar, GameResult, SeriesSetup, Summary};
+use super::snake::{self, progress_bar, GameResult, SeriesSetup, Summary};
 use super::svg::svg_plot;
 use super::{input_error, AgentName};
 use canopy_mcts::param::Settings;
@@ -17,26 +16,17 @@ use canopy_mcts::search::SearchParams;
 type Row = (String, SearchParams, Summary, Vec<GameResult>);
 
 /// `canopy compare snake`.
-pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
-    args.run.g2048.refuse_for("snake")?;
-    let named =
-        args.agents.clone().unwrap_or_else(|| vec![AgentName::Mcts, AgentName::Tailfollow, AgentName::Hamilton]);
-    let mut agents = Vec::new();
-    for name in named {
-        if !agents.contains(&name) {
-            agents.push(name);
-        }
-    }
-    let setups = agents
-        .iter()
-        .map(|&a| SeriesSetup::new(a, &args.run.search, &args.run.snake))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let bar = progress_bar(args.games * setups.len() as u64, args.run.json || args.run.csv);
+pub fn compare(args: &snake::Compare) -> anyhow::Result<()> {
+    let agents = common::distinct("--agents", &args.run.game.agents)?;
+    let options = &args.run.game.options;
+    let setups =
+        agents.iter().map(|&a| SeriesSetup::new(a, &args.run.search, options)).collect::<anyhow::Result<Vec<_>>>()?;
+    let bar = progress_bar(args.games * setups.len() as u64, args.run.out.json || args.run.out.csv);
     let lines = common::game_lines(args.run.quiet || args.run.search.no_progress, true);
     let rows: Vec<Row> = setups
         .iter()
         .map(|setup| {
-            let games = setup.run(args.games, args.run.search.seed, &args.run.snake, &bar, lines);
+            let games = setup.run(args.games, args.run.search.seed, options, &bar, lines);
             let summary = Summary::of(&games, setup.cells());
             (setup.agent_name().to_string(), setup.params().clone(), summary, games)
         })
@@ -45,35 +35,37 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
     print_rows(
         "agent",
         &rows,
-        args.run.json,
-        args.run.csv,
+        args.run.out.json,
+        args.run.out.csv,
         json!({ "game": "snake", "games": args.games, "seed": args.run.search.seed }),
     )
 }
 
 /// `canopy sweep snake`: the values of one declared search parameter ([`SearchParams`]'s table).
-pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
-    args.run.g2048.refuse_for("snake")?;
-    let declared = SearchParams::param(&args.param).ok_or_else(|| {
-        let known: Vec<&str> = SearchParams::params().iter().map(|p| p.name).collect();
+pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
+    let snake::Chooser { agent, options } = &args.run.game;
+    let skipped = <crate::search_args::ForSnake as crate::search_args::Profile>::SKIP;
+    let declared = SearchParams::param(&args.param).filter(|p| !skipped.contains(&p.name)).ok_or_else(|| {
+        let known: Vec<&str> =
+            SearchParams::params().iter().map(|p| p.name).filter(|name| !skipped.contains(name)).collect();
         input_error(format!("--param: snake sweeps a search parameter: {}", known.join(", ")))
     })?;
     let mut setups = Vec::new();
-    for value in &args.values {
-        let mut setup = SeriesSetup::new(args.agent, &args.run.search, &args.run.snake)?;
-        declared.apply(setup.params_mut(), value).map_err(|e| input_error(format!("--values: {e}")))?;
+    for value in common::distinct("--values", &args.values)? {
+        let mut setup = SeriesSetup::new(*agent, &args.run.search, options)?;
+        declared.apply(setup.params_mut(), &value).map_err(|e| input_error(format!("--values: {e}")))?;
         setups.push((value.trim().to_string(), setup));
     }
-    if args.agent != AgentName::Mcts {
+    if *agent != AgentName::Mcts {
         eprintln!("warning: {} does not search; every value plays the same games", setups[0].1.agent_name());
     }
     let mut svg_file = args.svg.as_deref().map(|path| common::create_output("--svg", path)).transpose()?;
-    let bar = progress_bar(args.games * setups.len() as u64, args.run.json || args.run.csv);
+    let bar = progress_bar(args.games * setups.len() as u64, args.run.out.json || args.run.out.csv);
     let lines = common::game_lines(args.run.quiet || args.run.search.no_progress, true);
     let rows: Vec<Row> = setups
         .iter()
         .map(|(value, setup)| {
-            let games = setup.run(args.games, args.run.search.seed, &args.run.snake, &bar, lines);
+            let games = setup.run(args.games, args.run.search.seed, options, &bar, lines);
             (value.clone(), setup.params().clone(), Summary::of(&games, setup.cells()), games)
         })
         .collect();
@@ -86,7 +78,7 @@ pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     let head = json!({ "game": "snake", "param": declared.name, "games": args.games, "seed": args.run.search.seed });
-    print_rows(declared.name, &rows, args.run.json, args.run.csv, head)
+    print_rows(declared.name, &rows, args.run.out.json, args.run.out.csv, head)
 }
 
 /// Prints `rows` as a table (first column `label`), CSV or JSON (with `head`'s keys first).

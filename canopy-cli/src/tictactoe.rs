@@ -2,7 +2,8 @@
 
 use serde_json::json;
 
-use super::{common, input_error, AgentName, AnalyzeArgs};
+use super::search_args::ForTicTacToe;
+use super::{args, common, input_error};
 use canopy_mcts::game::{Game, Turn};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::Search;
@@ -28,13 +29,20 @@ fn state_rows(state: &TicTacToeState) -> Vec<String> {
         .collect()
 }
 
+/// `canopy analyze tictactoe`.
+pub type Analyze = args::AnalyzeArgs<Position, ForTicTacToe>;
+
+/// A tic-tac-toe position.
+#[derive(clap::Args, Debug)]
+pub struct Position {
+    /// The board: nine cells of x, o or . row-major ('/' and spaces ignored), e.g. x.o/.o./..x.
+    #[arg(long, required = true, allow_hyphen_values = true)]
+    pub board: String,
+}
+
 /// Analyses a tic-tac-toe position.
-pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
-    if args.agent != AgentName::Mcts {
-        return Err(input_error("tic-tac-toe is analysed with --agent mcts only"));
-    }
-    args.search.two_player("tic-tac-toe")?;
-    let state = TicTacToeState::parse(args.board()?).map_err(|e| input_error(format!("bad board: {e}")))?;
+pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
+    let state = TicTacToeState::parse(&args.game.board).map_err(|e| input_error(format!("bad board: {e}")))?;
     let search = Search::new(&TicTacToe, args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS));
     let report = common::search_with_progress(&search, &state, args.search.no_progress);
     let over = TicTacToe.to_move(&state) == Turn::Terminal;

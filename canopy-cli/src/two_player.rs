@@ -3,104 +3,97 @@
 
 use serde_json::json;
 
+use super::args::{self, agent_parser, Forms, NoOptions};
+use super::gomoku::PositionArgs;
 use super::matches::MATCH_DEFAULT_PLAYOUTS;
-use super::{common, input_error, AgentName, GameName, PlayArgs};
+use super::params::SettingsFlags;
+use super::search_args::{ForGomoku, ForTicTacToe};
+use super::{common, input_error, AgentName};
 use canopy_mcts::agent::{play_game, Agent, GameRecord, GameSeeds, Mcts, RandomAgent};
-use canopy_mcts::games::gomoku::{Gomoku, Player, Rule, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS};
+use canopy_mcts::games::gomoku::{Gomoku, Player, Tuning, DEFAULT_FLAT_ROLLOUTS};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::{Game, Rng};
 
-/// Plays `args.games` self-play games of tic-tac-toe or Gomoku with `args.agent` on both sides.
-pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
-    args.g2048.refuse_for(game_label(args.game))?;
-    // Gomoku reads its board side from --size; every other snake option is refused.
-    let snake = super::snake::SnakePlayArgs {
-        size: if args.game == GameName::Gomoku { None } else { args.snake.size.clone() },
-        ..args.snake.clone()
+/// The tic-tac-toe agents.
+pub const TICTACTOE_AGENTS: &[AgentName] = &[AgentName::Mcts, AgentName::Random];
+/// The Gomoku agents.
+pub const GOMOKU_AGENTS: &[AgentName] = &[AgentName::Mcts, AgentName::Flat, AgentName::Threat, AgentName::Random];
+
+/// `canopy play tictactoe`.
+pub type PlayTicTacToe = args::PlayArgs<TicTacToeChooser, ForTicTacToe>;
+/// `canopy play gomoku`.
+pub type PlayGomoku = args::PlayArgs<GomokuChooser, ForGomoku>;
+/// `canopy match tictactoe`.
+pub type MatchTicTacToe = args::MatchArgs<NoOptions, ForTicTacToe>;
+
+/// The tic-tac-toe agent of `play`.
+#[derive(clap::Args, Debug)]
+pub struct TicTacToeChooser {
+    /// Who chooses the moves (both sides).
+    #[arg(long, default_value = "mcts", value_parser = agent_parser(TICTACTOE_AGENTS))]
+    pub agent: AgentName,
+}
+
+/// The Gomoku agent of `play`, the opening and the brain settings.
+#[derive(clap::Args, Debug)]
+pub struct GomokuChooser {
+    /// Who chooses the moves (both sides).
+    #[arg(long, default_value = "mcts", value_parser = agent_parser(GOMOKU_AGENTS))]
+    pub agent: AgentName,
+    /// The opening: every game starts after these moves (and on this board).
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// The brain settings of the mcts agent.
+    #[command(flatten)]
+    pub brain: SettingsFlags<Tuning>,
+}
+
+/// Plays `args.games` self-play games of tic-tac-toe with the agent on both sides.
+pub fn play_tictactoe(args: &PlayTicTacToe) -> anyhow::Result<()> {
+    let agent: AgentMaker<TicTacToe> = match args.game.agent {
+        AgentName::Mcts => {
+            let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
+            Box::new(move || Box::new(Mcts::new(params.clone())))
+        }
+        _ => Box::new(|| Box::new(RandomAgent)),
     };
-    snake.refuse_for(game_label(args.game))?;
-    args.search.two_player(game_label(args.game))?;
-    match args.game {
-        GameName::Tictactoe => {
-            let agent: AgentMaker<TicTacToe> = match args.agent {
-                AgentName::Mcts => {
-                    let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
-                    Box::new(move || Box::new(Mcts::new(params.clone())))
-                }
-                AgentName::Random => Box::new(|| Box::new(RandomAgent)),
-                other => {
-                    return Err(input_error(format!(
-                        "tic-tac-toe agents are mcts and random, not {}",
-                        agent_name(other)
-                    )))
-                }
-            };
-            let out = Out {
-                game: "tic-tac-toe",
-                games: args.games,
-                seed: args.search.seed,
-                json: args.json,
-                quiet: args.search.no_progress,
-            };
-            series(&TicTacToe, |_| TicTacToeState::default(), [&agent, &agent], false, &out, |c| c.to_string())
-        }
-        GameName::Gomoku => {
-            let size = match &args.snake.size {
-                Some(text) => text
-                    .trim()
-                    .parse::<usize>()
-                    .map_err(|_| input_error(format!("--size: '{text}' is not a gomoku board side (5..=20)")))?,
-                None => 15,
-            };
-            let game = Gomoku::try_new(size, Rule::Freestyle).map_err(|e| input_error(format!("--size: {e}")))?;
-            let player = match args.agent {
-                AgentName::Mcts => Player::Mcts {
-                    params: args.search.params_with(MATCH_DEFAULT_PLAYOUTS, DEFAULT_EXPLORATION),
-                    tuning: Tuning::default(),
-                },
-                AgentName::Flat => Player::Flat { rollouts: DEFAULT_FLAT_ROLLOUTS },
-                AgentName::Random => Player::Random,
-                AgentName::Threat => Player::Threat,
-                other => {
-                    return Err(input_error(format!(
-                        "gomoku agents are mcts, flat, threat and random, not {}",
-                        agent_name(other)
-                    )))
-                }
-            };
-            let agent: AgentMaker<Gomoku> = Box::new(move || Box::new(player.clone()));
-            let out = Out {
-                game: "gomoku",
-                games: args.games,
-                seed: args.search.seed,
-                json: args.json,
-                quiet: args.search.no_progress,
-            };
-            series(&game, |_| game.new_game(), [&agent, &agent], false, &out, |c| c.to_string())
-        }
-        _ => unreachable!("the caller dispatches the one-player games"),
-    }
+    let out = Out {
+        game: "tic-tac-toe",
+        games: args.games,
+        seed: args.search.seed,
+        forms: args.out,
+        quiet: args.search.no_progress,
+    };
+    series(&TicTacToe, |_| TicTacToeState::default(), [&agent, &agent], false, &out, |c| c.to_string())
 }
 
-/// The agent's name as the command line writes it.
-fn agent_name(agent: AgentName) -> String {
-    clap::ValueEnum::to_possible_value(&agent).map_or_else(|| format!("{agent:?}"), |v| v.get_name().to_string())
-}
-
-fn game_label(game: GameName) -> &'static str {
-    match game {
-        GameName::Tictactoe => "tic-tac-toe",
-        _ => "gomoku",
+/// Plays `args.games` self-play games of Gomoku with the agent on both sides, from the opening.
+pub fn play_gomoku(args: &PlayGomoku) -> anyhow::Result<()> {
+    let GomokuChooser { agent, position, brain } = &args.game;
+    let game = position.game()?;
+    let start = position.position(&game, None, true)?;
+    if start.is_terminal() {
+        return Err(input_error("the opening position is already over"));
     }
+    let player = match agent {
+        AgentName::Mcts => Player::Mcts { params: args.search.params(MATCH_DEFAULT_PLAYOUTS), tuning: brain.0 },
+        AgentName::Flat => Player::Flat { rollouts: DEFAULT_FLAT_ROLLOUTS },
+        AgentName::Threat => Player::Threat,
+        _ => Player::Random,
+    };
+    let agent: AgentMaker<Gomoku> = Box::new(move || Box::new(player.clone()));
+    let out = Out {
+        game: "gomoku",
+        games: args.games,
+        seed: args.search.seed,
+        forms: args.out,
+        quiet: args.search.no_progress,
+    };
+    series(&game, |_| start.clone(), [&agent, &agent], false, &out, |c| c.to_string())
 }
 
 /// `canopy match tictactoe`: agents `mcts[:key=value,...]` (the declared search parameters) or `random`.
-pub fn matched(args: &super::matches::MatchArgs) -> anyhow::Result<()> {
-    args.search.two_player("tic-tac-toe")?;
-    args.position.refuse_for("tic-tac-toe")?;
-    if args.out.is_some() {
-        return Err(input_error("--out is for gomoku matches"));
-    }
+pub fn matched(args: &MatchTicTacToe) -> anyhow::Result<()> {
     let base = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
     let parse = |flag: &str, text: &str| -> anyhow::Result<AgentMaker<TicTacToe>> {
         let (name, opts) = text.split_once(':').unwrap_or((text, ""));
@@ -123,7 +116,8 @@ pub fn matched(args: &super::matches::MatchArgs) -> anyhow::Result<()> {
     };
     let white = args.white.as_deref().unwrap_or("random");
     let (a, b) = (parse("--black", &args.black)?, parse("--white", white)?);
-    let out = Out { game: "tic-tac-toe", games: args.games, seed: args.search.seed, json: args.json, quiet: false };
+    let forms = Forms { json: args.json, csv: false };
+    let out = Out { game: "tic-tac-toe", games: args.games, seed: args.search.seed, forms, quiet: false };
     series(&TicTacToe, |_| TicTacToeState::default(), [a.as_ref(), b.as_ref()], args.swap, &out, |c| c.to_string())
 }
 
@@ -135,7 +129,7 @@ struct Out {
     game: &'static str,
     games: u64,
     seed: u64,
-    json: bool,
+    forms: Forms,
     quiet: bool,
 }
 
@@ -150,6 +144,10 @@ fn series<G: Game>(
     name: impl Fn(&G::Action) -> String,
 ) -> anyhow::Result<()> {
     let lines = common::game_lines(out.quiet, false);
+    let tables = !(out.forms.json || out.forms.csv);
+    if out.forms.csv {
+        println!("game,seed,first,result,moves,playouts_first,playouts_second,line");
+    }
     // Wins of agent A and agent B, and draws.
     let (mut wins, mut draws) = ([0u64; 2], 0u64);
     let mut games = Vec::new();
@@ -173,7 +171,17 @@ fn series<G: Game>(
             None => "1/2-1/2",
         };
         let first_name = if a_first { "A" } else { "B" };
-        if lines || !out.json {
+        if out.forms.csv {
+            let [first, second] = [record.work[0], record.work[1]];
+            println!(
+                "{},{},{first_name},{result},{},{first},{second},{}",
+                g + 1,
+                record.seed,
+                moves.len(),
+                moves.join(" ")
+            );
+        }
+        if lines || tables {
             let line = format!(
                 "game {:>3}/{}: {first_name} first, {result} in {} moves ({} playouts)  {}",
                 g + 1,
@@ -182,16 +190,16 @@ fn series<G: Game>(
                 record.work.iter().sum::<u64>(),
                 moves.join(" ")
             );
-            if out.json {
-                eprintln!("{line}");
-            } else {
+            if tables {
                 println!("{line}");
+            } else {
+                eprintln!("{line}");
             }
         }
         games.push(json!({ "seed": record.seed, "first": first_name, "result": result, "moves": moves, "playouts": record.work }));
     }
     let (a, b) = (agents[0]().name(), agents[1]().name());
-    if out.json {
+    if out.forms.json {
         let v = json!({
             "game": out.game,
             "agents": { "a": a, "b": b },
@@ -200,7 +208,7 @@ fn series<G: Game>(
             "records": games,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
-    } else {
+    } else if tables {
         println!("A ({a}) {} wins, B ({b}) {} wins, {draws} draws", wins[0], wins[1]);
     }
     Ok(())

@@ -131,9 +131,15 @@ fn search_options_outside_their_ranges_are_refused_by_every_command() {
             vec!["gomocup"],
         ];
         for mut args in commands {
+            // The error points to the help of the command and game given.
+            let help = if args[0] == "gomocup" {
+                "canopy gomocup".to_string()
+            } else {
+                format!("canopy {} {}", args[0], args[1])
+            };
             args.extend([option.as_str(), value]);
             let line = refused(&args);
-            assert_eq!(line, format!("error: {option}: {why} (see canopy --help)"), "{args:?}");
+            assert_eq!(line, format!("error: {option}: {why} (see {help} --help)"), "{args:?}");
         }
         if flag != "time" {
             let line = refused(&["bench", &option, value]);
@@ -169,13 +175,49 @@ fn search_options_outside_their_ranges_are_refused_by_every_command() {
 }
 
 #[test]
-fn a_missing_argument_is_named_and_an_agent_no_analysis_uses_is_refused() {
-    for command in ["analyze", "play", "match", "compare"] {
+fn a_missing_game_is_named_and_options_a_game_does_not_take_are_refused() {
+    for (command, games) in [
+        ("analyze", "2048, tictactoe, snake, gomoku"),
+        ("play", "2048, tictactoe, snake, gomoku"),
+        ("match", "gomoku, tictactoe"),
+        ("compare", "2048, snake"),
+        ("sweep", "2048, snake"),
+    ] {
         let line = refused(&[command]);
-        assert_eq!(line, "error: the following required arguments were not provided: <GAME> (see canopy --help)");
+        assert_eq!(line, format!("error: canopy {command} needs a game: {games} (see canopy {command} --help)"));
     }
-    let line = refused(&["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--agent", "greedy"]);
-    assert!(line.contains("--agent mcts only"), "{line}");
-    let line = refused(&["analyze", "gomoku", "--moves", "7,7", "--agent", "random"]);
-    assert!(line.contains("--agent mcts only"), "{line}");
+    let snake = ["analyze", "snake", "--state", "8x8 body=1,1 food=2,2"];
+    let gomoku = ["analyze", "gomoku", "--moves", "7,7"];
+    let g2048 = ["analyze", "2048", "--board", "2,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0"];
+    // Each game's subcommand has only the options the game uses: another game's option, or a search
+    // parameter the game has no use for, is refused by name, whatever its value (the default included).
+    let cases: Vec<(&[&str], &[&str], &str)> = vec![
+        (&snake, &["--agent", "greedy"], "--agent"),
+        (&gomoku, &["--agent", "random"], "--agent"),
+        (&snake, &["--prob-cutoff", "0.0001"], "--prob-cutoff"),
+        (&snake, &["--no-vcf"], "--no-vcf"),
+        (&snake, &["--no-solver"], "--no-solver"),
+        (&g2048, &["--no-solver"], "--no-solver"),
+        (&g2048, &["--moves", "7,7"], "--moves"),
+        (&gomoku, &["--chance", "stratified"], "--chance"),
+        (&gomoku, &["--backup", "mean"], "--backup"),
+        (&gomoku, &["--tail-filter", "now"], "--tail-filter"),
+        (&["play", "tictactoe"], &["--size", "5"], "--size"),
+        (&["match", "tictactoe"], &["--out", "x.tsv"], "--out"),
+        (&["compare", "snake"], &["--epsilon", "0.1"], "--epsilon"),
+    ];
+    for (command, extra, flag) in cases {
+        let args: Vec<&str> = command.iter().chain(extra).copied().collect();
+        let line = refused(&args);
+        let name = format!("canopy {} {}", command[0], command[1]);
+        assert_eq!(line, format!("error: {name} does not take {flag} (see {name} --help)"), "{args:?}");
+    }
+    // An agent a game does not have is refused with the game's agents.
+    let line = refused(&["play", "2048", "--agent", "hamilton"]);
+    assert!(line.contains("[possible values: mcts, expectimax, flat, greedy, random]"), "{line}");
+    let line = refused(&["compare", "snake", "--agents", "mcts,expectimax"]);
+    assert!(line.contains("[possible values: mcts, greedy, tailfollow, hamilton, random]"), "{line}");
+    // A list that names an item twice is refused, not shortened.
+    let line = refused(&["compare", "2048", "--agents", "greedy,greedy"]);
+    assert_eq!(line, "error: --agents: greedy is given twice");
 }

@@ -71,9 +71,10 @@ fn play_works_for_the_two_player_games() {
         let v = json(&["play", "gomoku", "--agent", agent, "--size", "7", "--games", "1", "--json"]);
         assert_eq!(v["records"].as_array().unwrap().len(), 1, "{agent}");
     }
-    assert!(refused(&["play", "tictactoe", "--agent", "hamilton"]).contains("tic-tac-toe agents"));
-    assert!(refused(&["play", "gomoku", "--agent", "expectimax"]).contains("gomoku agents"));
-    assert!(refused(&["compare", "gomoku"]).contains("canopy match"));
+    assert!(refused(&["play", "tictactoe", "--agent", "hamilton"]).contains("[possible values: mcts, random]"));
+    assert!(
+        refused(&["play", "gomoku", "--agent", "expectimax"]).contains("[possible values: mcts, flat, threat, random]")
+    );
 }
 
 #[test]
@@ -97,7 +98,10 @@ fn match_works_for_tictactoe_with_declared_settings() {
     assert_eq!(v["summary"]["b_wins"], 0, "{v}");
     assert!(refused(&["match", "tictactoe", "--black", "mcts:explore=1"]).contains("unknown parameter 'explore'"));
     assert!(refused(&["match", "tictactoe", "--black", "mcts:threads=0"]).contains("threads: 0 is not a whole number"));
-    assert!(refused(&["match", "snake"]).contains("two-player games"));
+    assert_eq!(
+        refused(&["match", "snake"]),
+        "error: canopy match has no game 'snake' (its games: gomoku, tictactoe) (see canopy match --help)"
+    );
 }
 
 #[test]
@@ -113,12 +117,20 @@ fn per_side_settings_follow_the_flags_rules() {
 
 #[test]
 fn series_commands_refuse_another_games_options() {
-    assert!(refused(&["compare", "snake", "--agents", "greedy", "--depth", "3"]).contains("2048 options"));
-    assert!(refused(&["sweep", "snake", "--param", "exploration", "--values", "1", "--epsilon", "0.5"])
-        .contains("2048 options"));
-    assert!(refused(&["compare", "2048", "--size", "6x6"]).contains("snake options"));
-    assert!(refused(&["sweep", "2048", "--param", "exploration", "--values", "1", "--tail-filter", "off"])
-        .contains("snake options"));
-    assert!(refused(&["play", "tictactoe", "--watch"]).contains("snake options"));
-    assert!(refused(&["play", "gomoku", "--max-moves", "3"]).contains("snake options"));
+    for (args, flag) in [
+        (&["compare", "snake", "--agents", "greedy", "--depth", "3"][..], "--depth"),
+        (&["sweep", "snake", "--param", "exploration", "--values", "1", "--epsilon", "0.5"], "--epsilon"),
+        (&["compare", "2048", "--size", "6x6"], "--size"),
+        (&["sweep", "2048", "--param", "exploration", "--values", "1", "--tail-filter", "off"], "--tail-filter"),
+        (&["play", "tictactoe", "--watch"], "--watch"),
+        (&["play", "gomoku", "--max-moves", "3"], "--max-moves"),
+    ] {
+        let name = format!("canopy {} {}", args[0], args[1]);
+        assert_eq!(refused(args), format!("error: {name} does not take {flag} (see {name} --help)"));
+    }
+    // A search parameter the game does not take cannot be swept either.
+    let line = refused(&["sweep", "2048", "--param", "solver", "--values", "true,false"]);
+    assert!(line.contains("'solver' is not a search parameter of this game"), "{line}");
+    let line = refused(&["sweep", "snake", "--param", "solver", "--values", "true,false"]);
+    assert!(line.starts_with("error: --param: snake sweeps a search parameter"), "{line}");
 }

@@ -31,28 +31,38 @@ pub fn agent_label(name: AgentName) -> String {
     agent_kind(name).map_or_else(|_| format!("{name:?}").to_lowercase(), |k| k.name().to_string())
 }
 
-/// The 2048 and search options given on the command line that none of `agents` uses, as their flags
-/// (`--playouts` is used by mcts and flat, `--exploration` and `--backup` by mcts, the rollout options by
-/// mcts and flat, `--depth` and `--prob-cutoff` by expectimax, `--time` and `--threads` by every agent
-/// but greedy and random). `--prob-cutoff` counts as given when it differs from its default.
-pub fn unused_options(agents: &[AgentKind], search: &SearchArgs, g: &G2048Args) -> Vec<&'static str> {
+/// The 2048 and search options given on the command line that none of `agents` uses, as their flags.
+/// MCTS uses every search option; flat Monte Carlo `--playouts`, `--time` and `--threads`; expectimax
+/// `--time`, `--threads` and `--memory` (its cache); greedy and random none (`--seed` counts as used by
+/// all: it also seeds the tile spawns of `play`). The rollout options are used by mcts and flat, `--depth`
+/// and `--prob-cutoff` by expectimax.
+pub fn unused_options(agents: &[AgentKind], search: &SearchArgs, g: &G2048Args) -> Vec<String> {
     use AgentKind::{Expectimax, Flat, Mcts};
     let any = |kinds: &[AgentKind]| agents.iter().any(|a| kinds.contains(a));
-    let options: [(&str, bool, &[AgentKind]); 12] = [
-        ("--playouts", search.playouts.is_some(), &[Mcts, Flat]),
-        ("--time", search.time.is_some(), &[Mcts, Flat, Expectimax]),
-        ("--threads", search.threads.is_some(), &[Mcts, Flat, Expectimax]),
-        ("--exploration", search.exploration.is_some(), &[Mcts]),
-        ("--backup", search.backup.is_some(), &[Mcts]),
+    let mut unused = Vec::new();
+    for (name, flag) in search.given_flags() {
+        let users: &[AgentKind] = match name {
+            "seed" => continue,
+            "playouts" => &[Mcts, Flat],
+            "time" | "threads" => &[Mcts, Flat, Expectimax],
+            "memory" => &[Mcts, Expectimax],
+            _ => &[Mcts],
+        };
+        if !any(users) {
+            unused.push(flag);
+        }
+    }
+    let options: [(&str, bool, &[AgentKind]); 6] = [
         ("--rollout", g.rollout.is_some(), &[Mcts, Flat]),
         ("--epsilon", g.epsilon.is_some(), &[Mcts, Flat]),
         ("--rollout-depth", g.rollout_depth.is_some(), &[Mcts, Flat]),
         ("--leaf-depth", g.leaf_depth.is_some(), &[Mcts, Flat]),
         ("--depth", g.depth.is_some(), &[Expectimax]),
-        ("--prob-cutoff", g.prob_cutoff != DEFAULT_PROB_CUTOFF, &[Expectimax]),
-        ("--no-tt", search.no_tt, &[Mcts]),
+        ("--prob-cutoff", g.prob_cutoff.is_some(), &[Expectimax]),
     ];
-    options.iter().filter(|(_, given, users)| *given && !any(users)).map(|(flag, _, _)| *flag).collect()
+    unused
+        .extend(options.iter().filter(|(_, given, users)| *given && !any(users)).map(|(flag, _, _)| flag.to_string()));
+    unused
 }
 
 /// Prints one warning line on stderr when options were given that none of `agents` uses (see
@@ -120,7 +130,11 @@ pub fn agent_config(
         kind,
         search: params,
         policy: G2048Policy { rollout: policy, ..defaults.policy },
-        expectimax: expectimax::Limits { depth: g.depth, time_ms: None, prob_cutoff: g.prob_cutoff },
+        expectimax: expectimax::Limits {
+            depth: g.depth,
+            time_ms: None,
+            prob_cutoff: g.prob_cutoff.unwrap_or(DEFAULT_PROB_CUTOFF),
+        },
         cache_slots,
     })
 }
@@ -153,7 +167,7 @@ pub fn with_param(
             })
         }
         SweepParam::Depth => g.depth = Some(DEPTH.parse_u32(v)?),
-        SweepParam::ProbCutoff => g.prob_cutoff = parse_probability(v)?,
+        SweepParam::ProbCutoff => g.prob_cutoff = Some(parse_probability(v)?),
     }
     Ok((s, g))
 }

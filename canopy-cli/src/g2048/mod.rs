@@ -8,8 +8,10 @@ mod play;
 use serde::Serialize;
 use serde_json::json;
 
+use super::args::{self, agent_parser};
 use super::common::{self, Whole};
-use super::{input_error, AnalyzeArgs};
+use super::search_args::For2048;
+use super::{input_error, AgentName};
 use canopy_mcts::games::g2048::agents::{Agent, AgentConfig, AgentKind, Decision};
 use canopy_mcts::games::g2048::eval::{Features, Heuristic};
 use canopy_mcts::games::g2048::expectimax::{self, DEFAULT_PROB_CUTOFF};
@@ -29,6 +31,49 @@ pub const PLAY_DEFAULT_PLAYOUTS: u64 = 1_000;
 const DEPTH: Whole = Whole { min: 1, max: expectimax::MAX_DEPTH as u64 };
 /// Expectimax lookahead at the end of truncated rollouts (`--leaf-depth`).
 const LEAF_DEPTH: Whole = Whole { min: 0, max: 3 };
+
+/// The 2048 agents.
+pub const AGENTS: &[AgentName] =
+    &[AgentName::Mcts, AgentName::Expectimax, AgentName::Flat, AgentName::Greedy, AgentName::Random];
+
+/// `canopy analyze 2048`.
+pub type Analyze = args::AnalyzeArgs<Position, For2048>;
+/// `canopy play 2048`.
+pub type Play = args::PlayArgs<Chooser, For2048>;
+/// `canopy compare 2048`.
+pub type Compare = args::CompareArgs<Choosers, For2048>;
+/// `canopy sweep 2048`.
+pub type Sweep = args::SweepArgs<Chooser, For2048>;
+
+/// A 2048 position and who chooses its move.
+#[derive(clap::Args, Debug)]
+pub struct Position {
+    /// The board: 16 comma-separated tile values, row-major, row 0 first, 0 = empty.
+    #[arg(long, required = true, allow_hyphen_values = true)]
+    pub board: String,
+    #[command(flatten)]
+    pub chooser: Chooser,
+}
+
+/// A 2048 agent and its options.
+#[derive(clap::Args, Debug)]
+pub struct Chooser {
+    /// Who chooses the moves.
+    #[arg(long, default_value = "mcts", value_parser = agent_parser(AGENTS))]
+    pub agent: AgentName,
+    #[command(flatten)]
+    pub options: G2048Args,
+}
+
+/// The 2048 agents to compare and their options.
+#[derive(clap::Args, Debug)]
+pub struct Choosers {
+    /// Agents to compare, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "mcts,expectimax,flat", value_parser = agent_parser(AGENTS))]
+    pub agents: Vec<AgentName>,
+    #[command(flatten)]
+    pub options: G2048Args,
+}
 
 /// Options of the 2048 agents.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -53,32 +98,11 @@ pub struct G2048Args {
     /// max(4, distinct tiles - 1).
     #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| DEPTH.parse_u32(t))]
     pub depth: Option<u32>,
-    /// Expectimax probability cut-off: chance nodes reached with a smaller probability are scored by the
-    /// evaluation (0 turns it off).
-    #[arg(long, value_name = "P", default_value_t = DEFAULT_PROB_CUTOFF, allow_negative_numbers = true, value_parser = parse_probability)]
-    pub prob_cutoff: f64,
-}
-
-impl G2048Args {
-    /// Refuses the 2048 options for another game.
-    ///
-    /// # Errors
-    /// An input error naming the options when any of them was given.
-    pub fn refuse_for(&self, name: &str) -> anyhow::Result<()> {
-        let given = self.rollout.is_some()
-            || self.epsilon.is_some()
-            || self.rollout_depth.is_some()
-            || self.leaf_depth.is_some()
-            || self.depth.is_some()
-            || self.prob_cutoff != DEFAULT_PROB_CUTOFF;
-        if given {
-            return Err(input_error(format!(
-                "--rollout, --epsilon, --rollout-depth, --leaf-depth, --depth and --prob-cutoff are 2048 options, \
-                 not {name} ones"
-            )));
-        }
-        Ok(())
-    }
+    /// Expectimax probability cut-off (`None`: [`DEFAULT_PROB_CUTOFF`]).
+    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = parse_probability,
+          help = format!("Expectimax probability cut-off: chance nodes reached with a smaller probability are \
+                          scored by the evaluation (0 turns it off). Default: {DEFAULT_PROB_CUTOFF}"))]
+    pub prob_cutoff: Option<f64>,
 }
 
 /// `--rollout` values.
@@ -138,10 +162,11 @@ fn explain(h: &Heuristic, board: &Board, dir: Dir) -> Option<Explanation> {
 }
 
 /// Analyses a 2048 position with the agent of `--agent`.
-pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
-    let board: Board = args.board()?.parse().map_err(|e| input_error(format!("bad board: {e}")))?;
-    warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
-    let config = agent_config(args.agent, &args.search, &args.g2048, canopy_mcts::search::DEFAULT_PLAYOUTS)?;
+pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
+    let board: Board = args.game.board.parse().map_err(|e| input_error(format!("bad board: {e}")))?;
+    let Chooser { agent, options } = &args.game.chooser;
+    warn_unused_options(&[*agent], &args.search, options)?;
+    let config = agent_config(*agent, &args.search, options, canopy_mcts::search::DEFAULT_PLAYOUTS)?;
     let h = config.policy.heuristic;
     let mut agent = Agent::new(config.clone());
     let mut line = common::print_progress;

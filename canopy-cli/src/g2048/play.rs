@@ -6,7 +6,7 @@ use serde_json::json;
 use super::{agent_config, agent_label, config_json, config_line, warn_unused_options, PLAY_DEFAULT_PLAYOUTS};
 use crate::common;
 use crate::compare;
-use crate::PlayArgs;
+
 use canopy_mcts::agent::Step;
 use canopy_mcts::games::g2048::agents::{self, Agent, AgentConfig};
 use canopy_mcts::games::g2048::Board;
@@ -106,18 +106,19 @@ pub fn run_games(
 }
 
 /// Plays games of 2048 and prints score statistics.
-pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
-    warn_unused_options(&[args.agent], &args.search, &args.g2048)?;
-    let config = agent_config(args.agent, &args.search, &args.g2048, PLAY_DEFAULT_PLAYOUTS)?;
+pub fn play(args: &super::Play) -> anyhow::Result<()> {
+    let super::Chooser { agent, options } = &args.game;
+    warn_unused_options(&[*agent], &args.search, options)?;
+    let config = agent_config(*agent, &args.search, options, PLAY_DEFAULT_PLAYOUTS)?;
     let bar = progress_bar(args.games);
-    let label = agent_label(args.agent);
+    let label = agent_label(*agent);
     // A line per game on stderr: on a terminal beside the bar when several games are played as a table,
     // and always when stderr is not a terminal (the bar is hidden then), unless --no-progress.
-    let quiet = !common::game_lines(args.search.no_progress, !(args.json || args.csv || args.games == 1));
+    let quiet = !common::game_lines(args.search.no_progress, !(args.out.json || args.out.csv || args.games == 1));
     let results = run_games(&config, args.games, args.search.seed, &bar, &label, quiet);
     bar.finish_and_clear();
     let summary = compare::Summary::of(&results);
-    if args.json {
+    if args.out.json {
         let v = json!({
             "game": "2048",
             "agent": config.kind,
@@ -129,7 +130,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
-    if args.csv {
+    if args.out.csv {
         println!("seed,score,max_tile,moves,seconds,ms_per_move");
         for r in &results {
             println!("{},{},{},{},{:.3},{:.3}", r.seed, r.score, r.max_tile, r.moves, r.seconds, r.ms_per_move);

@@ -6,8 +6,10 @@ mod play;
 use serde::Deserialize;
 use serde_json::json;
 
+use super::args::{self, agent_parser};
 use super::common::{self, Whole};
-use super::{input_error, AgentName, AnalyzeArgs};
+use super::search_args::ForSnake;
+use super::{input_error, AgentName};
 use canopy_mcts::games::snake::{
     Cell, Dir, MctsAgent, RolloutPolicy, Snake, SnakePolicy, SnakeState, TailFilter, MAX_SIDE,
 };
@@ -24,24 +26,68 @@ const ENDGAME: Whole = Whole { min: 0, max: (MAX_SIDE * MAX_SIDE) as u64 };
 /// Rollout caps of `--rollout-moves`.
 const ROLLOUT_MOVES: Whole = Whole { min: 1, max: u32::MAX as u64 };
 
-/// Snake options of `play` (ignored by the other games, which refuse them when given).
+/// The snake agents.
+pub const AGENTS: &[AgentName] =
+    &[AgentName::Mcts, AgentName::Greedy, AgentName::Tailfollow, AgentName::Hamilton, AgentName::Random];
+
+/// `canopy analyze snake`.
+pub type Analyze = args::AnalyzeArgs<Position, ForSnake>;
+/// `canopy play snake`.
+pub type Play = args::PlayArgs<Chooser, ForSnake>;
+/// `canopy compare snake`.
+pub type Compare = args::CompareArgs<Choosers, ForSnake>;
+/// `canopy sweep snake`.
+pub type Sweep = args::SweepArgs<Chooser, ForSnake>;
+
+/// A snake position and the MCTS agent's search policy.
+#[derive(clap::Args, Debug)]
+pub struct Position {
+    /// The position: "8x8 body=x,y x,y ... food=x,y [hunger=N] [steps=N]" (head first) or JSON (see
+    /// docs/snake.md).
+    #[arg(long, visible_alias = "board", required = true, allow_hyphen_values = true)]
+    pub state: String,
+    #[command(flatten)]
+    pub policy: SnakeSearchArgs,
+}
+
+/// A snake agent and the game's options.
+#[derive(clap::Args, Debug)]
+pub struct Chooser {
+    /// Who chooses the moves.
+    #[arg(long, default_value = "mcts", value_parser = agent_parser(AGENTS))]
+    pub agent: AgentName,
+    #[command(flatten)]
+    pub options: SnakePlayArgs,
+}
+
+/// The snake agents to compare and the game's options.
+#[derive(clap::Args, Debug)]
+pub struct Choosers {
+    /// Agents to compare, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "mcts,tailfollow,hamilton", value_parser = agent_parser(AGENTS))]
+    pub agents: Vec<AgentName>,
+    #[command(flatten)]
+    pub options: SnakePlayArgs,
+}
+
+/// Snake options of `play`, `compare` and `sweep`.
 #[derive(clap::Args, Debug, Clone, Default)]
 #[command(next_help_heading = "Snake")]
 pub struct SnakePlayArgs {
-    /// Board size WxH, each side 2..=32 (snake; default 10x10).
+    /// Board size WxH, each side 2..=32 (default 10x10).
     #[arg(long, value_name = "WxH")]
     pub size: Option<String>,
-    /// Draw the board in the terminal after every move (snake).
+    /// Draw the board in the terminal after every move.
     #[arg(long)]
     pub watch: bool,
     /// Pause after each drawn move, in milliseconds, 0..=10000 (with --watch).
     #[arg(long, value_name = "MS", default_value_t = 30, allow_negative_numbers = true, value_parser = |t: &str| DELAY_MS.parse(t))]
     pub delay: u64,
-    /// Stop a game after this many moves, at least 1 (snake; the game then counts as unfinished).
+    /// Stop a game after this many moves, at least 1 (the game then counts as unfinished).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| MAX_MOVES.parse(t))]
     pub max_moves: Option<u64>,
     /// MCTS agent: follow a closing Hamiltonian cycle once one exists with at most N free cells, 0..=1024
-    /// (snake; default a quarter of the cells; 0 turns it off).
+    /// (default a quarter of the cells; 0 turns it off).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| ENDGAME.parse(t).map(|n| n as usize))]
     pub endgame: Option<usize>,
     #[command(flatten)]
@@ -52,13 +98,13 @@ pub struct SnakePlayArgs {
 #[derive(clap::Args, Debug, Clone, Default)]
 #[command(next_help_heading = "Snake")]
 pub struct SnakeSearchArgs {
-    /// Rollout policy of the MCTS agent (snake; default safegreedy).
+    /// Rollout policy of the MCTS agent (default safegreedy).
     #[arg(id = "snake_rollout", long = "snake-rollout", value_enum)]
     pub rollout: Option<RolloutArg>,
-    /// Rollout cap in moves, 1..=4294967295 (snake; default 2 x board area).
+    /// Rollout cap in moves, 1..=4294967295 (default 2 x board area).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| ROLLOUT_MOVES.parse_u32(t))]
     pub rollout_moves: Option<u32>,
-    /// Which safe moves the MCTS agent searches (snake; default now).
+    /// Which safe moves the MCTS agent searches (default now).
     #[arg(long, value_enum)]
     pub tail_filter: Option<TailFilterArg>,
 }
@@ -86,20 +132,6 @@ pub enum RolloutArg {
 }
 
 impl SnakeSearchArgs {
-    fn is_default(&self) -> bool {
-        self.rollout.is_none() && self.rollout_moves.is_none() && self.tail_filter.is_none()
-    }
-
-    /// Refuses snake options given to another game's `analyze`.
-    pub fn refuse_for(&self, game: &str) -> anyhow::Result<()> {
-        if self.is_default() {
-            return Ok(());
-        }
-        Err(input_error(format!(
-            "--snake-rollout, --rollout-moves and --tail-filter are snake options, not {game} ones"
-        )))
-    }
-
     /// The MCTS agent's search policy for a `width` x `height` board with these options.
     fn policy(&self, width: usize, height: usize) -> SnakePolicy {
         let mut g = MctsAgent::search_policy(width, height);
@@ -121,24 +153,6 @@ impl SnakeSearchArgs {
             };
         }
         g
-    }
-}
-
-impl SnakePlayArgs {
-    /// Refuses snake options given to another game's `play`.
-    pub fn refuse_for(&self, game: &str) -> anyhow::Result<()> {
-        let given = self.size.is_some()
-            || self.watch
-            || self.max_moves.is_some()
-            || self.endgame.is_some()
-            || !self.search.is_default();
-        if given {
-            return Err(input_error(format!(
-                "--size, --watch, --max-moves, --endgame, --snake-rollout, --rollout-moves and --tail-filter are \
-                 snake options, not {game} ones"
-            )));
-        }
-        Ok(())
     }
 }
 
@@ -196,17 +210,14 @@ fn one_line(e: &impl std::fmt::Display) -> String {
 }
 
 /// Analyses a snake position with the MCTS agent's search policy.
-pub fn analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
-    if args.agent != AgentName::Mcts {
-        return Err(input_error("snake is analysed with --agent mcts only (the other agents are for play)"));
-    }
-    let state = parse_state(args.board()?)?;
+pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
+    let state = parse_state(&args.game.state)?;
     let game = Snake::for_state(&state);
     game.check_position(&state).map_err(|e| input_error(format!("bad snake state: {e}")))?;
     if state.end().is_none() && state.food().is_none() {
         return Err(input_error("the position has no food: add food=x,y (analyze needs the snake to move)"));
     }
-    let policy = args.snake.policy(state.width(), state.height());
+    let policy = args.game.policy.policy(state.width(), state.height());
     let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
     let report =
         common::search_with_progress(&Search::with_policy(&game, &policy, params), &state, args.search.no_progress);

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::{parse_size, SnakePlayArgs};
 use crate::common;
-use crate::{input_error, AgentName, PlayArgs};
+use crate::{input_error, AgentName};
 use canopy_mcts::agent::{play_game, Agent, GameSeeds, Step};
 use canopy_mcts::games::snake::{Baseline, End, How, MctsAgent, Snake, SnakePolicy, SnakeState, CYCLE};
 use canopy_mcts::rng::Rng;
@@ -185,19 +185,20 @@ pub fn progress_bar(n: u64, hidden: bool) -> indicatif::ProgressBar {
 }
 
 /// Plays games of Snake and prints length statistics.
-pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
-    let setup = SeriesSetup::new(args.agent, &args.search, &args.snake)?;
+pub fn play(args: &super::Play) -> anyhow::Result<()> {
+    let super::Chooser { agent, options } = &args.game;
+    let setup = SeriesSetup::new(*agent, &args.search, options)?;
     let (rules, params, search_policy, endgame) = (setup.rules, &setup.params, setup.policy, setup.endgame);
     let (w, h) = (rules.width, rules.height);
     let agent_name = setup.agent_name();
-    let bar = progress_bar(args.games, args.snake.watch || args.json);
+    let bar = progress_bar(args.games, options.watch || args.out.json);
     // A line per game on stderr: on a terminal beside the bar when several games are played as a table,
     // and always when stderr is not a terminal (the bar is hidden then), unless --no-progress.
-    let lines = common::game_lines(args.search.no_progress, !args.json && args.games > 1 && !args.snake.watch);
-    let results = setup.run(args.games, args.search.seed, &args.snake, &bar, lines);
+    let lines = common::game_lines(args.search.no_progress, !args.out.json && args.games > 1 && !options.watch);
+    let results = setup.run(args.games, args.search.seed, options, &bar, lines);
     bar.finish_and_clear();
     let summary = Summary::of(&results, w * h);
-    if args.json {
+    if args.out.json {
         let v = json!({
             "game": "snake",
             "size": format!("{w}x{h}"),
@@ -205,8 +206,8 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             "agent": agent_name,
             "starvation_limit": rules.starvation_limit,
             "survival_bonus": rules.survival_bonus(),
-            "params": (args.agent == AgentName::Mcts).then(|| crate::params::to_json(params)),
-            "mcts": (args.agent == AgentName::Mcts).then(|| json!({
+            "params": (*agent == AgentName::Mcts).then(|| crate::params::to_json(params)),
+            "mcts": (*agent == AgentName::Mcts).then(|| json!({
                 "rollout": format!("{:?}", search_policy.rollout),
                 "rollout_max_moves": search_policy.rollout_max_moves,
                 "rollout_patience": search_policy.rollout_patience,
@@ -217,6 +218,16 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             "games": results,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    if args.out.csv {
+        println!("seed,length,fill,end,moves,foods,score,seconds,ms_per_move");
+        for r in &results {
+            println!(
+                "{},{},{:.4},{},{},{},{:.3},{:.3},{:.3}",
+                r.seed, r.length, r.fill, r.end, r.moves, r.foods, r.score, r.seconds, r.ms_per_move
+            );
+        }
         return Ok(());
     }
     if let [only] = results.as_slice() {
