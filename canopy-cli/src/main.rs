@@ -7,6 +7,7 @@ mod args;
 mod bench;
 mod common;
 mod compare;
+mod duel_series;
 mod g2048;
 mod gomoku;
 mod matches;
@@ -148,14 +149,18 @@ enum PlayGame {
     Gomoku(two_player::PlayGomoku),
 }
 
-/// `canopy compare`'s games (two-player games are compared with `canopy match`).
+/// `canopy compare`'s games.
 #[derive(Subcommand, Debug)]
 enum CompareGame {
     /// 2048: mcts, expectimax, flat, greedy, random on the same starts.
     #[command(name = "2048")]
     G2048(g2048::Compare),
+    /// Tic-tac-toe: mcts and random against one opponent, colours alternating.
+    Tictactoe(duel_series::CompareTicTacToe),
     /// Snake: mcts, greedy, tailfollow, hamilton, random on the same starts.
     Snake(snake::Compare),
+    /// Gomoku: mcts, flat, threat, random against one opponent, colours alternating.
+    Gomoku(duel_series::CompareGomoku),
 }
 
 /// `canopy sweep`'s games.
@@ -164,8 +169,12 @@ enum SweepGame {
     /// 2048: a search parameter or a 2048 agent option.
     #[command(name = "2048")]
     G2048(g2048::Sweep),
+    /// Tic-tac-toe: a search parameter of mcts, against one opponent.
+    Tictactoe(duel_series::SweepTicTacToe),
     /// Snake: a search parameter.
     Snake(snake::Sweep),
+    /// Gomoku: a search parameter or a brain setting of mcts (radius, vcf, ...), against one opponent.
+    Gomoku(duel_series::SweepGomoku),
 }
 
 /// `canopy match`'s games.
@@ -388,10 +397,14 @@ fn run() -> i32 {
         Command::Compare { game } => match game {
             CompareGame::G2048(args) => compare::compare(&args),
             CompareGame::Snake(args) => snake_series::compare(&args),
+            CompareGame::Tictactoe(args) => duel_series::compare_tictactoe(&args),
+            CompareGame::Gomoku(args) => duel_series::compare_gomoku(&args),
         },
         Command::Sweep { game } => match game {
             SweepGame::G2048(args) => compare::sweep(&args),
             SweepGame::Snake(args) => snake_series::sweep(&args),
+            SweepGame::Tictactoe(args) => duel_series::sweep_tictactoe(&args),
+            SweepGame::Gomoku(args) => duel_series::sweep_gomoku(&args),
         },
     };
     match result {

@@ -223,6 +223,11 @@ impl SearchArgs {
         Ok(SearchArgs::from_params(&p, &given, self.no_progress, self.defaults.clone(), self.skipped))
     }
 
+    /// The declared parameters the game does not take (its [`Profile::SKIP`]).
+    pub fn skipped(&self) -> &'static [&'static str] {
+        self.skipped
+    }
+
     /// The flags of the declared parameters given on the command line (`--no-tt` for `tt`), in
     /// declaration order.
     pub fn given_flags(&self) -> impl Iterator<Item = (&'static str, String)> + '_ {

@@ -12,6 +12,7 @@ use super::{common, input_error, AgentName};
 use canopy_mcts::agent::{play_game, Agent, GameRecord, GameSeeds, Mcts, RandomAgent};
 use canopy_mcts::games::gomoku::{Gomoku, Player, Tuning, DEFAULT_FLAT_ROLLOUTS};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
+use canopy_mcts::search::SearchParams;
 use canopy_mcts::{Game, Rng};
 
 /// The tic-tac-toe agents.
@@ -92,28 +93,31 @@ pub fn play_gomoku(args: &PlayGomoku) -> anyhow::Result<()> {
     series(&game, |_| start.clone(), [&agent, &agent], false, &out, |c| c.to_string())
 }
 
+/// A tic-tac-toe agent from its description: `mcts[:key=value,...]` (the declared search parameters, on
+/// top of `base`) or `random`.
+///
+/// # Errors
+/// A one-line message naming the unknown agent, key or bad value.
+pub fn tictactoe_agent(text: &str, base: &SearchParams) -> Result<AgentMaker<TicTacToe>, String> {
+    let (name, opts) = text.split_once(':').unwrap_or((text, ""));
+    match name.trim() {
+        "random" if opts.trim().is_empty() => Ok(Box::new(|| Box::new(RandomAgent))),
+        "mcts" => {
+            let mut params = base.clone();
+            for kv in opts.split(',').map(str::trim).filter(|kv| !kv.is_empty()) {
+                let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' is not key=value"))?;
+                super::matches::set_search(&mut params, k, v).map_err(|e| format!("agent option {e}"))?;
+            }
+            Ok(Box::new(move || Box::new(Mcts::new(params.clone()))))
+        }
+        other => Err(format!("'{other}' is not a tic-tac-toe agent (mcts[:key=value,...] or random)")),
+    }
+}
+
 /// `canopy match tictactoe`: agents `mcts[:key=value,...]` (the declared search parameters) or `random`.
 pub fn matched(args: &MatchTicTacToe) -> anyhow::Result<()> {
     let base = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
-    let parse = |flag: &str, text: &str| -> anyhow::Result<AgentMaker<TicTacToe>> {
-        let (name, opts) = text.split_once(':').unwrap_or((text, ""));
-        match name.trim() {
-            "random" if opts.trim().is_empty() => Ok(Box::new(|| Box::new(RandomAgent))),
-            "mcts" => {
-                let mut params = base.clone();
-                for kv in opts.split(',').map(str::trim).filter(|kv| !kv.is_empty()) {
-                    let (k, v) =
-                        kv.split_once('=').ok_or_else(|| input_error(format!("{flag}: '{kv}' is not key=value")))?;
-                    super::matches::set_search(&mut params, k, v)
-                        .map_err(|e| input_error(format!("{flag}: agent option {e}")))?;
-                }
-                Ok(Box::new(move || Box::new(Mcts::new(params.clone()))))
-            }
-            other => Err(input_error(format!(
-                "{flag}: '{other}' is not a tic-tac-toe agent (mcts[:key=value,...] or random)"
-            ))),
-        }
-    };
+    let parse = |flag: &str, text: &str| tictactoe_agent(text, &base).map_err(|e| input_error(format!("{flag}: {e}")));
     let white = args.white.as_deref().unwrap_or("random");
     let (a, b) = (parse("--black", &args.black)?, parse("--white", white)?);
     let forms = Forms { json: args.json, csv: false };
@@ -122,7 +126,63 @@ pub fn matched(args: &MatchTicTacToe) -> anyhow::Result<()> {
 }
 
 /// A maker of fresh agents for game `G` (one per game played).
-type AgentMaker<G> = Box<dyn Fn() -> Box<dyn Agent<G>>>;
+pub type AgentMaker<G> = Box<dyn Fn() -> Box<dyn Agent<G>>>;
+
+/// One game of a [`duel`], as its record and line describe it.
+pub struct DuelGame {
+    /// The game's number, from 1.
+    pub number: u64,
+    /// Whether agent A moved first.
+    pub a_first: bool,
+    /// The winning agent: 0 for A, 1 for B, `None` for a draw.
+    pub winner: Option<usize>,
+    /// The result from the first player's side: `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+    /// The moves in the game's notation.
+    pub moves: Vec<String>,
+    /// The game's JSON record.
+    pub json: serde_json::Value,
+}
+
+/// Plays `games` games between agents A and B from `start` (A first in game 1; with `swap`, the sides
+/// alternate), game `g` seeded by [`GameSeeds::series`]`(seed, g)` so that every series with the same
+/// seed starts alike; `on_game` sees each game as it ends.
+pub fn duel<G: Game>(
+    game: &G,
+    start: impl Fn(&mut Rng) -> G::State,
+    agents: [&dyn Fn() -> Box<dyn Agent<G>>; 2],
+    (games, seed, swap): (u64, u64, bool),
+    name: impl Fn(&G::Action) -> String,
+    mut on_game: impl FnMut(&DuelGame, &GameRecord<G>),
+) -> Vec<DuelGame> {
+    let mut out = Vec::new();
+    for g in 0..games {
+        let a_first = !swap || g % 2 == 0;
+        let (mut first, mut second) = if a_first { (agents[0](), agents[1]()) } else { (agents[1](), agents[0]()) };
+        let mut players: [&mut dyn Agent<G>; 2] = [first.as_mut(), second.as_mut()];
+        let record: GameRecord<G> = play_game(game, &start, &mut players, GameSeeds::series(seed, g), None, |_, _| {});
+        let won = record.winner();
+        let moves: Vec<String> = record.actions().map(|a| name(&a)).collect();
+        let result = match won {
+            Some(0) => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        };
+        let first_name = if a_first { "A" } else { "B" };
+        let json = json!({ "seed": record.seed, "first": first_name, "result": result, "moves": moves, "playouts": record.work });
+        let played = DuelGame {
+            number: g + 1,
+            a_first,
+            winner: won.map(|w| usize::from((w == 0) != a_first)),
+            result,
+            moves,
+            json,
+        };
+        on_game(&played, &record);
+        out.push(played);
+    }
+    out
+}
 
 /// What [`series`] prints and how.
 struct Out {
@@ -148,47 +208,28 @@ fn series<G: Game>(
     if out.forms.csv {
         println!("game,seed,first,result,moves,playouts_first,playouts_second,line");
     }
-    // Wins of agent A and agent B, and draws.
-    let (mut wins, mut draws) = ([0u64; 2], 0u64);
-    let mut games = Vec::new();
-    for g in 0..out.games {
-        let a_first = !swap || g % 2 == 0;
-        let (mut first, mut second) = if a_first { (agents[0](), agents[1]()) } else { (agents[1](), agents[0]()) };
-        let mut players: [&mut dyn Agent<G>; 2] = [first.as_mut(), second.as_mut()];
-        let record: GameRecord<G> =
-            play_game(game, &start, &mut players, GameSeeds::series(out.seed, g), None, |_, _| {});
-        let winner = record.winner();
-        // The winning agent: 0 for A, 1 for B.
-        let by_agent = winner.map(|w| usize::from((w == 0) != a_first));
-        match by_agent {
-            Some(a) => wins[a] += 1,
-            None => draws += 1,
-        }
-        let moves: Vec<String> = record.actions().map(|a| name(&a)).collect();
-        let result = match winner {
-            Some(0) => "1-0",
-            Some(_) => "0-1",
-            None => "1/2-1/2",
-        };
-        let first_name = if a_first { "A" } else { "B" };
+    let played = duel(game, start, agents, (out.games, out.seed, swap), name, |g, record| {
+        let first_name = if g.a_first { "A" } else { "B" };
         if out.forms.csv {
             let [first, second] = [record.work[0], record.work[1]];
             println!(
-                "{},{},{first_name},{result},{},{first},{second},{}",
-                g + 1,
+                "{},{},{first_name},{},{},{first},{second},{}",
+                g.number,
                 record.seed,
-                moves.len(),
-                moves.join(" ")
+                g.result,
+                g.moves.len(),
+                g.moves.join(" ")
             );
         }
         if lines || tables {
             let line = format!(
-                "game {:>3}/{}: {first_name} first, {result} in {} moves ({} playouts)  {}",
-                g + 1,
+                "game {:>3}/{}: {first_name} first, {} in {} moves ({} playouts)  {}",
+                g.number,
                 out.games,
-                moves.len(),
+                g.result,
+                g.moves.len(),
                 record.work.iter().sum::<u64>(),
-                moves.join(" ")
+                g.moves.join(" ")
             );
             if tables {
                 println!("{line}");
@@ -196,8 +237,16 @@ fn series<G: Game>(
                 eprintln!("{line}");
             }
         }
-        games.push(json!({ "seed": record.seed, "first": first_name, "result": result, "moves": moves, "playouts": record.work }));
+    });
+    // Wins of agent A and agent B, and draws.
+    let (mut wins, mut draws) = ([0u64; 2], 0u64);
+    for g in &played {
+        match g.winner {
+            Some(a) => wins[a] += 1,
+            None => draws += 1,
+        }
     }
+    let games: Vec<&serde_json::Value> = played.iter().map(|g| &g.json).collect();
     let (a, b) = (agents[0]().name(), agents[1]().name());
     if out.forms.json {
         let v = json!({

@@ -180,8 +180,8 @@ fn a_missing_game_is_named_and_options_a_game_does_not_take_are_refused() {
         ("analyze", "2048, tictactoe, snake, gomoku"),
         ("play", "2048, tictactoe, snake, gomoku"),
         ("match", "gomoku, tictactoe"),
-        ("compare", "2048, snake"),
-        ("sweep", "2048, snake"),
+        ("compare", "2048, tictactoe, snake, gomoku"),
+        ("sweep", "2048, tictactoe, snake, gomoku"),
     ] {
         let line = refused(&[command]);
         assert_eq!(line, format!("error: canopy {command} needs a game: {games} (see canopy {command} --help)"));

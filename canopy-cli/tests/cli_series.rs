@@ -134,3 +134,51 @@ fn series_commands_refuse_another_games_options() {
     let line = refused(&["sweep", "snake", "--param", "solver", "--values", "true,false"]);
     assert!(line.starts_with("error: --param: snake sweeps a search parameter"), "{line}");
 }
+
+#[test]
+fn compare_and_sweep_work_for_the_two_player_games() {
+    // Every agent plays the same games against one opponent, colours alternating.
+    let v =
+        json(&["compare", "tictactoe", "--games", "4", "--playouts", "2000", "--threads", "1", "--quiet", "--json"]);
+    assert_eq!(v["opponent"], "random");
+    let rows = v["agents"].as_array().unwrap();
+    assert_eq!(rows.iter().map(|r| r["agent"].as_str().unwrap()).collect::<Vec<_>>(), ["mcts", "random"]);
+    let mcts = &rows[0]["summary"];
+    assert_eq!(mcts["games"], 4);
+    assert_eq!(mcts["losses"], 0, "the search never loses tic-tac-toe to random moves: {v}");
+    let firsts: Vec<&str> = rows[0]["games"].as_array().unwrap().iter().map(|g| g["first"].as_str().unwrap()).collect();
+    assert_eq!(firsts, ["A", "B", "A", "B"]);
+    let score = mcts["score"].as_f64().unwrap();
+    let wins = mcts["wins"].as_f64().unwrap();
+    let draws = mcts["draws"].as_f64().unwrap();
+    assert!((score - (wins + draws / 2.0) / 4.0).abs() < 1e-12, "{mcts}");
+    // A brain setting of Gomoku's mcts agent, against the threat scorer on a small board.
+    let v = json(&[
+        "sweep",
+        "gomoku",
+        "--param",
+        "radius",
+        "--values",
+        "1,2",
+        "--size",
+        "7",
+        "--games",
+        "2",
+        "--playouts",
+        "200",
+        "--threads",
+        "1",
+        "--quiet",
+        "--json",
+    ]);
+    assert_eq!(v["param"], "radius");
+    assert_eq!(v["opponent"], "threat");
+    let values: Vec<&str> = v["values"].as_array().unwrap().iter().map(|r| r["value"].as_str().unwrap()).collect();
+    assert_eq!(values, ["1", "2"]);
+    // What the game cannot sweep or play against is refused before any game.
+    assert!(refused(&["sweep", "gomoku", "--param", "chance", "--values", "sample"]).starts_with("error: --param:"));
+    assert!(refused(&["sweep", "tictactoe", "--param", "radius", "--values", "1"]).starts_with("error: --param:"));
+    assert!(refused(&["sweep", "gomoku", "--param", "radius", "--values", "0"]).starts_with("error: --values:"));
+    assert!(refused(&["compare", "gomoku", "--opponent", "hamilton"]).starts_with("error: --opponent:"));
+    assert!(refused(&["compare", "tictactoe", "--agents", "threat"]).contains("[possible values: mcts, random]"));
+}
