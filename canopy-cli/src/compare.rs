@@ -15,66 +15,38 @@ use super::svg::svg_plot;
 /// Tiles whose reach the tables report.
 pub const MILESTONES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
 
-/// 2048's own parameters `canopy sweep` can vary, beside the declared search parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum SweepParam {
-    /// Random-move probability of egreedy rollouts (--epsilon).
-    Epsilon,
-    /// Rollout length, a number or `end` (--rollout-depth).
-    RolloutDepth,
-    /// Rollout moves: random or egreedy (--rollout).
-    Rollout,
-    /// Expectimax lookahead scoring the end of truncated rollouts (--leaf-depth).
-    LeafDepth,
-    /// Expectimax depth (--depth).
-    Depth,
-    /// Expectimax probability cut-off (--prob-cutoff).
-    ProbCutoff,
-}
-
-impl SweepParam {
-    /// The option's name on the command line.
-    pub fn flag(self) -> &'static str {
-        match self {
-            SweepParam::Epsilon => "epsilon",
-            SweepParam::RolloutDepth => "rollout-depth",
-            SweepParam::Rollout => "rollout",
-            SweepParam::LeafDepth => "leaf-depth",
-            SweepParam::Depth => "depth",
-            SweepParam::ProbCutoff => "prob-cutoff",
-        }
-    }
-}
-
-/// What a 2048 sweep varies: a declared search parameter, or one of 2048's own.
+/// What a 2048 sweep varies: a declared search parameter, or one of the 2048 agents' own
+/// ([`canopy_mcts::games::g2048::agents::AgentConfig`]'s table), by name.
 #[derive(Clone, Copy, Debug)]
 pub enum Swept {
-    /// A parameter of the engine's declarations ([`canopy_mcts::SearchParams`]'s table), by name.
+    /// A parameter of the engine's declarations ([`canopy_mcts::SearchParams`]'s table).
     Search(&'static str),
-    /// A 2048 option.
-    G2048(SweepParam),
+    /// A parameter of the 2048 agents.
+    Agent(&'static str),
 }
 
 impl Swept {
-    /// Reads `--param`: a declared search parameter (hyphens or underscores) or a 2048 option.
+    /// Reads `--param`: a declared search parameter or a 2048 agent parameter (hyphens or underscores).
     ///
     /// # Errors
     /// A one-line message listing what can be swept.
     pub fn parse(name: &str) -> Result<Swept, String> {
+        use canopy_mcts::games::g2048::agents::AgentConfig;
         use canopy_mcts::param::Settings;
         if let Some(p) = canopy_mcts::SearchParams::param(name) {
             return Ok(Swept::Search(p.name));
         }
-        <SweepParam as clap::ValueEnum>::from_str(name, true).map(Swept::G2048).map_err(|_| {
-            format!("'{name}' is not a search parameter or one of epsilon, rollout-depth, rollout, leaf-depth, depth, prob-cutoff")
-        })
+        if let Some(p) = AgentConfig::param(name) {
+            return Ok(Swept::Agent(p.name));
+        }
+        let own: Vec<&str> = AgentConfig::params().iter().map(|p| p.name).collect();
+        Err(format!("'{name}' is not a search parameter or one of {}", own.join(", ")))
     }
 
     /// The option's name on the command line (without `--`).
     pub fn flag(self) -> String {
         match self {
-            Swept::Search(name) => name.replace('_', "-"),
-            Swept::G2048(p) => p.flag().to_string(),
+            Swept::Search(name) | Swept::Agent(name) => name.replace('_', "-"),
         }
     }
 }

@@ -226,7 +226,8 @@ fn gomoku_setup(
         return Err(input_error("the opening position is already over"));
     }
     let spec = rival.opponent.opponent.clone().unwrap_or_else(|| "threat".to_string());
-    let opponent = gomoku_agent(&spec, base, rival.brain.0).map_err(|e| input_error(format!("--opponent: {e}")))?;
+    let opponent =
+        gomoku_agent(&spec, base, rival.brain.settings).map_err(|e| input_error(format!("--opponent: {e}")))?;
     Ok((game, start, spec, opponent))
 }
 
@@ -237,7 +238,7 @@ pub fn compare_gomoku(args: &CompareGomoku) -> anyhow::Result<()> {
     let (game, start, spec, opponent) = gomoku_setup(rival, &base)?;
     let mut rows = Vec::new();
     for agent in common::distinct("--agents", &args.run.game.agents)? {
-        let maker = gomoku_agent(&agent.to_string(), &base, rival.brain.0).map_err(input_error)?;
+        let maker = gomoku_agent(&agent.to_string(), &base, rival.brain.settings).map_err(input_error)?;
         rows.push((agent.to_string(), maker));
     }
     let layout = layout("gomoku", "agent", &spec, args.games, &args.run, None);
@@ -252,7 +253,7 @@ pub fn sweep_gomoku(args: &SweepGomoku) -> anyhow::Result<()> {
     let param = swept_name(&args.param, args.run.search.skipped(), true)?;
     let mut rows = Vec::new();
     for value in common::distinct("--values", &args.values)? {
-        let maker = gomoku_agent(&format!("mcts:{param}={}", value.trim()), &base, rival.brain.0)
+        let maker = gomoku_agent(&format!("mcts:{param}={}", value.trim()), &base, rival.brain.settings)
             .map_err(|e| input_error(format!("--values: {e}")))?;
         rows.push((value.trim().to_string(), maker));
     }

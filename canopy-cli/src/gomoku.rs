@@ -134,7 +134,7 @@ fn ranked(actions: &[ActionStats<Cell>], best: Option<Cell>) -> Vec<&ActionStats
 pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let game = args.game.rules.game()?;
     let state = args.game.rules.position(&game, args.game.board.as_deref(), false)?;
-    let tuning = args.game.brain.0;
+    let tuning = args.game.brain.settings;
     let policy = tuning.policy();
     let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
     // The brain's own decision: a forced move or its victory by fours without a search, else the search
@@ -264,7 +264,7 @@ pub fn gomocup(args: &GomocupArgs) -> anyhow::Result<()> {
     let mut params = args.search.params(1);
     params.playouts = args.search.playouts;
     params.time_ms = args.search.time;
-    let config = BrainConfig { params, messages: !args.quiet, tuning: args.brain.0 };
+    let config = BrainConfig { params, messages: !args.quiet, tuning: args.brain.settings };
     protocol::run(BufReader::new(io::stdin()), io::stdout(), &config)?;
     Ok(())
 }

@@ -172,7 +172,7 @@ pub fn run(args: &MatchGomoku) -> anyhow::Result<()> {
         return Err(input_error("the opening position is already over"));
     }
     let base = args.search.params(MATCH_DEFAULT_PLAYOUTS);
-    let brain = args.game.brain.0;
+    let brain = args.game.brain.settings;
     let white_spec = args.white.clone().unwrap_or_else(|| "threat".to_string());
     let agents = [
         parse_agent(&args.black, &base, brain).map_err(|e| input_error(format!("--black: {e}")))?,

@@ -17,8 +17,15 @@ fn id(name: &str) -> String {
 }
 
 /// Adds one flag per declared parameter of `T` to `cmd`, under `heading` in the help, stating the
-/// defaults of `defaults`. `skip` names parameters left out (a command that sets them itself).
-pub fn add_flags<T: Settings>(mut cmd: Command, defaults: &T, heading: &'static str, skip: &[&str]) -> Command {
+/// defaults of `defaults` when `state_defaults`. `skip` names parameters left out (a command that sets
+/// them itself).
+pub fn add_flags<T: Settings>(
+    mut cmd: Command,
+    defaults: &T,
+    heading: &'static str,
+    skip: &[&str],
+    state_defaults: bool,
+) -> Command {
     for p in T::params().iter().filter(|p| !skip.contains(&p.name)) {
         let default = (p.get)(defaults);
         let long = p.name.replace('_', "-");
@@ -30,6 +37,7 @@ pub fn add_flags<T: Settings>(mut cmd: Command, defaults: &T, heading: &'static 
             (Kind::Flag, _) => Arg::new(id(p.name)).long(long).action(ArgAction::SetTrue).help(p.help.to_string()),
             _ => {
                 let default = match (p.kind, default) {
+                    _ if !state_defaults => String::new(),
                     (_, Value::Unset) => String::new(),
                     (Kind::Bytes { .. }, Value::Int(n)) => {
                         format!(", default {}", super::common::format_bytes(n as usize))
@@ -53,24 +61,62 @@ pub fn add_flags<T: Settings>(mut cmd: Command, defaults: &T, heading: &'static 
     cmd
 }
 
-/// A group of settings declared in the library (such as Gomoku's [`canopy_mcts::games::gomoku::Tuning`])
-/// whose flags come from their declarations: the settings' defaults with the given flags applied.
-#[derive(Debug, Clone)]
-pub struct SettingsFlags<T>(pub T);
-
-/// The help heading of a [`SettingsFlags`] group.
-pub trait Heading {
+/// A settings type of the library whose flags a command offers as one group ([`SettingsFlags`]).
+pub trait Group: Settings {
     /// The heading under which `--help` lists the flags.
     const HEADING: &'static str;
+    /// Whether the help states each flag's default (from [`Group::reference`]); settings whose defaults
+    /// depend on the agent say them in their help lines instead.
+    const STATE_DEFAULTS: bool;
+    /// The settings the given flags apply to, and that check their values when the command line is read.
+    fn reference() -> Self;
 }
 
-impl Heading for canopy_mcts::games::gomoku::Tuning {
+impl Group for canopy_mcts::games::gomoku::Tuning {
     const HEADING: &'static str = "Gomoku brain";
+    const STATE_DEFAULTS: bool = true;
+    fn reference() -> Self {
+        Self::default()
+    }
 }
 
-impl<T: Settings + Default + Heading + 'static> clap::Args for SettingsFlags<T> {
+impl Group for canopy_mcts::games::g2048::agents::AgentConfig {
+    const HEADING: &'static str = "2048 agent options";
+    const STATE_DEFAULTS: bool = false;
+    fn reference() -> Self {
+        Self::new(canopy_mcts::games::g2048::agents::AgentKind::Mcts)
+    }
+}
+
+/// A group of settings declared in the library (Gomoku's [`canopy_mcts::games::gomoku::Tuning`], 2048's
+/// [`canopy_mcts::games::g2048::agents::AgentConfig`]) whose flags come from their declarations.
+#[derive(Debug, Clone)]
+pub struct SettingsFlags<T> {
+    /// [`Group::reference`] with the given flags applied.
+    pub settings: T,
+    /// The parameters given, as `(name, text)` in declaration order (checked: each applies).
+    pub given: Vec<(&'static str, String)>,
+}
+
+impl<T: Settings> SettingsFlags<T> {
+    /// Applies the given parameters to `target` (another agent's defaults, say), in declaration order.
+    pub fn apply_to(&self, target: &mut T) {
+        for p in T::params() {
+            for (_, text) in self.given.iter().filter(|(name, _)| *name == p.name) {
+                p.apply(target, text).expect("checked when the command line was read");
+            }
+        }
+    }
+
+    /// Whether parameter `name` was given.
+    pub fn has(&self, name: &str) -> bool {
+        self.given.iter().any(|(n, _)| *n == name)
+    }
+}
+
+impl<T: Group + Clone + std::fmt::Debug> clap::Args for SettingsFlags<T> {
     fn augment_args(cmd: Command) -> Command {
-        add_flags(cmd, &T::default(), T::HEADING, &[])
+        add_flags(cmd, &T::reference(), T::HEADING, &[], T::STATE_DEFAULTS)
     }
 
     fn augment_args_for_update(cmd: Command) -> Command {
@@ -78,12 +124,12 @@ impl<T: Settings + Default + Heading + 'static> clap::Args for SettingsFlags<T> 
     }
 }
 
-impl<T: Settings + Default> clap::FromArgMatches for SettingsFlags<T> {
+impl<T: Group> clap::FromArgMatches for SettingsFlags<T> {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
-        let mut settings = T::default();
+        let mut settings = T::reference();
         apply(m, &mut settings)
             .map_err(|msg| clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{msg}\n")))?;
-        Ok(SettingsFlags(settings))
+        Ok(SettingsFlags { settings, given: given::<T>(m) })
     }
 
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
@@ -104,7 +150,7 @@ pub fn flag_of<T: Settings>(name: &str, defaults: &T) -> String {
 
 fn value_name(kind: Kind) -> &'static str {
     match kind {
-        Kind::Int { .. } => "N",
+        Kind::Int { .. } | Kind::Limit { .. } => "N",
         Kind::Real { .. } => "X",
         Kind::Bytes { .. } => "BYTES",
         Kind::Choice(_) | Kind::Flag => "NAME",
@@ -169,7 +215,7 @@ mod tests {
     use canopy_mcts::SearchParams;
 
     fn command() -> Command {
-        add_flags(Command::new("t").no_binary_name(true), &SearchParams::default(), "Search", &["audit"])
+        add_flags(Command::new("t").no_binary_name(true), &SearchParams::default(), "Search", &["audit"], true)
     }
 
     fn parse(args: &[&str]) -> Result<SearchParams, String> {

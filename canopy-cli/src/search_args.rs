@@ -137,7 +137,7 @@ impl<P> Deref for SearchFlags<P> {
 
 impl<P: Profile> clap::Args for SearchFlags<P> {
     fn augment_args(cmd: Command) -> Command {
-        let cmd = params::add_flags(cmd, &P::defaults(), "Search options", P::SKIP);
+        let cmd = params::add_flags(cmd, &P::defaults(), "Search options", P::SKIP, true);
         cmd.arg(
             Arg::new("no_progress").long("no-progress").action(ArgAction::SetTrue).help_heading("Search options").help(
                 "No progress lines on stderr: none every second of a search longer than a second, and (play) \

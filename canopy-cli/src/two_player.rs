@@ -77,7 +77,7 @@ pub fn play_gomoku(args: &PlayGomoku) -> anyhow::Result<()> {
         return Err(input_error("the opening position is already over"));
     }
     let player = match agent {
-        AgentName::Mcts => Player::Mcts { params: args.search.params(MATCH_DEFAULT_PLAYOUTS), tuning: brain.0 },
+        AgentName::Mcts => Player::Mcts { params: args.search.params(MATCH_DEFAULT_PLAYOUTS), tuning: brain.settings },
         AgentName::Flat => Player::Flat { rollouts: DEFAULT_FLAT_ROLLOUTS },
         AgentName::Threat => Player::Threat,
         _ => Player::Random,

@@ -286,7 +286,7 @@ fn bad_agent_options_exit_2_with_one_line() {
         &["compare", "chess"],
         &["compare", "2048", "--agents", "mcts,bogus"],
         &["compare", "2048", "--games", "0"],
-        &["compare", "tictactoe", "--games", "1"],
+        &["compare", "tictactoe", "--agents", "flat"],
         &["sweep", "2048", "--param", "exploration"],
         &["sweep", "2048", "--param", "exploration", "--values", "0.1,abc"],
         &["sweep", "2048", "--param", "bogus", "--values", "1"],

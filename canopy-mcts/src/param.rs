@@ -44,6 +44,15 @@ pub enum Kind {
     Flag,
     /// One of the listed names (case-insensitive).
     Choice(&'static [&'static str]),
+    /// A whole number in `min..=max`, or the word `none` for no limit (read back as [`Value::Unset`]).
+    Limit {
+        /// Smallest value.
+        min: u64,
+        /// Largest value.
+        max: u64,
+        /// The word that lifts the limit (`end`).
+        none: &'static str,
+    },
     /// A byte count with an optional binary suffix (`512MB`, `2GiB`; see
     /// [`crate::search::parse_bytes`]) in `min..=max` bytes.
     Bytes {
@@ -59,6 +68,7 @@ impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Kind::Int { min, max } => write!(f, "{min}..={max}"),
+            Kind::Limit { min, max, none } => write!(f, "{min}..={max}|{none}"),
             Kind::Real { min, max } => write!(f, "{min}..={max}"),
             Kind::Flag => f.write_str("true|false"),
             Kind::Choice(names) => f.write_str(&names.join("|")),
@@ -73,6 +83,7 @@ impl Kind {
     pub fn describe(&self) -> String {
         match self {
             Kind::Int { min, max } => format!("a whole number from {min} to {max}"),
+            Kind::Limit { min, max, none } => format!("a whole number from {min} to {max}, or {none}"),
             Kind::Real { min, max } => format!("a number from {min} to {max}"),
             Kind::Flag => "true or false".to_string(),
             Kind::Choice(names) => format!("one of {}", names.join(", ")),
@@ -112,6 +123,8 @@ impl fmt::Display for Value {
 pub enum Store<T> {
     /// For [`Kind::Int`] and [`Kind::Bytes`].
     Int(fn(&mut T, u64)),
+    /// For [`Kind::Limit`]: `None` for the word that lifts the limit.
+    Limit(fn(&mut T, Option<u64>)),
     /// For [`Kind::Real`].
     Real(fn(&mut T, f64)),
     /// For [`Kind::Flag`].
@@ -178,6 +191,17 @@ impl<T> Param<T> {
                     return Err(invalid());
                 }
                 store(target, v);
+            }
+            (Kind::Limit { min, max, none }, Store::Limit(store)) => {
+                if t.eq_ignore_ascii_case(none) {
+                    store(target, None);
+                } else {
+                    let v: u64 = t.parse().map_err(|_| invalid())?;
+                    if v < *min || v > *max {
+                        return Err(invalid());
+                    }
+                    store(target, Some(v));
+                }
             }
             (Kind::Bytes { min, max }, Store::Int(store)) => {
                 let v = crate::search::parse_bytes(t).map_err(|_| invalid())? as u64;

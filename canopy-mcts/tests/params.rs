@@ -1,38 +1,103 @@
-//! The declared search parameters: unique names, every default inside its declared range, values read
-//! back as written, and out-of-range or malformed values refused with the range.
+//! The declared parameters (the engine's search parameters, Gomoku's brain settings, the 2048 agents'
+//! own): unique names, every default inside its declared range, values read back as written, and
+//! out-of-range or malformed values refused with the range.
 
+use canopy_mcts::games::g2048::agents::{AgentConfig, AgentKind};
+use canopy_mcts::games::gomoku::Tuning;
 use canopy_mcts::param::{Kind, ParamError, Settings, Value};
 use canopy_mcts::SearchParams;
 
-#[test]
-fn names_are_unique_and_lowercase() {
-    let names: Vec<&str> = SearchParams::params().iter().map(|p| p.name).collect();
-    let mut sorted = names.clone();
-    sorted.sort_unstable();
-    sorted.dedup();
-    assert_eq!(sorted.len(), names.len(), "{names:?}");
-    assert!(names.iter().all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_')), "{names:?}");
+/// Runs `check` on every declared table, each with a fresh value of its type.
+fn every_table(check: fn(&dyn Fn() -> Box<dyn Table>)) {
+    check(&|| Box::new(SearchParams::default()));
+    check(&|| Box::new(Tuning::default()));
+    for kind in AgentKind::ALL {
+        check(&move || Box::new(AgentConfig::new(kind)));
+    }
 }
 
-#[test]
-fn defaults_round_trip_through_their_text() {
-    let defaults = SearchParams::default();
-    for p in SearchParams::params() {
-        let v = (p.get)(&defaults);
-        if v == Value::Unset {
-            continue;
-        }
-        let mut q = SearchParams::default();
-        q.set(p.name, &v.to_string()).unwrap_or_else(|e| panic!("{}: default {v} refused: {e}", p.name));
-        assert_eq!((p.get)(&q), v, "{}", p.name);
+/// A settings type seen through its declarations, so that one test covers every table.
+trait Table {
+    fn names(&self) -> Vec<&'static str>;
+    fn kind(&self, name: &str) -> Kind;
+    fn get(&self, name: &str) -> Value;
+    fn put(&mut self, name: &str, text: &str) -> Result<(), ParamError>;
+}
+
+impl<T: Settings> Table for T {
+    fn names(&self) -> Vec<&'static str> {
+        T::params().iter().map(|p| p.name).collect()
+    }
+    fn kind(&self, name: &str) -> Kind {
+        T::param(name).unwrap().kind
+    }
+    fn get(&self, name: &str) -> Value {
+        (T::param(name).unwrap().get)(self)
+    }
+    fn put(&mut self, name: &str, text: &str) -> Result<(), ParamError> {
+        self.set(name, text)
     }
 }
 
 #[test]
+fn names_are_unique_and_lowercase() {
+    every_table(|fresh| {
+        let names = fresh().names();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len(), "{names:?}");
+        assert!(names.iter().all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_')), "{names:?}");
+    });
+}
+
+#[test]
+fn every_default_round_trips_through_its_text() {
+    every_table(|fresh| {
+        let defaults = fresh();
+        for name in defaults.names() {
+            let v = defaults.get(name);
+            if v == Value::Unset {
+                continue;
+            }
+            let mut q = fresh();
+            q.put(name, &v.to_string()).unwrap_or_else(|e| panic!("{name}: default {v} refused: {e}"));
+            assert_eq!(q.get(name), v, "{name}");
+        }
+    });
+}
+
+#[test]
+fn a_limit_takes_its_word_for_no_limit() {
+    let mut c = AgentConfig::new(AgentKind::Mcts);
+    assert_eq!(c.policy.rollout.depth, Some(1));
+    c.set("rollout_depth", "END").unwrap();
+    assert_eq!(c.policy.rollout.depth, None);
+    assert_eq!(Table::get(&c, "rollout_depth"), Value::Unset);
+    c.set("rollout_depth", "7").unwrap();
+    assert_eq!(c.policy.rollout.depth, Some(7));
+    // egreedy on an agent with random rollouts takes the default epsilon; random sets epsilon 1.
+    let mut flat = AgentConfig::new(AgentKind::Flat);
+    flat.set("rollout", "egreedy").unwrap();
+    assert_eq!(flat.policy.rollout.epsilon, canopy_mcts::games::g2048::agents::DEFAULT_EPSILON);
+    flat.set("rollout", "random").unwrap();
+    assert_eq!(flat.policy.rollout.epsilon, 1.0);
+}
+
+#[test]
 fn every_kind_refuses_what_is_outside_it() {
-    for p in SearchParams::params() {
-        let mut q = SearchParams::default();
-        let bad: Vec<String> = match p.kind {
+    every_table(|fresh| {
+        for name in fresh().names() {
+            refuses_what_is_outside(fresh().kind(name), name, fresh);
+        }
+    });
+}
+
+/// Values outside `kind` for parameter `name` are refused with the declared range, leaving it as it was.
+fn refuses_what_is_outside(kind: Kind, name: &str, fresh: &dyn Fn() -> Box<dyn Table>) {
+    {
+        let mut q = fresh();
+        let bad: Vec<String> = match kind {
             Kind::Int { min, max } => {
                 let mut b = vec!["-1".to_string(), "x".to_string(), "1.5".to_string()];
                 if min > 0 {
@@ -48,16 +113,19 @@ fn every_kind_refuses_what_is_outside_it() {
             }
             Kind::Flag => vec!["maybe".into(), "2".into()],
             Kind::Choice(_) => vec!["none-of-them".into()],
+            Kind::Limit { max, .. } => vec!["-1".into(), "x".into(), "none-of-them".into(), (max + 1).to_string()],
             Kind::Bytes { min, .. } => vec![(min - 1).to_string(), "12Q".into(), "-5".into()],
         };
         for b in bad {
-            match q.set(p.name, &b) {
-                Err(ParamError::Invalid { name, range, .. }) => {
-                    assert_eq!(name, p.name);
-                    assert_eq!(range, p.kind.describe());
+            let before = q.get(name);
+            match q.put(name, &b) {
+                Err(ParamError::Invalid { name: refused, range, .. }) => {
+                    assert_eq!(refused, name);
+                    assert_eq!(range, kind.describe());
                 }
-                other => panic!("{} accepted '{b}': {other:?}", p.name),
+                other => panic!("{name} accepted '{b}': {other:?}"),
             }
+            assert_eq!(q.get(name), before, "{name}: a refused value leaves the setting as it was");
         }
     }
 }

@@ -97,7 +97,7 @@ fn bench_defaults() -> SearchParams {
 
 impl clap::Args for BenchSearch {
     fn augment_args(cmd: Command) -> Command {
-        params::add_flags(cmd, &bench_defaults(), "Search options", &BENCH_SKIPPED)
+        params::add_flags(cmd, &bench_defaults(), "Search options", &BENCH_SKIPPED, true)
     }
 
     fn augment_args_for_update(cmd: Command) -> Command {

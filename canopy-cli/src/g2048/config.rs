@@ -2,12 +2,12 @@
 
 use serde_json::{json, Value};
 
-use super::{parse_probability, parse_rollout_depth, G2048Args, RolloutArg, RolloutDepth, DEPTH, LEAF_DEPTH};
-use crate::compare::{self, SweepParam};
+use super::G2048Args;
+use crate::compare;
 use crate::{input_error, AgentName, SearchArgs};
-use canopy_mcts::games::g2048::agents::{self, AgentConfig, AgentKind};
-use canopy_mcts::games::g2048::expectimax::{self, DEFAULT_PROB_CUTOFF};
-use canopy_mcts::games::g2048::{G2048Policy, RolloutPolicy};
+use canopy_mcts::games::g2048::agents::{AgentConfig, AgentKind};
+use canopy_mcts::games::g2048::RolloutPolicy;
+use canopy_mcts::param::Settings;
 
 /// The library's agent for a command-line agent name, or an input error for a Snake-only agent.
 ///
@@ -31,38 +31,17 @@ pub fn agent_label(name: AgentName) -> String {
     agent_kind(name).map_or_else(|_| format!("{name:?}").to_lowercase(), |k| k.name().to_string())
 }
 
-/// The 2048 and search options given on the command line that none of `agents` uses, as their flags.
-/// MCTS uses every search option; flat Monte Carlo `--playouts`, `--time` and `--threads`; expectimax
-/// `--time`, `--threads` and `--memory` (its cache); greedy and random none (`--seed` counts as used by
-/// all: it also seeds the tile spawns of `play`). The rollout options are used by mcts and flat, `--depth`
-/// and `--prob-cutoff` by expectimax.
+/// The 2048 and search options given on the command line that none of `agents` uses, as their flags
+/// (which agent reads which option is the library's [`AgentKind::uses`]; `--seed` counts as used by all:
+/// it also seeds the tile spawns of `play`).
 pub fn unused_options(agents: &[AgentKind], search: &SearchArgs, g: &G2048Args) -> Vec<String> {
-    use AgentKind::{Expectimax, Flat, Mcts};
-    let any = |kinds: &[AgentKind]| agents.iter().any(|a| kinds.contains(a));
-    let mut unused = Vec::new();
-    for (name, flag) in search.given_flags() {
-        let users: &[AgentKind] = match name {
-            "seed" => continue,
-            "playouts" => &[Mcts, Flat],
-            "time" | "threads" => &[Mcts, Flat, Expectimax],
-            "memory" => &[Mcts, Expectimax],
-            _ => &[Mcts],
-        };
-        if !any(users) {
-            unused.push(flag);
-        }
-    }
-    let options: [(&str, bool, &[AgentKind]); 6] = [
-        ("--rollout", g.rollout.is_some(), &[Mcts, Flat]),
-        ("--epsilon", g.epsilon.is_some(), &[Mcts, Flat]),
-        ("--rollout-depth", g.rollout_depth.is_some(), &[Mcts, Flat]),
-        ("--leaf-depth", g.leaf_depth.is_some(), &[Mcts, Flat]),
-        ("--depth", g.depth.is_some(), &[Expectimax]),
-        ("--prob-cutoff", g.prob_cutoff.is_some(), &[Expectimax]),
-    ];
-    unused
-        .extend(options.iter().filter(|(_, given, users)| *given && !any(users)).map(|(flag, _, _)| flag.to_string()));
-    unused
+    let own = g.given.iter().map(|(name, _)| (*name, format!("--{}", name.replace('_', "-"))));
+    search
+        .given_flags()
+        .chain(own)
+        .filter(|(name, _)| *name != "seed" && !agents.iter().any(|a| a.uses(name)))
+        .map(|(_, flag)| flag)
+        .collect()
 }
 
 /// Prints one warning line on stderr when options were given that none of `agents` uses (see
@@ -103,40 +82,18 @@ pub fn agent_config(
     if search.backup.is_none() {
         params.backup = defaults.search.backup;
     }
-    let base = defaults.policy.rollout;
-    let mut policy = base;
-    match (g.rollout, g.epsilon) {
-        (Some(RolloutArg::Random), Some(_)) => {
-            return Err(input_error("--epsilon applies to --rollout egreedy, not --rollout random"));
-        }
-        (Some(RolloutArg::Random), None) => policy.epsilon = 1.0,
-        (Some(RolloutArg::Egreedy), e) | (None, e @ Some(_)) => {
-            policy.epsilon = e.unwrap_or(if base.epsilon < 1.0 { base.epsilon } else { agents::DEFAULT_EPSILON })
-        }
-        (None, None) => {}
+    if g.has("epsilon") && g.given.iter().any(|(name, text)| *name == "rollout" && text.eq_ignore_ascii_case("random"))
+    {
+        return Err(input_error("--epsilon applies to --rollout egreedy, not --rollout random"));
     }
-    if let Some(RolloutDepth(d)) = g.rollout_depth {
-        policy.depth = d;
-    }
-    if let Some(l) = g.leaf_depth {
-        policy.leaf_depth = l;
-    }
+    let mut config = defaults.clone();
+    g.apply_to(&mut config);
     let cache_slots = {
         let by_memory = (search.memory / 16).max(1);
         let by_memory = if by_memory.is_power_of_two() { by_memory } else { by_memory.next_power_of_two() / 2 };
         defaults.cache_slots.min(by_memory)
     };
-    Ok(AgentConfig {
-        kind,
-        search: params,
-        policy: G2048Policy { rollout: policy, ..defaults.policy },
-        expectimax: expectimax::Limits {
-            depth: g.depth,
-            time_ms: None,
-            prob_cutoff: g.prob_cutoff.unwrap_or(DEFAULT_PROB_CUTOFF),
-        },
-        cache_slots,
-    })
+    Ok(AgentConfig { kind, search: params, cache_slots, ..config })
 }
 
 /// The options after setting `param` to `value` (as its option would read it).
@@ -151,23 +108,14 @@ pub fn with_param(
 ) -> Result<(SearchArgs, G2048Args), String> {
     let (s, mut g) = (search.clone(), g.clone());
     let v = value.trim();
-    let param = match param {
-        compare::Swept::Search(name) => return Ok((s.with(name, v)?, g)),
-        compare::Swept::G2048(p) => p,
-    };
     match param {
-        SweepParam::Epsilon => g.epsilon = Some(parse_probability(v)?),
-        SweepParam::RolloutDepth => g.rollout_depth = Some(parse_rollout_depth(v)?),
-        SweepParam::LeafDepth => g.leaf_depth = Some(LEAF_DEPTH.parse_u32(v)?),
-        SweepParam::Rollout => {
-            g.rollout = Some(match v.to_ascii_lowercase().as_str() {
-                "random" => RolloutArg::Random,
-                "egreedy" => RolloutArg::Egreedy,
-                _ => return Err(format!("'{v}' is not a rollout (random or egreedy)")),
-            })
+        compare::Swept::Search(name) => return Ok((s.with(name, v)?, g)),
+        compare::Swept::Agent(name) => {
+            let declared = AgentConfig::param(name).expect("a declared name");
+            declared.apply(&mut g.settings, v).map_err(|e| e.to_string())?;
+            g.given.retain(|(n, _)| *n != name);
+            g.given.push((declared.name, v.to_string()));
         }
-        SweepParam::Depth => g.depth = Some(DEPTH.parse_u32(v)?),
-        SweepParam::ProbCutoff => g.prob_cutoff = Some(parse_probability(v)?),
     }
     Ok((s, g))
 }

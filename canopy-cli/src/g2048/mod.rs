@@ -9,12 +9,12 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::args::{self, agent_parser};
-use super::common::{self, Whole};
+use super::common;
+use super::params::SettingsFlags;
 use super::search_args::For2048;
 use super::{input_error, AgentName};
 use canopy_mcts::games::g2048::agents::{Agent, AgentConfig, AgentKind, Decision};
 use canopy_mcts::games::g2048::eval::{Features, Heuristic};
-use canopy_mcts::games::g2048::expectimax::{self, DEFAULT_PROB_CUTOFF};
 use canopy_mcts::games::g2048::{Board, Dir};
 use canopy_mcts::search::ProgressObserver;
 
@@ -26,11 +26,6 @@ pub use play::{play, progress_bar, run_games, GameResult};
 /// Default playouts per move for `play`, `compare` and `sweep` without --playouts or --time (a full game
 /// then takes seconds, not minutes).
 pub const PLAY_DEFAULT_PLAYOUTS: u64 = 1_000;
-
-/// Expectimax depths in moves (`--depth`).
-const DEPTH: Whole = Whole { min: 1, max: expectimax::MAX_DEPTH as u64 };
-/// Expectimax lookahead at the end of truncated rollouts (`--leaf-depth`).
-const LEAF_DEPTH: Whole = Whole { min: 0, max: 3 };
 
 /// The 2048 agents.
 pub const AGENTS: &[AgentName] =
@@ -75,66 +70,9 @@ pub struct Choosers {
     pub options: G2048Args,
 }
 
-/// Options of the 2048 agents.
-#[derive(clap::Args, Debug, Clone, Default)]
-#[command(next_help_heading = "2048 agent options")]
-pub struct G2048Args {
-    /// Rollout moves for mcts and flat: random (uniform) or egreedy (the best merge score + evaluation,
-    /// a random move with probability --epsilon). Default: egreedy for mcts, random for flat.
-    #[arg(long, value_enum)]
-    pub rollout: Option<RolloutArg>,
-    /// Probability of a random move in egreedy rollouts, 0..=1. Default: 0 for mcts, 0.2 for flat.
-    #[arg(long, allow_negative_numbers = true, value_parser = parse_probability)]
-    pub epsilon: Option<f64>,
-    /// Rollout length: D stops after D moves and adds the evaluation of the board (see docs/2048.md);
-    /// `end` plays to the end. Default: 1 for mcts, end for flat.
-    #[arg(long, value_name = "D|end", allow_negative_numbers = true, value_parser = parse_rollout_depth)]
-    pub rollout_depth: Option<RolloutDepth>,
-    /// Score the board where a truncated rollout stops with an expectimax search of L more moves, 0..=3
-    /// (0: the evaluation alone). Default: 1 for mcts, 0 for flat.
-    #[arg(long, value_name = "L", allow_negative_numbers = true, value_parser = |t: &str| LEAF_DEPTH.parse_u32(t))]
-    pub leaf_depth: Option<u32>,
-    /// Expectimax depth in moves (1..=24). Default: iterative deepening within --time; without --time,
-    /// max(4, distinct tiles - 1).
-    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| DEPTH.parse_u32(t))]
-    pub depth: Option<u32>,
-    /// Expectimax probability cut-off (`None`: [`DEFAULT_PROB_CUTOFF`]).
-    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = parse_probability,
-          help = format!("Expectimax probability cut-off: chance nodes reached with a smaller probability are \
-                          scored by the evaluation (0 turns it off). Default: {DEFAULT_PROB_CUTOFF}"))]
-    pub prob_cutoff: Option<f64>,
-}
-
-/// `--rollout` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum RolloutArg {
-    /// Uniformly random moves.
-    Random,
-    /// Epsilon-greedy on merge score + evaluation.
-    Egreedy,
-}
-
-/// A `--rollout-depth` value: `Some(d)` truncates after `d` moves, `None` plays to the end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RolloutDepth(pub Option<u32>);
-
-fn parse_rollout_depth(text: &str) -> Result<RolloutDepth, String> {
-    let t = text.trim();
-    if t.eq_ignore_ascii_case("end") {
-        return Ok(RolloutDepth(None));
-    }
-    match t.parse::<u32>() {
-        Ok(d) if d <= 10_000 => Ok(RolloutDepth(Some(d))),
-        _ => Err(format!("'{text}' is not a rollout depth (a number of moves from 0 to 10000, or end)")),
-    }
-}
-
-fn parse_probability(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(format!("'{text}' is not a probability (a number from 0 to 1)")),
-    }
-}
+/// The 2048 agents' own options, from the library's declarations ([`AgentConfig`]'s table): each agent
+/// starts from its defaults and takes the options given.
+pub type G2048Args = SettingsFlags<AgentConfig>;
 
 /// What a move changes on the board, in the evaluation's terms.
 #[derive(Clone, Debug, Serialize)]

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use super::expectimax::{self, ParallelExpectimax};
 use super::{greedy_afterstate, tables, Board, Dir, G2048Policy, G2048State, RolloutPolicy, G2048};
 use crate::agent::{GameRecord, GameSeeds, How, Step};
+use crate::param::{Kind, Param, Settings, Store, Value};
 use crate::rng::{self, Rng};
 use crate::search::{Backup, ProgressObserver, Search, SearchParams, SearchReport};
 
@@ -117,6 +118,94 @@ impl AgentConfig {
             expectimax: expectimax::Limits::default(),
             cache_slots: DEFAULT_CACHE_SLOTS,
         }
+    }
+}
+
+impl AgentKind {
+    /// Whether this agent reads the declared parameter `name`: a search parameter
+    /// ([`SearchParams`]'s table) or one of [`AgentConfig`]'s own. MCTS reads every search parameter;
+    /// flat Monte Carlo `playouts`, `time`, `threads` and `seed`; expectimax `time`, `threads` and
+    /// `memory` (its cache); random `seed`; greedy none. The rollout parameters are read by MCTS and
+    /// flat, `depth` and `prob_cutoff` by expectimax.
+    pub fn uses(self, name: &str) -> bool {
+        use AgentKind::{Expectimax, Flat, Mcts, Random};
+        let users: &[AgentKind] = match name {
+            "playouts" => &[Mcts, Flat],
+            "time" | "threads" => &[Mcts, Flat, Expectimax],
+            "seed" => &[Mcts, Flat, Random],
+            "memory" => &[Mcts, Expectimax],
+            "rollout" | "epsilon" | "rollout_depth" | "leaf_depth" => &[Mcts, Flat],
+            "depth" | "prob_cutoff" => &[Expectimax],
+            _ => &[Mcts],
+        };
+        users.contains(&self)
+    }
+}
+
+/// The largest rollout length in moves (`rollout_depth`).
+pub const MAX_ROLLOUT_DEPTH: u64 = 10_000;
+
+/// The agents' own parameters; each agent starts from its defaults ([`AgentConfig::new`]).
+const AGENT_PARAMS: &[Param<AgentConfig>] = &[
+    Param {
+        name: "rollout",
+        help: "Rollout moves for mcts and flat: random (uniform) or egreedy (the best merge score + evaluation, a \
+               random move with probability epsilon); mcts egreedy, flat random by default",
+        kind: Kind::Choice(&["random", "egreedy"]),
+        store: Store::Choice(|c, i| {
+            let r = &mut c.policy.rollout;
+            r.epsilon = match i {
+                0 => 1.0,
+                _ if r.epsilon >= 1.0 => DEFAULT_EPSILON,
+                _ => r.epsilon,
+            }
+        }),
+        get: |c| Value::Choice(if c.policy.rollout.epsilon >= 1.0 { "random" } else { "egreedy" }),
+    },
+    Param {
+        name: "epsilon",
+        help: "Probability of a random move in egreedy rollouts (mcts 0; egreedy flat 0.2)",
+        kind: Kind::Real { min: 0.0, max: 1.0 },
+        store: Store::Real(|c, v| c.policy.rollout.epsilon = v),
+        get: |c| Value::Real(c.policy.rollout.epsilon),
+    },
+    Param {
+        name: "rollout_depth",
+        help: "Rollout length: D stops after D moves and adds the evaluation of the board (docs/2048.md); end plays \
+               to the end (mcts 1, flat end)",
+        kind: Kind::Limit { min: 0, max: MAX_ROLLOUT_DEPTH, none: "end" },
+        store: Store::Limit(|c, v| c.policy.rollout.depth = v.map(|d| d as u32)),
+        get: |c| c.policy.rollout.depth.map_or(Value::Unset, |d| Value::Int(u64::from(d))),
+    },
+    Param {
+        name: "leaf_depth",
+        help: "Moves of expectimax that score the board where a truncated rollout stops, 0: the evaluation alone \
+               (mcts 1, flat 0)",
+        kind: Kind::Int { min: 0, max: 3 },
+        store: Store::Int(|c, v| c.policy.rollout.leaf_depth = v as u32),
+        get: |c| Value::Int(u64::from(c.policy.rollout.leaf_depth)),
+    },
+    Param {
+        name: "depth",
+        help: "Expectimax depth in moves (default: iterative deepening within the time; without one, max(4, \
+               distinct tiles - 1))",
+        kind: Kind::Int { min: 1, max: expectimax::MAX_DEPTH as u64 },
+        store: Store::Int(|c, v| c.expectimax.depth = Some(v as u32)),
+        get: |c| c.expectimax.depth.map_or(Value::Unset, |d| Value::Int(u64::from(d))),
+    },
+    Param {
+        name: "prob_cutoff",
+        help: "Expectimax probability cut-off: chance nodes reached with a smaller probability are scored by the \
+               evaluation, 0 turns it off (default 0.0001)",
+        kind: Kind::Real { min: 0.0, max: 1.0 },
+        store: Store::Real(|c, v| c.expectimax.prob_cutoff = v),
+        get: |c| Value::Real(c.expectimax.prob_cutoff),
+    },
+];
+
+impl Settings for AgentConfig {
+    fn params() -> &'static [Param<AgentConfig>] {
+        AGENT_PARAMS
     }
 }
 
