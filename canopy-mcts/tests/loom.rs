@@ -6,7 +6,8 @@
 //!
 //! Each model was checked to fail on a deliberate bug before it was kept (the bugs are NOT in the code):
 //! - `expansion_publication`: storing `Node::children` with `Relaxed` instead of `Release` in
-//!   `publish_children_release` → loom finds a reader that sees the block pointer but the old `len` (0).
+//!   `publish_children_release` → loom finds a reader that sees the block pointer but the old length (0)
+//!   and pruned flag (the length and the flag share the node's `block` word).
 //! - `concurrent_backups_are_exact`: replacing `visits.fetch_add(1)` in `Node::backup_relaxed` by
 //!   `visits.store(visits.load() + 1)` → loom finds the lost update (visits 1 instead of 2).
 //! - `expansion_claim_given_back`: deleting the store in `Node::abandon_expansion` (a failed expansion
@@ -56,9 +57,10 @@ fn expansion_publication() {
                 let block = blocks[w];
                 thread::spawn(move || {
                     if node.try_claim_expansion() {
+                        // Expander 1's block is a pruned candidate set, expander 0's is not.
                         // SAFETY: [I1] we hold the claim; [I2] the block's 3 edges are initialised; [I6]
                         // the main thread keeps the block alive until after the join.
-                        unsafe { node.publish_children_release(block.0, 3) };
+                        unsafe { node.publish_children_release(block.0, 3, w == 1) };
                         true
                     } else {
                         false
@@ -72,6 +74,7 @@ fn expansion_publication() {
                 if let Some(children) = node.children_acquire() {
                     assert_eq!(children.len(), 3, "reader saw a half-built block");
                     let first = children[0].step;
+                    assert_eq!(node.pruned_relaxed(), first == 10, "reader saw another block's pruned flag");
                     for (i, e) in children.iter().enumerate() {
                         assert_eq!(e.step, first + i as u8);
                         assert_eq!(e.visits_relaxed(), 0);
@@ -79,10 +82,11 @@ fn expansion_publication() {
                 }
             })
         };
-        let won: usize = expanders.into_iter().map(|h| h.join().unwrap() as usize).sum();
+        let won: Vec<bool> = expanders.into_iter().map(|h| h.join().unwrap()).collect();
         reader.join().unwrap();
-        assert_eq!(won, 1, "exactly one worker expands");
+        assert_eq!(won.iter().filter(|&&w| w).count(), 1, "exactly one worker expands");
         assert_eq!(node.children_acquire().map(|c| c.len()), Some(3));
+        assert_eq!(node.pruned_relaxed(), won[1]);
         for b in blocks {
             // SAFETY: the block was made by Box::into_raw above with length 3 and all threads joined.
             drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(b.0, 3)) });
@@ -114,7 +118,7 @@ fn expansion_claim_given_back() {
                     if node.try_claim_expansion() {
                         // SAFETY: [I1] we hold the claim; [I2] the block's 3 edges are initialised; [I6]
                         // the main thread keeps the block alive until after the join.
-                        unsafe { node.publish_children_release(block.0, 3) };
+                        unsafe { node.publish_children_release(block.0, 3, false) };
                         return true;
                     }
                 }
@@ -149,9 +153,24 @@ fn expansion_claim_given_back() {
 
 #[test]
 fn concurrent_backups_are_exact() {
-    loom::model(|| {
+    backups_from(0);
+}
+
+/// The same two backups on a node and an edge whose counts start at `u32::MAX`: the 64-bit counters
+/// carry past 2^32 with no lost update.
+#[test]
+fn concurrent_backups_past_2_to_the_32_are_exact() {
+    backups_from(u64::from(u32::MAX));
+}
+
+/// Two workers each select `edge` and back up a playout through it and `node`, whose counts start at
+/// `start` (with a value sum of 0).
+fn backups_from(start: u64) {
+    loom::model(move || {
         let node = Arc::new(Node::<u8>::new(NodeKind::Decision, 0, 0));
         let edge = Arc::new(Edge::new(0u8, 1.0, 0.0));
+        node.preload_relaxed(start, 0.0);
+        edge.preload_relaxed(start);
         let workers: Vec<_> = [1.5f64, 2.25]
             .into_iter()
             .map(|v| {
@@ -166,9 +185,9 @@ fn concurrent_backups_are_exact() {
         for w in workers {
             w.join().unwrap();
         }
-        assert_eq!(node.visits_relaxed(), 2);
+        assert_eq!(node.visits_relaxed(), start + 2);
         assert_eq!(node.value_sum_relaxed(), 3.75);
-        assert_eq!(edge.visits_relaxed(), 2);
+        assert_eq!(edge.visits_relaxed(), start + 2);
         assert_eq!(edge.in_flight_relaxed(), 0, "virtual loss leaked");
     });
 }

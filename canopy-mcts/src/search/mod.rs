@@ -152,6 +152,18 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         stop: Option<&AtomicBool>,
         progress: Option<ProgressObserver<'_>>,
     ) -> SearchReport<G::Action> {
+        self.run_from(root_state, stop, progress, |_| {})
+    }
+
+    /// [`Search::run_observed`], with `prime` called on the expanded root before the workers start (the
+    /// tests use it to start the counters near `u32::MAX`; every public run passes a no-op).
+    fn run_from(
+        &self,
+        root_state: &G::State,
+        stop: Option<&AtomicBool>,
+        progress: Option<ProgressObserver<'_>>,
+        prime: impl FnOnce(&GameNode<G>),
+    ) -> SearchReport<G::Action> {
         let start = Instant::now();
         let game = self.game;
         let mut params = self.params.clone();
@@ -202,6 +214,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         if root_turn != Turn::Terminal {
             Worker::new(&shared, params.clone(), &root_arena, 0).expand_root();
         }
+        prime(root);
         // The workers share what the table and the root (with its children block) leave of the budget.
         let arena_limit =
             params.memory_bytes.saturating_sub(table_bytes + root_arena.allocated_bytes()) / params.threads;
@@ -307,7 +320,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             best_name: best.map(|b| b.name.clone()),
             pv,
             root_value: root.mean_relaxed(),
-            root_visits: root.visits_relaxed() as u64,
+            root_visits: root.visits_relaxed(),
             root_proof: root.proof_relaxed(),
             playouts: total.playouts,
             nodes: total.nodes + 1,
@@ -392,6 +405,9 @@ fn allocate_table<M>(slots: usize) -> Option<TranspositionTable<M>> {
         slots /= 2;
     }
 }
+
+#[cfg(all(test, not(canopy_loom)))]
+mod counter_tests;
 
 #[cfg(all(test, not(canopy_loom)))]
 mod tests {

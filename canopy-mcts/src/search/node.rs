@@ -2,30 +2,35 @@
 //!
 //! ```text
 //!  Node (40 bytes)                                   Edge<M> (32 bytes for 2048)
-//!  ┌──────────────┬──────────────┐                   ┌────────────────────────┐
-//!  │ visits  u32  │ len  u32     │  grows / set once │ child  *Node  set once │
-//!  ├──────────────┴──────────────┤                   ├───────────┬────────────┤
-//!  │ value_sum  AtomicF64        │  only grows*      │ visits u32│in_flight u32│
-//!  ├─────────────────────────────┤                   ├───────────┼────────────┤
-//!  │ key  u64  (immutable)       │                   │ prob  f32 │ reward f32 │ immutable
-//!  ├─────────────────────────────┤                   ├───────────┴────────────┤
-//!  │ children *Edge  set once    │                   │ step M      immutable  │
-//!  ├──┬──┬──┬──┬──┬──────────────┤                   └────────────────────────┘
-//!  │ex│pl│kd│pf│pr│  padding     │
-//!  └──┴──┴──┴──┴──┴──────────────┘   ex = expansion state, pl = perspective player, kd = kind,
-//!                                     pf = MCTS-Solver proof, pr = the children are a pruned
-//!                                     candidate set
+//!  ┌─────────────────────────────┐                   ┌────────────────────────┐
+//!  │ visits  AtomicU64           │  only grows       │ child  *Node  set once │
+//!  ├─────────────────────────────┤                   ├────────────────────────┤
+//!  │ value_sum  AtomicF64        │  only grows*      │ visits  AtomicU64      │ only grows
+//!  ├─────────────────────────────┤                   ├───────────┬────────────┤
+//!  │ key  u64  (immutable)       │                   │ in_flight │ prob  f32  │
+//!  ├─────────────────────────────┤                   │ u32       │ immutable  │
+//!  │ children *Edge  set once    │                   ├───────────┼────────────┤
+//!  ├─────────────────┬──┬──┬──┬──┤                   │ reward f32│ step M     │ immutable
+//!  │ block  u32      │ex│pl│kd│pf│                   └───────────┴────────────┘
+//!  └─────────────────┴──┴──┴──┴──┘
+//!   block = length of the children block (bits 0..=30) and whether it is a pruned candidate set
+//!   (bit 31), set once; ex = expansion state, pl = perspective player, kd = kind, pf = MCTS-Solver proof
 //! ```
 //! (*) `value_sum` changes only by adding backed-up values.
 //!
 //! Virtual loss lives on edges, not nodes: in a DAG a playout's path is a sequence of edges, and a
 //! node's in-flight count is the sum over its incoming edges.
 //!
+//! Visit counts are 64-bit: they only grow, and a `u32` would wrap after 4.3 billion playouts (hours of
+//! open-ended analysis on a few threads). At 10^9 playouts per second a `u64` lasts 584 years. The
+//! virtual-loss count stays 32-bit: it counts playouts in progress, not a running total (see
+//! [`Edge::in_flight_relaxed`]).
+//!
 //! Invariants are numbered in docs/CONCURRENCY.md and cited as `[I1]`..`[I9]` below.
 
 use std::ptr;
 
-use crate::sync::{AtomicF64, AtomicPtr, AtomicU32, AtomicU8, Ordering};
+use crate::sync::{AtomicF64, AtomicPtr, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 /// A move out of a node: a player's action at a decision node, a chance outcome at a chance node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,16 +104,19 @@ const UNEXPANDED: u8 = 0;
 const EXPANDING: u8 = 1;
 const EXPANDED: u8 = 2;
 
+/// Bit of [`Node`]'s `block` word that marks a pruned candidate set; the bits below it hold the length.
+const PRUNED_BIT: u32 = 1 << 31;
+/// Most edges a children block can have (the length must leave [`PRUNED_BIT`] free).
+pub const MAX_BLOCK_LEN: usize = (PRUNED_BIT - 1) as usize;
+
 /// One position in the shared search graph.
 ///
 /// All fields are either immutable after the node is published (`key`, `kind`, `player`) or atomics
 /// written as the docs of each accessor say.
 #[repr(C)]
 pub struct Node<M> {
-    /// Playouts backed up through this node. Only grows (Relaxed, [I4]).
-    visits: AtomicU32,
-    /// Number of edges in the block; written before the Release publication of `children` ([I2]).
-    len: AtomicU32,
+    /// Playouts backed up through this node. Only grows (Relaxed, [I4]); 64-bit, so it cannot wrap.
+    visits: AtomicU64,
     /// Sum of the return-to-go of every playout backed up through this node, from the point of view of
     /// `player` (Relaxed, [I4]).
     value_sum: AtomicF64,
@@ -116,6 +124,12 @@ pub struct Node<M> {
     key: u64,
     /// Children block: null until published once with Release ([I1], [I2]).
     children: AtomicPtr<Edge<M>>,
+    /// The children block's shape: its number of edges in the low 31 bits and, in bit 31
+    /// ([`PRUNED_BIT`]), whether it holds a pruned candidate set ([`crate::Coverage::Pruned`]), so that
+    /// MCTS-Solver proves no loss or draw over it. Written once by the expander, before the Release
+    /// publication of `children` ([I2]). The flag shares the word with the length (rather than a byte
+    /// of its own) to keep the node at 40 bytes beside its 64-bit visit count.
+    block: AtomicU32,
     /// `UNEXPANDED → EXPANDING → EXPANDED`; the compare-exchange to `EXPANDING` elects the one expander
     /// ([I1]).
     expansion: AtomicU8,
@@ -126,10 +140,6 @@ pub struct Node<M> {
     /// MCTS-Solver result from `player`'s point of view: 0 = unknown, else a [`Proof`]. Goes from 0 to a
     /// value at most once in meaning (racing workers derive the same fact); Relaxed ([I9]).
     proof: AtomicU8,
-    /// 1 when the children block holds a pruned candidate set ([`crate::Coverage::Pruned`]), so that
-    /// MCTS-Solver proves no loss or draw over it; written by the expander before the Release
-    /// publication of `children`, like `len` ([I2]).
-    pruned: AtomicU8,
 }
 
 /// One move out of a node, with its own statistics (needed for sound statistics in a DAG, where a node
@@ -139,9 +149,10 @@ pub struct Node<M> {
 pub struct Edge<M> {
     /// The node this move leads to: null until linked once with a Release compare-exchange ([I3]).
     child: AtomicPtr<Node<M>>,
-    /// Playouts backed up through this edge. Only grows (Relaxed, [I4]).
-    visits: AtomicU32,
-    /// Playouts on this edge not backed up yet: the virtual loss count ([I5]).
+    /// Playouts backed up through this edge. Only grows (Relaxed, [I4]); 64-bit, so it cannot wrap.
+    visits: AtomicU64,
+    /// Playouts on this edge not backed up yet: the virtual loss count ([I5]). At most the playouts in
+    /// progress, so 32 bits are plenty.
     in_flight: AtomicU32,
     /// Probability of the outcome at a chance node, or the action's prior (normalised; uniform without
     /// game priors).
@@ -162,16 +173,15 @@ impl<M> Node<M> {
     /// A fresh, unpublished node.
     pub fn new(kind: NodeKind, player: usize, key: u64) -> Self {
         Self {
-            visits: AtomicU32::new(0),
-            len: AtomicU32::new(0),
+            visits: AtomicU64::new(0),
             value_sum: AtomicF64::new(0.0),
             key,
             children: AtomicPtr::new(ptr::null_mut()),
+            block: AtomicU32::new(0),
             expansion: AtomicU8::new(UNEXPANDED),
             player: player as u8,
             kind: kind as u8,
             proof: AtomicU8::new(0),
-            pruned: AtomicU8::new(0),
         }
     }
 
@@ -203,20 +213,12 @@ impl<M> Node<M> {
         self.proof.store(proof as u8, Ordering::Relaxed);
     }
 
-    /// Records whether the children block about to be published is a pruned candidate set
-    /// ([`crate::Coverage::Pruned`]). Called by the expander, holding the expansion claim, before
-    /// [`Node::publish_children_release`] ([I2]).
-    #[inline]
-    pub fn set_pruned_relaxed(&self, pruned: bool) {
-        self.pruned.store(pruned as u8, Ordering::Relaxed);
-    }
-
-    /// Whether the published children block is a pruned candidate set (see
-    /// [`Node::set_pruned_relaxed`]). Meaningful once [`Node::children_acquire`] returned the block
-    /// ([I2]).
+    /// Whether the published children block is a pruned candidate set ([`crate::Coverage::Pruned`], as
+    /// given to [`Node::publish_children_release`]). Meaningful once [`Node::children_acquire`] returned
+    /// the block ([I2]).
     #[inline]
     pub fn pruned_relaxed(&self) -> bool {
-        self.pruned.load(Ordering::Relaxed) != 0
+        self.block.load(Ordering::Relaxed) & PRUNED_BIT != 0
     }
 
     /// The node's Zobrist key (0 without a transposition table).
@@ -227,7 +229,7 @@ impl<M> Node<M> {
 
     /// Visit count (a statistic: Relaxed).
     #[inline]
-    pub fn visits_relaxed(&self) -> u32 {
+    pub fn visits_relaxed(&self) -> u64 {
         self.visits.load(Ordering::Relaxed)
     }
 
@@ -259,7 +261,7 @@ impl<M> Node<M> {
         if p.is_null() {
             return None;
         }
-        let len = self.len.load(Ordering::Relaxed) as usize;
+        let len = (self.block.load(Ordering::Relaxed) & !PRUNED_BIT) as usize;
         // SAFETY: [I2] the block behind a non-null `children` was fully initialised with `len` edges
         // before the Release store that published it, and our Acquire load synchronises with it. [I6]
         // the block lives in a search arena that outlives every reference into the tree.
@@ -287,16 +289,44 @@ impl<M> Node<M> {
         self.expansion.load(Ordering::Relaxed) == EXPANDING
     }
 
-    /// Publishes a fully built children block ([I1], [I2]).
+    /// Publishes a fully built children block of `len` edges, `pruned` when it is a pruned candidate set
+    /// ([`crate::Coverage::Pruned`]) ([I1], [I2]).
+    ///
+    /// # Panics
+    /// When `len` exceeds [`MAX_BLOCK_LEN`] (2^31 - 1 edges), before anything is written.
     ///
     /// # Safety
     /// The caller holds the expansion claim ([`Node::try_claim_expansion`] returned true and nobody
     /// published yet), `edges` points to `len` initialised edges, and the block lives as long as the
     /// search arena ([I6]).
-    pub unsafe fn publish_children_release(&self, edges: *mut Edge<M>, len: usize) {
-        self.len.store(len as u32, Ordering::Relaxed);
+    pub unsafe fn publish_children_release(&self, edges: *mut Edge<M>, len: usize, pruned: bool) {
+        assert!(len <= MAX_BLOCK_LEN, "a children block of {len} edges (at most {MAX_BLOCK_LEN})");
+        let flag = if pruned { PRUNED_BIT } else { 0 };
+        self.block.store(len as u32 | flag, Ordering::Relaxed);
         self.children.store(edges, Ordering::Release);
         self.expansion.store(EXPANDED, Ordering::Release);
+    }
+}
+
+/// Tests and loom models only: counters that start where a long search would have left them, so that a
+/// short search can carry them past `u32::MAX` (see `search/counter_tests.rs` and tests/loom.rs). Called
+/// before the node is shared (before the workers are spawned, which orders these Relaxed stores before
+/// every worker's reads).
+#[cfg(any(test, canopy_loom))]
+impl<M> Node<M> {
+    /// Sets the node's statistics as if `visits` playouts whose values sum to `value_sum` had been
+    /// backed up through it.
+    pub fn preload_relaxed(&self, visits: u64, value_sum: f64) {
+        self.visits.store(visits, Ordering::Relaxed);
+        self.value_sum.store(value_sum, Ordering::Relaxed);
+    }
+}
+
+#[cfg(any(test, canopy_loom))]
+impl<M> Edge<M> {
+    /// Sets the edge's visit count as if `visits` playouts had been backed up through it.
+    pub fn preload_relaxed(&self, visits: u64) {
+        self.visits.store(visits, Ordering::Relaxed);
     }
 }
 
@@ -305,7 +335,7 @@ impl<M> Edge<M> {
     pub fn new(step: M, prob: f32, reward: f32) -> Self {
         Self {
             child: AtomicPtr::new(ptr::null_mut()),
-            visits: AtomicU32::new(0),
+            visits: AtomicU64::new(0),
             in_flight: AtomicU32::new(0),
             prob,
             reward,
@@ -340,11 +370,14 @@ impl<M> Edge<M> {
 
     /// Edge visit count (Relaxed).
     #[inline]
-    pub fn visits_relaxed(&self) -> u32 {
+    pub fn visits_relaxed(&self) -> u64 {
         self.visits.load(Ordering::Relaxed)
     }
 
-    /// Virtual-loss count (Relaxed).
+    /// Virtual-loss count (Relaxed): the playouts that selected this edge and have not backed up yet.
+    /// A playout adds one per pass of its path over the edge and removes them on its backup ([I5]), and
+    /// each worker has one playout in progress: a count of playouts in progress, not a running total, so
+    /// 32 bits cannot overflow.
     #[inline]
     pub fn in_flight_relaxed(&self) -> u32 {
         self.in_flight.load(Ordering::Relaxed)

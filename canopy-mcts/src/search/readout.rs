@@ -19,7 +19,7 @@ pub(super) fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant)
     let best = root.children_acquire().and_then(|c| c.iter().max_by_key(|e| e.visits_relaxed()));
     Progress {
         elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
-        playouts: root.visits_relaxed() as u64,
+        playouts: root.visits_relaxed(),
         best: best.and_then(|e| match &e.step {
             Step::Action(a) => Some(game.action_name(a)),
             _ => None,
@@ -35,7 +35,7 @@ pub(super) fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64)
         .iter()
         .filter_map(|e| match e.step {
             Step::Action(a) => {
-                let visits = e.visits_relaxed() as u64;
+                let visits = e.visits_relaxed();
                 Some(ActionStats {
                     action: a,
                     name: game.action_name(&a),
@@ -96,7 +96,7 @@ fn principal_variation<G: Game>(game: &G, mut node: &GameNode<G>) -> Vec<String>
 /// conservation figures of [`TreeAudit`].
 pub(super) fn audit_tree<M>(root: &Node<M>) -> TreeAudit {
     let mut audit = TreeAudit {
-        root_visits: root.visits_relaxed() as u64,
+        root_visits: root.visits_relaxed(),
         root_value_sum: root.value_sum_relaxed(),
         ..TreeAudit::default()
     };
@@ -113,15 +113,15 @@ pub(super) fn audit_tree<M>(root: &Node<M>) -> TreeAudit {
         let mut edge_visits = 0u64;
         for e in children {
             audit.edges += 1;
-            audit.in_flight += e.in_flight_relaxed() as u64;
-            edge_visits += e.visits_relaxed() as u64;
+            audit.in_flight += u64::from(e.in_flight_relaxed());
+            edge_visits += e.visits_relaxed();
             if let Some(c) = e.child_acquire() {
                 if seen.insert(c as *const _) {
                     stack.push((c, depth + 1));
                 }
             }
         }
-        if edge_visits > node.visits_relaxed() as u64 {
+        if edge_visits > node.visits_relaxed() {
             audit.overcounted_nodes += 1;
         }
     }

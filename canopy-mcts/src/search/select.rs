@@ -4,7 +4,7 @@
 use crate::game::{Game, Turn};
 use crate::policy::Policy;
 use crate::rng;
-use crate::search::node::{NodeKind, Proof};
+use crate::search::node::{Edge, NodeKind, Proof};
 use crate::search::params::{ChanceSelection, Selection};
 use crate::search::solver::proof_for;
 use crate::search::worker::{q_value, GameEdge, GameNode, Worker};
@@ -100,11 +100,11 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
     fn select_outcome(&mut self, children: &[GameEdge<G>]) -> usize {
         match self.params.chance {
             ChanceSelection::Stratified => {
-                let total: f64 = children.iter().map(|e| (e.visits_relaxed() + e.in_flight_relaxed()) as f64).sum();
+                let total: f64 = children.iter().map(|e| outcome_count(e) as f64).sum();
                 let mut best = 0;
                 let mut best_lag = f64::NEG_INFINITY;
                 for (i, e) in children.iter().enumerate() {
-                    let n = (e.visits_relaxed() + e.in_flight_relaxed()) as f64;
+                    let n = outcome_count(e) as f64;
                     let lag = e.prob as f64 * (total + 1.0) - n;
                     if lag > best_lag {
                         best_lag = lag;
@@ -125,4 +125,10 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
             }
         }
     }
+}
+
+/// Traversals of a chance outcome, finished or in progress (the count stratified sampling balances).
+#[inline]
+fn outcome_count<M>(e: &Edge<M>) -> u64 {
+    e.visits_relaxed() + u64::from(e.in_flight_relaxed())
 }

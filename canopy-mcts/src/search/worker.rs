@@ -202,7 +202,8 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 None => {
                     // The root is always expanded, so its children carry the statistics the report
                     // needs.
-                    let due = node.visits_relaxed() >= self.params.expand_threshold || std::ptr::eq(node, shared.root);
+                    let due = node.visits_relaxed() >= u64::from(self.params.expand_threshold)
+                        || std::ptr::eq(node, shared.root);
                     let can_expand = !self.stats.memory_limited && due && node.try_claim_expansion();
                     match can_expand.then(|| self.expand(node)).flatten() {
                         Some(c) => c,
@@ -257,6 +258,8 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     /// the position has no moves.
     fn expand(&mut self, node: &GameNode<G>) -> Option<&'a [GameEdge<G>]> {
         let (game, policy) = (self.shared.game, self.shared.policy);
+        // Whether the block is a pruned candidate set; published with the block ([I2]).
+        let mut pruned = false;
         let edges: Option<&mut [GameEdge<G>]> = match game.to_move(&self.state) {
             Turn::Player(_) => {
                 let mut coverage = policy.candidates(game, &self.state, &mut self.actions);
@@ -270,8 +273,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                     }
                     coverage = coverage.and(left_out);
                 }
-                // Published with the block below ([I2]).
-                node.set_pruned_relaxed(!coverage.allows_proofs());
+                pruned = !coverage.allows_proofs();
                 let n = self.actions.len();
                 self.priors.clear();
                 if !(self.params.selection == Selection::Puct
@@ -332,7 +334,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         // SAFETY: [I1] we hold the expansion claim (the caller's compare-exchange succeeded); [I2] all
         // `len` edges were initialised above; [I6] the block lives in this worker's arena, which outlives
         // the search.
-        unsafe { node.publish_children_release(ptr, len) };
+        unsafe { node.publish_children_release(ptr, len, pruned) };
         // SAFETY: [I6] same block, same lifetime.
         Some(unsafe { std::slice::from_raw_parts(ptr, len) })
     }
