@@ -88,6 +88,14 @@ impl Group for canopy_mcts::games::g2048::agents::AgentConfig {
     }
 }
 
+impl Group for canopy_mcts::games::snake::SnakePolicy {
+    const HEADING: &'static str = "Snake search policy";
+    const STATE_DEFAULTS: bool = false;
+    fn reference() -> Self {
+        canopy_mcts::games::snake::MctsAgent::search_policy(10, 10)
+    }
+}
+
 /// A group of settings declared in the library (Gomoku's [`canopy_mcts::games::gomoku::Tuning`], 2048's
 /// [`canopy_mcts::games::g2048::agents::AgentConfig`]) whose flags come from their declarations.
 #[derive(Debug, Clone)]

@@ -9,6 +9,7 @@ use super::common;
 use super::snake::{self, progress_bar, GameResult, SeriesSetup, Summary};
 use super::svg::svg_plot;
 use super::{input_error, AgentName};
+use canopy_mcts::games::snake::SnakePolicy;
 use canopy_mcts::param::Settings;
 use canopy_mcts::search::SearchParams;
 
@@ -21,6 +22,7 @@ pub fn compare(args: &snake::Compare) -> anyhow::Result<()> {
     let options = &args.run.game.options;
     let setups =
         agents.iter().map(|&a| SeriesSetup::new(a, &args.run.search, options)).collect::<anyhow::Result<Vec<_>>>()?;
+    snake::warn_unused_options(&agents, &args.run.search, options);
     let bar = progress_bar(args.games * setups.len() as u64, args.run.out.json || args.run.out.csv);
     let lines = common::game_lines(args.run.quiet || args.run.search.no_progress, true);
     let rows: Vec<Row> = setups
@@ -41,19 +43,41 @@ pub fn compare(args: &snake::Compare) -> anyhow::Result<()> {
     )
 }
 
-/// `canopy sweep snake`: the values of one declared search parameter ([`SearchParams`]'s table).
+/// `canopy sweep snake`: the values of one declared search parameter ([`SearchParams`]'s table) or
+/// search-policy setting ([`SnakePolicy`]'s).
 pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
     let snake::Chooser { agent, options } = &args.run.game;
-    let skipped = <crate::search_args::ForSnake as crate::search_args::Profile>::SKIP;
-    let declared = SearchParams::param(&args.param).filter(|p| !skipped.contains(&p.name)).ok_or_else(|| {
-        let known: Vec<&str> =
-            SearchParams::params().iter().map(|p| p.name).filter(|name| !skipped.contains(name)).collect();
-        input_error(format!("--param: snake sweeps a search parameter: {}", known.join(", ")))
-    })?;
+    let skipped = args.run.search.skipped();
+    let search_param = SearchParams::param(&args.param).filter(|p| !skipped.contains(&p.name));
+    let policy_param = SnakePolicy::param(&args.param);
+    if search_param.is_none() && policy_param.is_none() {
+        let known: Vec<&str> = SearchParams::params()
+            .iter()
+            .map(|p| p.name)
+            .filter(|name| !skipped.contains(name))
+            .chain(SnakePolicy::params().iter().map(|p| p.name))
+            .collect();
+        return Err(input_error(format!("--param: snake sweeps a search parameter: {}", known.join(", "))));
+    }
+    let swept_name = search_param.map_or_else(|| policy_param.map_or("", |p| p.name), |p| p.name);
     let mut setups = Vec::new();
     for value in common::distinct("--values", &args.values)? {
-        let mut setup = SeriesSetup::new(*agent, &args.run.search, options)?;
-        declared.apply(setup.params_mut(), &value).map_err(|e| input_error(format!("--values: {e}")))?;
+        let invalid = |e: canopy_mcts::param::ParamError| input_error(format!("--values: {e}"));
+        let setup = match (search_param, policy_param) {
+            (Some(declared), _) => {
+                let mut setup = SeriesSetup::new(*agent, &args.run.search, options)?;
+                declared.apply(setup.params_mut(), &value).map_err(invalid)?;
+                setup
+            }
+            (None, Some(declared)) => {
+                let mut swept = options.clone();
+                declared.apply(&mut swept.search.settings, &value).map_err(invalid)?;
+                swept.search.given.retain(|(name, _)| *name != declared.name);
+                swept.search.given.push((declared.name, value.trim().to_string()));
+                SeriesSetup::new(*agent, &args.run.search, &swept)?
+            }
+            (None, None) => unreachable!("checked above"),
+        };
         setups.push((value.trim().to_string(), setup));
     }
     if *agent != AgentName::Mcts {
@@ -73,12 +97,12 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
     if let (Some(path), Some(file)) = (&args.svg, svg_file.as_mut()) {
         let points: Vec<(String, f64, f64)> =
             rows.iter().map(|(v, _, s, _)| (v.clone(), s.mean_length, s.stderr_length)).collect();
-        let title = format!("snake: mean length against {} ({} games per value)", declared.name, args.games);
-        file.write_all(svg_plot(&title, declared.name, &points).as_bytes())
+        let title = format!("snake: mean length against {} ({} games per value)", swept_name, args.games);
+        file.write_all(svg_plot(&title, swept_name, &points).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
-    let head = json!({ "game": "snake", "param": declared.name, "games": args.games, "seed": args.run.search.seed });
-    print_rows(declared.name, &rows, args.run.out.json, args.run.out.csv, head)
+    let head = json!({ "game": "snake", "param": swept_name, "games": args.games, "seed": args.run.search.seed });
+    print_rows(swept_name, &rows, args.run.out.json, args.run.out.csv, head)
 }
 
 /// Prints `rows` as a table (first column `label`), CSV or JSON (with `head`'s keys first).

@@ -196,7 +196,7 @@ fn bad_input_exits_2_with_one_line() {
         &["play", "2048", "--size", "8x8"],
         &["play", "2048", "--endgame", "3"],
         &["play", "snake", "--endgame", "lots"],
-        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--snake-rollout", "random"],
+        &["analyze", "2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--tail-filter", "off"],
         &["analyze", "snake", "--state", "8x8 body=9,9 food=1,1"],
         &["analyze", "snake", "--state", "8x8 body=1,1 3,3 food=5,5"],
         &["analyze", "snake", "--state", "8x8 body=1,1 1,2 food=1,2"],
@@ -206,9 +206,9 @@ fn bad_input_exits_2_with_one_line() {
         &["analyze", "snake", "--state", "{\"size\": \"8x8\", \"body\": [[1,1]], \"colour\": 1}"],
         &["analyze", "snake", "--state", "{\"size\": \"8x8\", \"body\": ["],
         &["analyze", "snake", "--state", "{\"body\": [[1,1]]}"],
-        &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--snake-rollout", "perfect"],
+        &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--rollout", "perfect"],
         &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--playouts", "0"],
-        &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--rollout", "random"],
+        &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--epsilon", "0.1"],
         &["play", "snake", "--agent", "greedy", "--depth", "3"],
         &["analyze", "gomoku", "--moves", "7,7", "--epsilon", "0.1"],
         &["analyze", "gomoku", "--moves", "7,7", "--backup", "max"],
@@ -216,4 +216,49 @@ fn bad_input_exits_2_with_one_line() {
     for args in cases {
         refused(args);
     }
+}
+
+#[test]
+fn the_search_policy_settings_come_from_their_declarations() {
+    let state = "8x8 body=3,3 3,4 3,5 food=6,1";
+    let v = common::json(&[
+        "analyze",
+        "snake",
+        "--state",
+        state,
+        "--rollout",
+        "tailfollow",
+        "--tail-filter",
+        "timed",
+        "--playouts",
+        "300",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["rollout"], "TailFollow");
+    assert_eq!(v["tail_filter"], "timed");
+    // Out of the declared range: the declaration's message.
+    let line = common::refused(&["analyze", "snake", "--state", state, "--rollout-moves", "0"]);
+    assert!(line.starts_with("error: --rollout-moves: 0 is not a whole number from 1 to 4294967295"), "{line}");
+    // A policy setting can be swept like a search parameter.
+    let v = common::json(&[
+        "sweep",
+        "snake",
+        "--param",
+        "tail-filter",
+        "--values",
+        "off,now",
+        "--size",
+        "6x6",
+        "--games",
+        "1",
+        "--playouts",
+        "50",
+        "--threads",
+        "1",
+        "--quiet",
+        "--json",
+    ]);
+    assert_eq!(v["param"], "tail_filter");
 }

@@ -8,14 +8,13 @@ use serde_json::json;
 
 use super::args::{self, agent_parser};
 use super::common::{self, Whole};
+use super::params::SettingsFlags;
 use super::search_args::ForSnake;
 use super::{input_error, AgentName};
-use canopy_mcts::games::snake::{
-    Cell, Dir, MctsAgent, RolloutPolicy, Snake, SnakePolicy, SnakeState, TailFilter, MAX_SIDE,
-};
+use canopy_mcts::games::snake::{Cell, Dir, MctsAgent, Snake, SnakePolicy, SnakeState, MAX_SIDE};
 use canopy_mcts::search::Search;
 
-pub use play::{play, progress_bar, GameResult, SeriesSetup, Summary};
+pub use play::{play, progress_bar, warn_unused_options, GameResult, SeriesSetup, Summary};
 
 /// Pauses of `--watch` (`--delay`), in milliseconds.
 const DELAY_MS: Whole = Whole { min: 0, max: 10_000 };
@@ -23,8 +22,6 @@ const DELAY_MS: Whole = Whole { min: 0, max: 10_000 };
 const MAX_MOVES: Whole = Whole { min: 1, max: u64::MAX };
 /// Free cells of `--endgame`: 0 (off) to the largest board's cells.
 const ENDGAME: Whole = Whole { min: 0, max: (MAX_SIDE * MAX_SIDE) as u64 };
-/// Rollout caps of `--rollout-moves`.
-const ROLLOUT_MOVES: Whole = Whole { min: 1, max: u32::MAX as u64 };
 
 /// The snake agents.
 pub const AGENTS: &[AgentName] =
@@ -71,7 +68,7 @@ pub struct Choosers {
 }
 
 /// Snake options of `play`, `compare` and `sweep`.
-#[derive(clap::Args, Debug, Clone, Default)]
+#[derive(clap::Args, Debug, Clone)]
 #[command(next_help_heading = "Snake")]
 pub struct SnakePlayArgs {
     /// Board size WxH, each side 2..=32 (default 10x10).
@@ -94,66 +91,15 @@ pub struct SnakePlayArgs {
     pub search: SnakeSearchArgs,
 }
 
-/// Settings of the MCTS agent's search policy (snake), shared by `play` and `analyze`.
-#[derive(clap::Args, Debug, Clone, Default)]
-#[command(next_help_heading = "Snake")]
-pub struct SnakeSearchArgs {
-    /// Rollout policy of the MCTS agent (default safegreedy).
-    #[arg(id = "snake_rollout", long = "snake-rollout", value_enum)]
-    pub rollout: Option<RolloutArg>,
-    /// Rollout cap in moves, 1..=4294967295 (default 2 x board area).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| ROLLOUT_MOVES.parse_u32(t))]
-    pub rollout_moves: Option<u32>,
-    /// Which safe moves the MCTS agent searches (default now).
-    #[arg(long, value_enum)]
-    pub tail_filter: Option<TailFilterArg>,
-}
+/// Settings of the MCTS agent's search policy, shared by `play` and `analyze`: the flags of the library's
+/// declarations ([`SnakePolicy`]'s table), applied to the agent's policy for the board.
+pub type SnakeSearchArgs = SettingsFlags<SnakePolicy>;
 
-/// `--tail-filter` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum TailFilterArg {
-    /// Every safe move.
-    Off,
-    /// Moves after which a path of free cells leads from the head to the tail (never collides).
-    Now,
-    /// Moves after which the head can reach the tail through cells the body will have left.
-    Timed,
-}
-
-/// `--snake-rollout` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum RolloutArg {
-    /// Greedy by path distance to the food among the moves that keep the tail reachable.
-    Safegreedy,
-    /// One-move-ahead tail-following, nearest the food by Manhattan distance.
-    Tailfollow,
-    /// Uniform over the safe moves.
-    Random,
-}
-
-impl SnakeSearchArgs {
-    /// The MCTS agent's search policy for a `width` x `height` board with these options.
-    fn policy(&self, width: usize, height: usize) -> SnakePolicy {
-        let mut g = MctsAgent::search_policy(width, height);
-        if let Some(r) = self.rollout {
-            g.rollout = match r {
-                RolloutArg::Safegreedy => RolloutPolicy::SafeGreedy,
-                RolloutArg::Tailfollow => RolloutPolicy::TailFollow,
-                RolloutArg::Random => RolloutPolicy::RandomSafe,
-            };
-        }
-        if let Some(m) = self.rollout_moves {
-            g.rollout_max_moves = m;
-        }
-        if let Some(f) = self.tail_filter {
-            g.tail_filter = match f {
-                TailFilterArg::Off => TailFilter::Off,
-                TailFilterArg::Now => TailFilter::Now,
-                TailFilterArg::Timed => TailFilter::Timed,
-            };
-        }
-        g
-    }
+/// The MCTS agent's search policy for a `width` x `height` board with the given settings.
+fn search_policy(flags: &SnakeSearchArgs, width: usize, height: usize) -> SnakePolicy {
+    let mut policy = MctsAgent::search_policy(width, height);
+    flags.apply_to(&mut policy);
+    policy
 }
 
 /// Reads `WxH`.
@@ -217,7 +163,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     if state.end().is_none() && state.food().is_none() {
         return Err(input_error("the position has no food: add food=x,y (analyze needs the snake to move)"));
     }
-    let policy = args.game.policy.policy(state.width(), state.height());
+    let policy = search_policy(&args.game.policy, state.width(), state.height());
     let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
     let report =
         common::search_with_progress(&Search::with_policy(&game, &policy, params), &state, args.search.no_progress);

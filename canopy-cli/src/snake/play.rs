@@ -88,7 +88,7 @@ impl SeriesSetup {
             (params.playouts, params.time_ms) = (None, Some(PLAY_DEFAULT_MS));
         }
         let endgame = snake.endgame.unwrap_or(MctsAgent::default_endgame(w, h));
-        let policy = SnakePolicy { rollout_cycle_free: endgame, ..snake.search.policy(w, h) };
+        let policy = SnakePolicy { rollout_cycle_free: endgame, ..super::search_policy(&snake.search, w, h) };
         Ok(SeriesSetup { rules: Snake::new(w, h), agent, params, policy, endgame })
     }
 
@@ -184,10 +184,37 @@ pub fn progress_bar(n: u64, hidden: bool) -> indicatif::ProgressBar {
     bar
 }
 
+/// Prints one warning line on stderr when search or search-policy options were given that none of
+/// `agents` uses (only the MCTS agent searches; `--seed` seeds every game's food).
+pub fn warn_unused_options(agents: &[AgentName], search: &crate::SearchArgs, snake: &SnakePlayArgs) {
+    if agents.contains(&AgentName::Mcts) {
+        return;
+    }
+    let policy = snake.search.given.iter().map(|(name, _)| format!("--{}", name.replace('_', "-")));
+    let endgame = snake.endgame.map(|_| "--endgame".to_string());
+    let unused: Vec<String> = search
+        .given_flags()
+        .filter(|(name, _)| *name != "seed")
+        .map(|(_, flag)| flag)
+        .chain(policy)
+        .chain(endgame)
+        .collect();
+    if !unused.is_empty() {
+        let names: Vec<String> = agents.iter().map(ToString::to_string).collect();
+        eprintln!(
+            "warning: {} {} not search; {} ignored",
+            names.join(", "),
+            if names.len() == 1 { "does" } else { "do" },
+            unused.join(", ")
+        );
+    }
+}
+
 /// Plays games of Snake and prints length statistics.
 pub fn play(args: &super::Play) -> anyhow::Result<()> {
     let super::Chooser { agent, options } = &args.game;
     let setup = SeriesSetup::new(*agent, &args.search, options)?;
+    warn_unused_options(&[*agent], &args.search, options);
     let (rules, params, search_policy, endgame) = (setup.rules, &setup.params, setup.policy, setup.endgame);
     let (w, h) = (rules.width, rules.height);
     let agent_name = setup.agent_name();

@@ -2,6 +2,7 @@
 //! play and when they stop.
 
 use crate::game::{Game, Turn};
+use crate::param::{Kind, Param, Settings, Store, Value};
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
 
@@ -47,6 +48,58 @@ pub enum TailFilter {
     /// have moved away by the time the head gets there ([`Snake::timed_tail_moves`]). Looser than
     /// [`TailFilter::Now`], and no longer a guarantee (food eaten on the way delays the tail).
     Timed,
+}
+
+/// The rollout policies by name, in the order [`SnakePolicy`]'s `rollout` parameter lists them.
+const ROLLOUTS: [(&str, RolloutPolicy); 3] = [
+    ("safegreedy", RolloutPolicy::SafeGreedy),
+    ("tailfollow", RolloutPolicy::TailFollow),
+    ("random", RolloutPolicy::RandomSafe),
+];
+/// The tail filters by name, in the order of the `tail_filter` parameter.
+const TAIL_FILTERS: [(&str, TailFilter); 3] =
+    [("off", TailFilter::Off), ("now", TailFilter::Now), ("timed", TailFilter::Timed)];
+
+/// The policy's settings a user can give (`rollout_cycle_free` is set with the MCTS agent's endgame,
+/// see [`super::MctsAgent::with_endgame`]).
+const POLICY_PARAMS: &[Param<SnakePolicy>] = &[
+    Param {
+        name: "rollout",
+        help: "Rollout policy: safegreedy (greedy by path distance to the food, keeping the tail reachable), \
+               tailfollow (one move ahead, nearest the food) or random (uniform over the safe moves); the MCTS \
+               agent's default safegreedy",
+        kind: Kind::Choice(&["safegreedy", "tailfollow", "random"]),
+        store: Store::Choice(|p, i| p.rollout = ROLLOUTS[i].1),
+        get: |p| Value::Choice(ROLLOUTS.iter().find(|(_, r)| *r == p.rollout).map_or("random", |(n, _)| n)),
+    },
+    Param {
+        name: "rollout_moves",
+        help: "Rollout cap in moves (the MCTS agent's default 2 x the board's cells)",
+        kind: Kind::Int { min: 1, max: u32::MAX as u64 },
+        store: Store::Int(|p, v| p.rollout_max_moves = v as u32),
+        get: |p| Value::Int(u64::from(p.rollout_max_moves)),
+    },
+    Param {
+        name: "rollout_patience",
+        help: "A rollout stops after this many moves in a row without food (default the board's cells)",
+        kind: Kind::Int { min: 1, max: u32::MAX as u64 },
+        store: Store::Int(|p, v| p.rollout_patience = v as u32),
+        get: |p| Value::Int(u64::from(p.rollout_patience)),
+    },
+    Param {
+        name: "tail_filter",
+        help: "Which safe moves the search considers: off (all), now (after which a path of free cells leads to \
+               the tail) or timed (through cells the body will have left); the MCTS agent's default now",
+        kind: Kind::Choice(&["off", "now", "timed"]),
+        store: Store::Choice(|p, i| p.tail_filter = TAIL_FILTERS[i].1),
+        get: |p| Value::Choice(TAIL_FILTERS.iter().find(|(_, f)| *f == p.tail_filter).map_or("off", |(n, _)| n)),
+    },
+];
+
+impl Settings for SnakePolicy {
+    fn params() -> &'static [Param<SnakePolicy>] {
+        POLICY_PARAMS
+    }
 }
 
 /// The search policy for Snake: which safe moves the tree expands ([`TailFilter`]) and how rollouts play
