@@ -14,7 +14,9 @@ use super::matches::{parse_agent, MATCH_DEFAULT_PLAYOUTS};
 use super::params::SettingsFlags;
 use super::search_args::{ForGomoku, ForTicTacToe};
 use super::svg::svg_plot;
-use super::two_player::{duel, tictactoe_agent, AgentMaker, DuelGame, GOMOKU_AGENTS, TICTACTOE_AGENTS};
+use super::two_player::{
+    duel, tictactoe_agent, warn_unused_options, AgentMaker, DuelGame, GOMOKU_AGENTS, TICTACTOE_AGENTS,
+};
 use super::{common, input_error, AgentName};
 use canopy_mcts::games::gomoku::{Gomoku, GomokuState, Tuning};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
@@ -236,8 +238,16 @@ pub fn compare_gomoku(args: &CompareGomoku) -> anyhow::Result<()> {
     let base = args.run.search.params(MATCH_DEFAULT_PLAYOUTS);
     let rival = &args.run.game.rival;
     let (game, start, spec, opponent) = gomoku_setup(rival, &base)?;
+    let agents = common::distinct("--agents", &args.run.game.agents)?;
+    let searching = agents.contains(&AgentName::Mcts) || spec.trim_start().starts_with("mcts");
+    warn_unused_options(
+        searching,
+        &format!("neither the agents nor the opponent ({spec}) search"),
+        &args.run.search,
+        Some(&rival.brain),
+    );
     let mut rows = Vec::new();
-    for agent in common::distinct("--agents", &args.run.game.agents)? {
+    for agent in agents {
         let maker = gomoku_agent(&agent.to_string(), &base, rival.brain.settings).map_err(input_error)?;
         rows.push((agent.to_string(), maker));
     }
@@ -266,8 +276,16 @@ pub fn compare_tictactoe(args: &CompareTicTacToe) -> anyhow::Result<()> {
     let base = args.run.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
     let spec = args.run.game.opponent.opponent.clone().unwrap_or_else(|| "random".to_string());
     let opponent = tictactoe_agent(&spec, &base).map_err(|e| input_error(format!("--opponent: {e}")))?;
+    let agents = common::distinct("--agents", &args.run.game.agents)?;
+    let searching = agents.contains(&AgentName::Mcts) || spec.trim_start().starts_with("mcts");
+    warn_unused_options(
+        searching,
+        &format!("neither the agents nor the opponent ({spec}) search"),
+        &args.run.search,
+        None,
+    );
     let mut rows = Vec::new();
-    for agent in common::distinct("--agents", &args.run.game.agents)? {
+    for agent in agents {
         rows.push((agent.to_string(), tictactoe_agent(&agent.to_string(), &base).map_err(input_error)?));
     }
     let layout = layout("tic-tac-toe", "agent", &spec, args.games, &args.run, None);

@@ -49,8 +49,36 @@ pub struct GomokuChooser {
     pub brain: SettingsFlags<Tuning>,
 }
 
+/// Prints one warning line on stderr when search or brain options were given and no agent of the
+/// series searches (`searching` is false): only mcts reads them. `why` says so (`threat does not
+/// search`).
+pub fn warn_unused_options(
+    searching: bool,
+    why: &str,
+    search: &super::SearchArgs,
+    brain: Option<&SettingsFlags<Tuning>>,
+) {
+    if searching {
+        return;
+    }
+    let own = brain
+        .into_iter()
+        .flat_map(|b| b.given.iter().map(|(name, _)| super::params::flag_of(name, &Tuning::default())));
+    let unused: Vec<String> =
+        search.given_flags().filter(|(name, _)| *name != "seed").map(|(_, flag)| flag).chain(own).collect();
+    if !unused.is_empty() {
+        eprintln!("warning: {why}; {} ignored", unused.join(", "));
+    }
+}
+
 /// Plays `args.games` self-play games of tic-tac-toe with the agent on both sides.
 pub fn play_tictactoe(args: &PlayTicTacToe) -> anyhow::Result<()> {
+    warn_unused_options(
+        args.game.agent == AgentName::Mcts,
+        &format!("{} does not search", args.game.agent),
+        &args.search,
+        None,
+    );
     let agent: AgentMaker<TicTacToe> = match args.game.agent {
         AgentName::Mcts => {
             let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
@@ -71,6 +99,7 @@ pub fn play_tictactoe(args: &PlayTicTacToe) -> anyhow::Result<()> {
 /// Plays `args.games` self-play games of Gomoku with the agent on both sides, from the opening.
 pub fn play_gomoku(args: &PlayGomoku) -> anyhow::Result<()> {
     let GomokuChooser { agent, position, brain } = &args.game;
+    warn_unused_options(*agent == AgentName::Mcts, &format!("{agent} does not search"), &args.search, Some(brain));
     let game = position.game()?;
     let start = position.position(&game, None, true)?;
     if start.is_terminal() {

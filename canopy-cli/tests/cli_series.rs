@@ -182,3 +182,18 @@ fn compare_and_sweep_work_for_the_two_player_games() {
     assert!(refused(&["compare", "gomoku", "--opponent", "hamilton"]).starts_with("error: --opponent:"));
     assert!(refused(&["compare", "tictactoe", "--agents", "threat"]).contains("[possible values: mcts, random]"));
 }
+
+#[test]
+fn options_only_the_search_reads_are_named_when_no_agent_searches() {
+    let out = common::canopy(&["play", "gomoku", "--agent", "threat", "--size", "5", "--playouts", "5", "--no-vcf"]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning: threat does not search; --playouts, --no-vcf ignored"), "{err}");
+    let out = common::canopy(&["compare", "tictactoe", "--agents", "random", "--games", "1", "--threads", "1", "--quiet"]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("(random) search; --threads ignored"), "{err}");
+    // With a searching agent in the series, nothing is said.
+    let out = common::canopy(&["compare", "tictactoe", "--games", "1", "--playouts", "50", "--threads", "1", "--quiet"]);
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty());
+}
