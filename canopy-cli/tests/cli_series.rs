@@ -189,11 +189,13 @@ fn options_only_the_search_reads_are_named_when_no_agent_searches() {
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("warning: threat does not search; --playouts, --no-vcf ignored"), "{err}");
-    let out = common::canopy(&["compare", "tictactoe", "--agents", "random", "--games", "1", "--threads", "1", "--quiet"]);
+    let out =
+        common::canopy(&["compare", "tictactoe", "--agents", "random", "--games", "1", "--threads", "1", "--quiet"]);
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("(random) search; --threads ignored"), "{err}");
     // With a searching agent in the series, nothing is said.
-    let out = common::canopy(&["compare", "tictactoe", "--games", "1", "--playouts", "50", "--threads", "1", "--quiet"]);
+    let out =
+        common::canopy(&["compare", "tictactoe", "--games", "1", "--playouts", "50", "--threads", "1", "--quiet"]);
     assert!(String::from_utf8_lossy(&out.stderr).is_empty());
 }

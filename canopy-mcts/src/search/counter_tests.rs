@@ -109,7 +109,7 @@ fn root_and_edge_counts_of_tic_tac_toe_pass_2_to_the_32() {
 fn a_children_block_keeps_its_length_and_pruned_flag_apart() {
     // The flag is the length word's top bit: it must not change the length, nor the length the flag.
     for (len, pruned) in [(3, false), (3, true), (1, true), (300, false), (300, true)] {
-        let node = Node::<u8>::new(node::NodeKind::Decision, 0, 0);
+        let node = node::Node::<u8>::new(node::NodeKind::Decision, 0, 0);
         let mut block: Vec<Edge<u8>> = (0..len).map(|i| Edge::new(i as u8, 1.0, 0.0)).collect();
         assert!(node.try_claim_expansion());
         // SAFETY: [I1] the claim is ours; [I2] all `len` edges are initialised; [I6] `block` outlives

@@ -15,7 +15,9 @@ mod params;
 mod readout;
 mod report;
 mod select;
+mod session;
 mod solver;
+pub(crate) mod tree;
 pub(crate) mod tt;
 pub(crate) mod worker;
 
@@ -27,7 +29,6 @@ use std::time::{Duration, Instant};
 use bumpalo::Bump;
 use crossbeam_utils::CachePadded;
 
-use node::Node;
 pub use node::Proof;
 pub use params::{
     parse_bytes, physical_memory_bytes, Backup, ChanceSelection, SearchParams, Selection, DEFAULT_MEMORY_BYTES,
@@ -35,13 +36,15 @@ pub use params::{
     MIN_MEMORY_BYTES,
 };
 pub use report::{ActionStats, SearchReport, SolverStatus, TableStats, TreeAudit};
+pub use session::{AdvanceError, Event, Kept, Limits, SearchHandle, Session, Snapshot};
+use tree::Tree;
 use tt::TranspositionTable;
 
 use crate::game::{Game, Returns, Turn};
 use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::sync::{AtomicBool, AtomicU64, Ordering};
 use readout::{audit_tree, best_action, progress_of, root_actions};
-use worker::{node_kind, GameNode, Shared, Worker, WorkerStats};
+use worker::{GameNode, Shared, Worker, WorkerStats};
 
 /// Sizes in bytes of one tree node and one edge of the children blocks for game `G` (for memory
 /// estimates: a search holds about one node and one children block per playout, see docs/BENCHMARKS.md).
@@ -165,25 +168,39 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         prime: impl FnOnce(&GameNode<G>),
     ) -> SearchReport<G::Action> {
         let start = Instant::now();
-        let game = self.game;
+        let params = self.effective_params(stop.is_some());
+        let mut tree = Tree::new(self.game, root_state, &params);
+        self.run_on(&mut tree, root_state, &params, start, stop, progress, prime)
+    }
+
+    /// The parameters a run uses: at least one thread and, with neither a playout nor a time limit nor a
+    /// stop flag, [`DEFAULT_PLAYOUTS`] playouts.
+    pub(crate) fn effective_params(&self, has_stop: bool) -> SearchParams {
         let mut params = self.params.clone();
         params.threads = params.threads.max(1);
-        if params.playouts.is_none() && params.time_ms.is_none() && stop.is_none() {
+        if params.playouts.is_none() && params.time_ms.is_none() && !has_stop {
             params.playouts = Some(params::DEFAULT_PLAYOUTS);
         }
+        params
+    }
+
+    /// Searches `tree`, whose root stands for `root_state`, with `params` (from
+    /// [`Search::effective_params`]) from `start` on, adding to the statistics the tree already holds.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run_on(
+        &self,
+        tree: &mut Tree<G>,
+        root_state: &G::State,
+        params: &SearchParams,
+        start: Instant,
+        stop: Option<&AtomicBool>,
+        progress: Option<ProgressObserver<'_>>,
+        prime: impl FnOnce(&GameNode<G>),
+    ) -> SearchReport<G::Action> {
+        let game = self.game;
         let root_turn = game.to_move(root_state);
-        let root_player = match root_turn {
-            Turn::Player(p) => p,
-            _ => 0,
-        };
-
-        let use_table = params.transposition_table && game.zobrist(root_state).is_some();
-        let table = if use_table { allocate_table(table_slots(&params, physical_memory_bytes())) } else { None };
-        let table_bytes = table.as_ref().map_or(0, |t| t.bytes());
-
-        let root_arena = Bump::new();
-        let root_key = if use_table { game.zobrist(root_state).unwrap_or(0) } else { 0 };
-        let root: &GameNode<G> = root_arena.alloc(Node::new(node_kind(root_turn), root_player, root_key));
+        let root: &GameNode<G> = tree.root();
+        let visits_before = root.visits_relaxed();
         debug_assert!(game.players() <= <G::Returns as Returns>::PLAYERS, "more players than Returns entries");
         let two_players = game.players() == 2 && <G::Returns as Returns>::PLAYERS >= 2;
         let solver = match (params.solver, game.win_draw_loss() && two_players) {
@@ -195,6 +212,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         // each gets its own cache line, so that neither write traffic slows the other's readers.
         let claimed = CachePadded::new(AtomicU64::new(0));
         let internal_stop = CachePadded::new(AtomicBool::new(false));
+        let Tree { base, arenas, table, nodes: tree_nodes, .. } = tree;
         let shared = Shared {
             game,
             policy: self.policy,
@@ -212,28 +230,32 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         };
 
         if root_turn != Turn::Terminal {
-            Worker::new(&shared, params.clone(), &root_arena, 0).expand_root();
+            let mut w = Worker::new(&shared, params.clone(), base, 0);
+            w.expand_root();
+            *tree_nodes += w.stats.nodes;
         }
         prime(root);
-        // The workers share what the table and the root (with its children block) leave of the budget.
-        let arena_limit =
-            params.memory_bytes.saturating_sub(table_bytes + root_arena.allocated_bytes()) / params.threads;
-        let mut arenas: Vec<Bump> = (0..params.threads)
-            .map(|_| {
-                let b = Bump::new();
-                b.set_allocation_limit(Some(arena_limit));
-                b
-            })
-            .collect();
+        let threads = params.threads;
+        let held = tree::held_bytes(base, arenas, table.as_ref());
+        // The workers share what the table and the tree built so far leave of the budget.
+        let share = params.memory_bytes.saturating_sub(held) / threads;
+        while arenas.len() < threads {
+            arenas.push(Bump::new());
+        }
+        for (i, arena) in arenas.iter_mut().enumerate() {
+            let room = if i < threads { share } else { 0 };
+            arena.set_allocation_limit(Some(arena.allocated_bytes() + room));
+        }
+        let workers = &mut arenas[..threads];
 
-        let mut stats = Vec::with_capacity(params.threads);
+        let mut stats = Vec::with_capacity(threads);
         // The payload of the first worker panic (a panicking game), re-raised once every worker is done.
         let first_panic: Mutex<Option<Box<dyn Any + Send>>> = Mutex::new(None);
         if root_turn != Turn::Terminal {
             let shared = &shared;
             let first_panic = &first_panic;
             std::thread::scope(|scope| {
-                let handles: Vec<_> = arenas
+                let handles: Vec<_> = workers
                     .iter_mut()
                     .enumerate()
                     .map(|(i, arena)| {
@@ -270,7 +292,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
                         std::thread::sleep(Duration::from_millis(5).min(interval));
                         if Instant::now() >= next {
                             next += interval;
-                            observer(&progress_of(game, root, start));
+                            observer(&progress_of(game, root, start, visits_before));
                         }
                     }
                 }
@@ -283,8 +305,8 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             });
         }
         if let Some(payload) = first_panic.into_inner().unwrap_or_else(PoisonError::into_inner) {
-            // The tree is dropped unreported with the arenas, so the panicking worker's virtual loss (and an
-            // expansion claim it may hold) is never seen.
+            // The tree is dropped unreported with the arenas (a session drops it too), so the panicking
+            // worker's virtual loss (and an expansion claim it may hold) is never seen.
             panic::resume_unwind(payload);
         }
         let elapsed = start.elapsed();
@@ -299,11 +321,11 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             acc.root_value_sum += s.root_value_sum;
             acc
         });
-        let memory_bytes =
-            table_bytes + root_arena.allocated_bytes() + arenas.iter().map(|a| a.allocated_bytes()).sum::<usize>();
+        *tree_nodes += total.nodes;
+        let memory_bytes = tree::held_bytes(base, arenas, table.as_ref());
         let elapsed_ms = elapsed.as_secs_f64() * 1e3;
 
-        let actions = root_actions(game, root, total.playouts);
+        let actions = root_actions(game, root, root.visits_relaxed());
         let best = best_action(&actions);
         let mut pv = Vec::new();
         if let Some(b) = &best {
@@ -323,7 +345,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             root_visits: root.visits_relaxed(),
             root_proof: root.proof_relaxed(),
             playouts: total.playouts,
-            nodes: total.nodes + 1,
+            nodes: *tree_nodes,
             max_depth: total.max_depth,
             mean_depth: if total.playouts > 0 { total.depth_sum as f64 / total.playouts as f64 } else { 0.0 },
             elapsed_ms,
@@ -340,7 +362,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
                 None => "per-node min/max of child means".to_string(),
             },
             solver,
-            threads: params.threads,
+            threads,
             audit,
             actions,
         }
@@ -366,8 +388,10 @@ pub type ProgressObserver<'a> = (u64, &'a mut dyn FnMut(&Progress));
 pub struct Progress {
     /// Milliseconds since the search started.
     pub elapsed_ms: f64,
-    /// Playouts backed up into the root so far.
+    /// Playouts of this search backed up into the root so far.
     pub playouts: u64,
+    /// The root's visit count: `playouts` plus the visits a kept subtree brought ([`crate::Session`]).
+    pub root_visits: u64,
     /// Name of the most visited root action so far.
     pub best: Option<String>,
     /// Mean return of that action so far.

@@ -308,6 +308,23 @@ impl<M> Node<M> {
     }
 }
 
+impl<M> Node<M> {
+    /// Sets the statistics and proof of a node that is not shared yet (a copy for a re-rooted tree,
+    /// [I11]): as if `visits` playouts whose values sum to `value_sum` had been backed up through it.
+    pub fn restore_relaxed(&self, visits: u64, value_sum: f64, proof: Option<Proof>) {
+        self.visits.store(visits, Ordering::Relaxed);
+        self.value_sum.store(value_sum, Ordering::Relaxed);
+        self.proof.store(proof.map_or(0, |p| p as u8), Ordering::Relaxed);
+    }
+}
+
+impl<M> Edge<M> {
+    /// Sets the visit count of an edge that is not shared yet (a copy for a re-rooted tree, [I11]).
+    pub fn restore_relaxed(&self, visits: u64) {
+        self.visits.store(visits, Ordering::Relaxed);
+    }
+}
+
 /// Tests and loom models only: counters that start where a long search would have left them, so that a
 /// short search can carry them past `u32::MAX` (see `search/counter_tests.rs` and tests/loom.rs). Called
 /// before the node is shared (before the workers are spawned, which orders these Relaxed stores before

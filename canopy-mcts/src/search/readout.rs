@@ -14,12 +14,14 @@ use crate::search::Progress;
 /// Longest principal variation reported, in moves and outcomes.
 const PV_LIMIT: usize = 48;
 
-/// A snapshot of the search under `root`, started at `start`.
-pub(super) fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant) -> Progress {
+/// A snapshot of the search under `root`, started at `start` when the root had `visits_before` visits.
+pub(super) fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant, visits_before: u64) -> Progress {
     let best = root.children_acquire().and_then(|c| c.iter().max_by_key(|e| e.visits_relaxed()));
+    let root_visits = root.visits_relaxed();
     Progress {
         elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
-        playouts: root.visits_relaxed(),
+        playouts: root_visits.saturating_sub(visits_before),
+        root_visits,
         best: best.and_then(|e| match &e.step {
             Step::Action(a) => Some(game.action_name(a)),
             _ => None,
@@ -28,7 +30,8 @@ pub(super) fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant)
     }
 }
 
-/// Per-action statistics of the root's children.
+/// Per-action statistics of the root's children; `playouts` is the root's visit count (the shares'
+/// denominator).
 pub(super) fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64) -> Vec<ActionStats<G::Action>> {
     let Some(children) = root.children_acquire() else { return Vec::new() };
     children

@@ -132,9 +132,11 @@ pub struct SearchReport<A> {
     pub root_proof: Option<Proof>,
     /// Playouts completed.
     pub playouts: u64,
-    /// The root node's visit count (equals `playouts`: no update is lost).
+    /// The root node's visit count: equals `playouts` for a [`crate::Search`] (no update is lost); for
+    /// a [`crate::Session`], also the visits the tree held before this search.
     pub root_visits: u64,
-    /// Nodes created.
+    /// Nodes in the tree, the root included (a [`crate::Session`] counts those kept from earlier
+    /// searches too).
     pub nodes: u64,
     /// Deepest playout path (edges from the root).
     pub max_depth: u64,

@@ -1,0 +1,411 @@
+//! A search that lives on: [`Session`] keeps one tree across searches, re-roots it on the move played
+//! ([`Session::advance`]) and searches in the background ([`Session::start`], [`SearchHandle`]).
+//!
+//! ```
+//! use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
+//! use canopy_mcts::search::{Event, Limits, SearchParams, Session};
+//!
+//! let params = SearchParams { threads: 1, ..SearchParams::default() };
+//! let mut session = Session::new(TicTacToe, TicTacToeState::default(), params);
+//! let report = session.search(Limits::playouts(2_000));
+//! let best = report.best.unwrap();
+//! // Play the move: the subtree under it, with its statistics, becomes the new tree.
+//! let kept = session.advance(Event::Action(best)).unwrap();
+//! assert!(kept.visits > 0);
+//! let next = session.search(Limits::playouts(1_000));
+//! assert_eq!(next.root_visits, kept.visits + 1_000);
+//! ```
+
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use crate::game::{Game, Turn};
+use crate::policy::{Policy, UniformPolicy};
+use crate::search::node::Step;
+use crate::search::readout::{best_action, root_actions};
+use crate::search::report::{ActionStats, SearchReport};
+use crate::search::tree::Tree;
+use crate::search::worker::GameNode;
+use crate::search::{ProgressObserver, Search, SearchParams};
+use crate::sync::{AtomicBool, Ordering};
+
+/// The limits of one search of a [`Session`]: whichever comes first. With neither, a blocking
+/// [`Session::search`] runs [`crate::search::DEFAULT_PLAYOUTS`] playouts and a background
+/// [`Session::start`] runs until stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Playouts of this search (all threads together).
+    pub playouts: Option<u64>,
+    /// Wall time of this search, milliseconds.
+    pub time_ms: Option<u64>,
+}
+
+impl Limits {
+    /// `n` playouts.
+    pub fn playouts(n: u64) -> Limits {
+        Limits { playouts: Some(n), time_ms: None }
+    }
+
+    /// `ms` milliseconds.
+    pub fn time_ms(ms: u64) -> Limits {
+        Limits { playouts: None, time_ms: Some(ms) }
+    }
+
+    /// No limit: a background search runs until stopped.
+    pub fn none() -> Limits {
+        Limits::default()
+    }
+}
+
+/// What happened in the game since the session's position: a player's action or a chance outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event<A, O> {
+    /// The player to move played this action.
+    Action(A),
+    /// Chance chose this outcome.
+    Outcome(O),
+}
+
+/// What [`Session::advance`] kept of the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kept {
+    /// The new root's visits (0 when the position was not in the tree and the session starts afresh).
+    pub visits: u64,
+    /// Nodes of the kept subtree, the new root included.
+    pub nodes: u64,
+    /// Bytes the tree holds after re-rooting (arenas and table).
+    pub memory_bytes: usize,
+}
+
+/// Why [`Session::advance`] refused an event (the session is unchanged).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AdvanceError {
+    /// The game is over at the session's position.
+    GameOver,
+    /// The action is not legal for the player to move (or chance is to move).
+    IllegalAction(String),
+    /// The outcome is not one chance can choose here (or a player is to move).
+    ImpossibleOutcome(String),
+}
+
+impl fmt::Display for AdvanceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AdvanceError::GameOver => f.write_str("the game is over"),
+            AdvanceError::IllegalAction(a) => write!(f, "{a} is not a legal move here"),
+            AdvanceError::ImpossibleOutcome(o) => write!(f, "{o} is not a chance outcome here"),
+        }
+    }
+}
+
+impl std::error::Error for AdvanceError {}
+
+/// One search tree kept across searches of a game: search, play a move, search again from what the
+/// tree already knows about the new position.
+///
+/// The tree never holds more than the parameters' memory budget: a search stops growing it at the
+/// budget (the report says `memory_limited`) and [`Session::advance`] copies the kept subtree into
+/// fresh memory, freeing the rest at once. With the transposition table on, the table holds only nodes
+/// of the kept tree after re-rooting.
+pub struct Session<G: Game, P: Policy<G> = UniformPolicy> {
+    game: G,
+    policy: P,
+    params: SearchParams,
+    state: G::State,
+    tree: Tree<G>,
+}
+
+impl<G: Game> Session<G> {
+    /// A session on `state` of `game`, with `params` (their playout and time limits are the default
+    /// [`Limits`] of [`Session::search`]) and the plain-MCTS [`UniformPolicy`].
+    pub fn new(game: G, state: G::State, params: SearchParams) -> Self {
+        Session::with_policy(game, UniformPolicy, state, params)
+    }
+}
+
+impl<G: Game, P: Policy<G>> Session<G, P> {
+    /// A session on `state` of `game` searched with `policy`'s candidates, priors and rollouts.
+    pub fn with_policy(game: G, policy: P, state: G::State, params: SearchParams) -> Self {
+        let tree = Tree::new(&game, &state, &table_params(&params));
+        Session { game, policy, params, state, tree }
+    }
+
+    /// The position the tree's root stands for.
+    pub fn state(&self) -> &G::State {
+        &self.state
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The parameters of every search (limits aside).
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Visits of the root: the playouts the tree holds for the current position.
+    pub fn root_visits(&self) -> u64 {
+        self.tree.root().visits_relaxed()
+    }
+
+    /// Nodes of the tree.
+    pub fn nodes(&self) -> u64 {
+        self.tree.nodes
+    }
+
+    /// Bytes the tree holds (its arenas' chunks and the transposition table).
+    pub fn memory_bytes(&self) -> usize {
+        self.tree.memory_bytes()
+    }
+
+    /// Searches the current position within `limits`, adding to what the tree holds, and reports on the
+    /// whole tree (`root_visits` counts earlier searches too; `playouts` only this one's).
+    ///
+    /// # Panics
+    /// As [`Search::run`] when the game panics; the session's tree is then dropped and the session starts
+    /// afresh from its position.
+    pub fn search(&mut self, limits: Limits) -> SearchReport<G::Action> {
+        self.search_observed(limits, None, None)
+    }
+
+    /// [`Session::search`], stopping soon after `stop` becomes true and calling `progress` from the
+    /// calling thread at its interval (as [`Search::run_observed`]).
+    pub fn search_observed(
+        &mut self,
+        limits: Limits,
+        stop: Option<&AtomicBool>,
+        progress: Option<ProgressObserver<'_>>,
+    ) -> SearchReport<G::Action> {
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run_search(limits, stop, progress)));
+        match outcome {
+            Ok(report) => report,
+            Err(payload) => {
+                self.discard_tree();
+                std::panic::resume_unwind(payload)
+            }
+        }
+    }
+
+    /// One search of the tree; a panic leaves the tree as the workers left it.
+    fn run_search(
+        &mut self,
+        limits: Limits,
+        stop: Option<&AtomicBool>,
+        progress: Option<ProgressObserver<'_>>,
+    ) -> SearchReport<G::Action> {
+        let start = Instant::now();
+        let params = SearchParams { playouts: limits.playouts, time_ms: limits.time_ms, ..self.params.clone() };
+        let search = Search::with_policy(&self.game, &self.policy, params);
+        let params = search.effective_params(stop.is_some());
+        search.run_on(&mut self.tree, &self.state, &params, start, stop, progress, |_| {})
+    }
+
+    /// Replaces the tree by a fresh one (after a worker panicked: its virtual loss stays in the tree,
+    /// so the tree is not reused).
+    fn discard_tree(&mut self) {
+        self.tree = Tree::new(&self.game, &self.state, &table_params(&self.params));
+    }
+
+    /// Moves the session on by `event` (the move played, or the chance outcome that happened): the new
+    /// root is the node the event leads to, with its subtree and statistics; when the tree has no such
+    /// node (never searched, or below a sampled chance outcome), the session starts a fresh tree there.
+    ///
+    /// # Errors
+    /// [`AdvanceError`] when the event cannot happen in the current position; the session is unchanged.
+    pub fn advance(&mut self, event: Event<G::Action, G::Outcome>) -> Result<Kept, AdvanceError> {
+        let game = &self.game;
+        let mut next = self.state.clone();
+        let step = match (game.to_move(&self.state), event) {
+            (Turn::Terminal, _) => return Err(AdvanceError::GameOver),
+            (Turn::Player(_), Event::Action(a)) if game.is_legal(&self.state, a, &mut Vec::new()) => {
+                game.apply(&mut next, a);
+                Step::Action(a)
+            }
+            (_, Event::Action(a)) => return Err(AdvanceError::IllegalAction(game.action_name(&a))),
+            (Turn::Chance, Event::Outcome(o)) => {
+                let mut outcomes = Vec::new();
+                game.chance_outcomes(&self.state, &mut outcomes);
+                if !outcomes.is_empty() && !outcomes.iter().any(|(x, p)| *x == o && *p > 0.0) {
+                    return Err(AdvanceError::ImpossibleOutcome(game.outcome_name(&o)));
+                }
+                game.apply_outcome(&mut next, o);
+                Step::Outcome(o)
+            }
+            (Turn::Player(_), Event::Outcome(o)) => return Err(AdvanceError::ImpossibleOutcome(game.outcome_name(&o))),
+        };
+        let child = self
+            .tree
+            .root()
+            .children_acquire()
+            .and_then(|edges| edges.iter().find(|e| e.step == step))
+            .and_then(|e| e.child_acquire());
+        let kept = child.and_then(|c| self.tree.rerooted(c, self.params.memory_bytes));
+        self.tree = kept.unwrap_or_else(|| Tree::new(game, &next, &table_params(&self.params)));
+        self.state = next;
+        Ok(Kept { visits: self.root_visits(), nodes: self.tree.nodes, memory_bytes: self.tree.memory_bytes() })
+    }
+
+    /// [`Session::advance`] through several events in order; stops at the first refused one (the
+    /// events before it stay applied) and says which.
+    ///
+    /// # Errors
+    /// The index of the refused event and why.
+    pub fn advance_all(
+        &mut self,
+        events: impl IntoIterator<Item = Event<G::Action, G::Outcome>>,
+    ) -> Result<Kept, (usize, AdvanceError)> {
+        let mut kept = Kept { visits: self.root_visits(), nodes: self.tree.nodes, memory_bytes: self.memory_bytes() };
+        for (i, event) in events.into_iter().enumerate() {
+            kept = self.advance(event).map_err(|e| (i, e))?;
+        }
+        Ok(kept)
+    }
+
+    /// Starts a search of the current position within `limits` on a background thread and returns its
+    /// handle: [`SearchHandle::snapshot`] reads the statistics while it runs, [`SearchHandle::stop`] (or
+    /// [`SearchHandle::wait`]) ends it and gives the session back with the report; dropping the handle
+    /// stops the search and drops the session.
+    pub fn start(self, limits: Limits) -> SearchHandle<G, P>
+    where
+        G: Clone + Send + 'static,
+        P: Send + 'static,
+    {
+        let stop = Arc::new(AtomicBool::new(false));
+        let root = NonNull::from(self.tree.root());
+        let game = self.game.clone();
+        let visits_before = self.root_visits();
+        let flag = Arc::clone(&stop);
+        let mut session = self;
+        let thread = std::thread::spawn(move || {
+            // The session (and the tree the handle reads) lives until the handle joins this thread, even
+            // when the search panics ([I11]).
+            let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                session.run_search(limits, Some(&flag), None)
+            }));
+            (session, report)
+        });
+        SearchHandle { thread: Some(thread), stop, root, game, start: Instant::now(), visits_before }
+    }
+}
+
+/// The parameters that size a session's table: those of the session without limits (the table is sized
+/// for the budget, as searches of any length will use it).
+fn table_params(params: &SearchParams) -> SearchParams {
+    SearchParams { playouts: None, time_ms: None, ..params.clone() }
+}
+
+/// What the search thread of a [`SearchHandle`] gives back: the session and the report, or the panic
+/// that ended the search.
+type Finished<G, P> = (Session<G, P>, std::thread::Result<SearchReport<<G as Game>::Action>>);
+
+/// A search running in the background ([`Session::start`]).
+pub struct SearchHandle<G: Game, P: Policy<G>> {
+    thread: Option<JoinHandle<Finished<G, P>>>,
+    stop: Arc<AtomicBool>,
+    /// The searched tree's root, which the search thread's session holds until the thread is joined
+    /// ([I11]).
+    root: NonNull<GameNode<G>>,
+    game: G,
+    start: Instant,
+    visits_before: u64,
+}
+
+// SAFETY: [I11] the handle reads the tree only through `root`, whose node lives in the session the
+// search thread holds until the handle joins it; the node's statistics are atomics.
+unsafe impl<G: Game + Send, P: Policy<G>> Send for SearchHandle<G, P> {}
+
+/// The statistics of a running search ([`SearchHandle::snapshot`]).
+#[derive(Clone, Debug)]
+pub struct Snapshot<A> {
+    /// Milliseconds since the search started.
+    pub elapsed_ms: f64,
+    /// Playouts of this search so far.
+    pub playouts: u64,
+    /// The root's visits (this search's playouts and those a kept subtree brought).
+    pub root_visits: u64,
+    /// The root's actions with their statistics so far.
+    pub actions: Vec<ActionStats<A>>,
+    /// The action the search would play now (as [`SearchReport::best`]).
+    pub best: Option<A>,
+    /// The principal variation so far: the best action, then the most visited moves below it.
+    pub pv: Vec<String>,
+    /// Mean return of the root for the player to move so far.
+    pub root_value: Option<f64>,
+}
+
+impl<G: Game, P: Policy<G>> SearchHandle<G, P> {
+    /// The statistics now. Reads the shared counters while the workers write them (Relaxed): a snapshot
+    /// is a consistent-enough view for display, not an exact cut.
+    pub fn snapshot(&self) -> Snapshot<G::Action> {
+        // SAFETY: [I11] the root lives in the session the search thread holds until `stop`/`wait`/drop
+        // joins it, and each of those takes the handle by value or mutably, so no snapshot is in progress.
+        let root: &GameNode<G> = unsafe { self.root.as_ref() };
+        let root_visits = root.visits_relaxed();
+        let actions = root_actions(&self.game, root, root_visits);
+        let best = best_action(&actions);
+        let mut pv = Vec::new();
+        if let Some(b) = best {
+            pv.push(b.name.clone());
+            pv.extend(b.pv.iter().cloned());
+        }
+        Snapshot {
+            elapsed_ms: self.start.elapsed().as_secs_f64() * 1e3,
+            playouts: root_visits.saturating_sub(self.visits_before),
+            root_visits,
+            best: best.map(|b| b.action),
+            pv,
+            root_value: root.mean_relaxed(),
+            actions,
+        }
+    }
+
+    /// Whether the search has ended by itself (a limit, or a proven root).
+    pub fn is_finished(&self) -> bool {
+        self.thread.as_ref().is_none_or(JoinHandle::is_finished)
+    }
+
+    /// Stops the search and returns the session and the search's report.
+    ///
+    /// # Panics
+    /// Raises a worker's panic again (as [`Search::run`]).
+    pub fn stop(mut self) -> (Session<G, P>, SearchReport<G::Action>) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.join()
+    }
+
+    /// Waits for the search to reach its limits and returns the session and the report.
+    ///
+    /// # Panics
+    /// Raises a worker's panic again (as [`Search::run`]).
+    pub fn wait(mut self) -> (Session<G, P>, SearchReport<G::Action>) {
+        self.join()
+    }
+
+    fn join(&mut self) -> (Session<G, P>, SearchReport<G::Action>) {
+        let thread = self.thread.take().expect("joined once");
+        match thread.join() {
+            Ok((session, Ok(report))) => (session, report),
+            Ok((mut session, Err(payload))) => {
+                session.discard_tree();
+                std::panic::resume_unwind(payload)
+            }
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
+    }
+}
+
+impl<G: Game, P: Policy<G>> Drop for SearchHandle<G, P> {
+    /// Stops the search and waits for it (the session is dropped with it).
+    fn drop(&mut self) {
+        if let Some(thread) = self.thread.take() {
+            self.stop.store(true, Ordering::Relaxed);
+            let _ = thread.join();
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! The memory of a search tree: the arenas that hold its nodes and children blocks, its root, and its
+//! transposition table. A [`crate::Search`] builds one per run and drops it after the report; a
+//! [`crate::Session`] keeps one across searches and re-roots it ([`Tree::rerooted`]) by copying the
+//! kept subtree into fresh arenas, so that what is no longer reachable is freed at once ([I11] in
+//! docs/CONCURRENCY.md).
+
+use std::collections::HashMap;
+use std::ptr::NonNull;
+
+use bumpalo::Bump;
+
+use crate::game::{Game, Turn};
+use crate::search::node::{Edge, Node};
+use crate::search::params::{physical_memory_bytes, SearchParams};
+use crate::search::tt::{Lookup, TranspositionTable};
+use crate::search::worker::{node_kind, GameEdge, GameNode, GameStep};
+use crate::search::{allocate_table, table_slots};
+
+/// A search tree and the memory that holds it.
+pub(crate) struct Tree<G: Game> {
+    /// The root and, after re-rooting, the kept subtree; the root's children block.
+    pub base: Bump,
+    /// One arena per worker thread (grown to the thread count of each search).
+    pub arenas: Vec<Bump>,
+    /// The root node, in `base` ([I11]).
+    root: NonNull<GameNode<G>>,
+    /// The transposition table, holding only nodes of this tree ([I11]).
+    pub table: Option<TranspositionTable<GameStep<G>>>,
+    /// Nodes in the tree, the root included.
+    pub nodes: u64,
+}
+
+// SAFETY: [I11] a tree owns every node and block its pointers reach (in its own arenas), and nothing else
+// points into them while it is moved; nodes hold only atomics and `Copy` steps, which are `Send` when the
+// game's actions and outcomes are.
+unsafe impl<G: Game> Send for Tree<G> where GameStep<G>: Send {}
+
+impl<G: Game> Tree<G> {
+    /// A tree of one unexpanded root for `state`, with a transposition table when `params` ask for one
+    /// and the game has Zobrist keys (sized by [`table_slots`]).
+    pub fn new(game: &G, state: &G::State, params: &SearchParams) -> Tree<G> {
+        let use_table = params.transposition_table && game.zobrist(state).is_some();
+        let table = if use_table { allocate_table(table_slots(params, physical_memory_bytes())) } else { None };
+        let base = Bump::new();
+        let key = if use_table { game.zobrist(state).unwrap_or(0) } else { 0 };
+        let turn = game.to_move(state);
+        let player = match turn {
+            Turn::Player(p) => p,
+            _ => 0,
+        };
+        let root = NonNull::from(base.alloc(Node::new(node_kind(turn), player, key)));
+        Tree { base, arenas: Vec::new(), root, table, nodes: 1 }
+    }
+
+    /// The root node.
+    pub fn root<'t>(&self) -> &'t GameNode<G> {
+        // SAFETY: [I11] the root lives in `base`, which lives as long as the tree, and callers hold the
+        // reference only while they hold the tree (the search borrows the tree for its whole run).
+        unsafe { self.root.as_ref() }
+    }
+
+    /// Bytes held: every arena's chunks and the table.
+    pub fn memory_bytes(&self) -> usize {
+        held_bytes(&self.base, &self.arenas, self.table.as_ref())
+    }
+
+    /// A new tree holding a copy of the subtree under `new_root` (a node of this tree), with fresh arenas
+    /// and a table of the same size holding only the copied nodes; `None` when the copy does not fit in
+    /// `budget` bytes (the caller then starts a fresh tree). The copy walks the subtree iteratively (trees
+    /// may be 100 000 deep) and keeps shared nodes shared (a DAG stays a DAG).
+    ///
+    /// Must be called between searches (no worker running): it reads the statistics Relaxed and every
+    /// virtual loss is zero then ([I5]).
+    pub fn rerooted(&self, new_root: &GameNode<G>, budget: usize) -> Option<Tree<G>> {
+        let base = Bump::new();
+        let table_bytes = self.table.as_ref().map_or(0, |t| t.bytes());
+        base.set_allocation_limit(Some(budget.saturating_sub(table_bytes)));
+        let table = self.table.as_ref().and_then(|t| TranspositionTable::try_with_slots(t.capacity()));
+        let mut copies: HashMap<*const GameNode<G>, *mut GameNode<G>> = HashMap::new();
+        let root = base.try_alloc(new_root.copied()).ok()? as *mut GameNode<G>;
+        copies.insert(new_root, root);
+        // Nodes copied whose children block is still to copy: (original, copy).
+        let mut stack: Vec<(&GameNode<G>, *mut GameNode<G>)> = vec![(new_root, root)];
+        while let Some((original, copy)) = stack.pop() {
+            if let (Some(table), key) = (&table, original.key()) {
+                if key != 0 {
+                    // SAFETY: [I6] `copy` is fully built and lives in the new tree's arena.
+                    let _: Lookup<'_, _> = unsafe { table.get_or_insert(key, copy) };
+                }
+            }
+            let Some(children) = original.children_acquire() else { continue };
+            let block: &mut [GameEdge<G>] =
+                base.try_alloc_slice_fill_with(children.len(), |i| children[i].copied()).ok()?;
+            for (edge, new_edge) in children.iter().zip(block.iter()) {
+                let Some(child) = edge.child_acquire() else { continue };
+                let target = match copies.get(&(child as *const _)) {
+                    Some(&done) => done,
+                    None => {
+                        let fresh = base.try_alloc(child.copied()).ok()? as *mut GameNode<G>;
+                        copies.insert(child, fresh);
+                        stack.push((child, fresh));
+                        fresh
+                    }
+                };
+                // SAFETY: [I3] `target` is a fully built node of the new tree; [I11] it lives in `base`,
+                // which the new tree owns.
+                unsafe { new_edge.link_child_release(target) };
+            }
+            let (len, pruned, ptr) = (block.len(), original.pruned_relaxed(), block.as_mut_ptr());
+            // SAFETY: [I11] `copy` was allocated in `base` above and is fully built.
+            let copy = unsafe { &*copy };
+            let claimed = copy.try_claim_expansion();
+            debug_assert!(claimed, "a fresh copy is unclaimed");
+            // SAFETY: [I1] the copy is not shared yet and was unexpanded, so this thread holds its claim;
+            // [I2] the block's edges are initialised; [I11] the block lives in `base`.
+            unsafe { copy.publish_children_release(ptr, len, pruned) };
+        }
+        let nodes = copies.len() as u64;
+        // SAFETY: `root` was allocated in `base` above and is not null.
+        let root = unsafe { NonNull::new_unchecked(root) };
+        Some(Tree { base, arenas: Vec::new(), root, table, nodes })
+    }
+}
+
+/// Bytes held by a tree's arenas and table.
+pub(crate) fn held_bytes<M>(base: &Bump, arenas: &[Bump], table: Option<&TranspositionTable<M>>) -> usize {
+    base.allocated_bytes() + arenas.iter().map(Bump::allocated_bytes).sum::<usize>() + table.map_or(0, |t| t.bytes())
+}
+
+impl<M: Copy> Node<M> {
+    /// An unpublished node with this node's kind, player, key, statistics and proof, and no children
+    /// (a copy for a re-rooted tree).
+    fn copied(&self) -> Node<M> {
+        let node = Node::new(self.kind(), self.player(), self.key());
+        node.restore_relaxed(self.visits_relaxed(), self.value_sum_relaxed(), self.proof_relaxed());
+        node
+    }
+}
+
+impl<M: Copy> Edge<M> {
+    /// An unlinked edge with this edge's move, probability, reward and visits, and no virtual loss.
+    fn copied(&self) -> Edge<M> {
+        let edge = Edge::new(self.step, self.prob, self.reward);
+        edge.restore_relaxed(self.visits_relaxed());
+        edge
+    }
+}

@@ -1,0 +1,167 @@
+//! Sessions: a tree kept across searches, re-rooted on the moves and outcomes played, searched in the
+//! background, and held within its memory budget.
+
+use std::time::Duration;
+
+use canopy_mcts::games::g2048::{G2048Policy, G2048State, G2048};
+use canopy_mcts::games::gomoku::{Gomoku, Rule};
+use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
+use canopy_mcts::rng::seeded;
+use canopy_mcts::search::{AdvanceError, Event, Limits, SearchParams, Session};
+use canopy_mcts::{Game, Turn};
+
+fn one_thread() -> SearchParams {
+    SearchParams { threads: 1, pin_threads: false, seed: 7, ..SearchParams::default() }
+}
+
+#[test]
+fn advancing_keeps_the_subtree_and_its_visits_through_a_move_and_a_chance_outcome() {
+    let mut rng = seeded(11, 0);
+    let state = G2048State::new_game(&mut rng);
+    let params = SearchParams { audit: true, ..one_thread() };
+    let mut session = Session::with_policy(G2048, G2048Policy::default(), state, params);
+    let report = session.search(Limits::playouts(20_000));
+    assert_eq!(report.playouts, 20_000);
+    let best = report.best.expect("a legal move");
+    let edge_visits = report.action(&best).unwrap().visits;
+    // The move: the new root is the chance node after it, with every playout that went through it.
+    let kept = session.advance(Event::Action(best)).unwrap();
+    assert!(kept.visits >= edge_visits && kept.visits > 0, "{kept:?} after {edge_visits} visits of the move");
+    assert_eq!(G2048.to_move(session.state()), Turn::Chance);
+    // The most likely spawn that the search visited: the decision node after it keeps its visits too.
+    let mut outcomes = Vec::new();
+    G2048.chance_outcomes(session.state(), &mut outcomes);
+    let before = session.root_visits();
+    let kept = session.advance(Event::Outcome(outcomes[0].0)).unwrap();
+    assert!(kept.visits > 0 && kept.visits < before, "{kept:?} of {before}");
+    assert!(kept.nodes > 1);
+    // A player is to move now: an outcome is refused.
+    assert!(matches!(session.advance(Event::Outcome(outcomes[0].0)), Err(AdvanceError::ImpossibleOutcome(_))));
+    // Searching on adds to what was kept.
+    let next = session.search(Limits::playouts(5_000));
+    assert_eq!(next.playouts, 5_000);
+    assert_eq!(next.root_visits, kept.visits + 5_000);
+    // The copied tree is sound: no virtual loss, no claim, no edge with more visits than its node, and
+    // every node the walk reaches counted.
+    let audit = next.audit.as_ref().expect("audit on");
+    assert_eq!((audit.in_flight, audit.claimed_nodes, audit.overcounted_nodes), (0, 0, 0), "{audit:?}");
+    assert_eq!(audit.nodes, next.nodes, "the tree's node count");
+    let edges: u64 = next.actions.iter().map(|a| a.visits).sum();
+    assert!(edges >= next.root_visits - 1, "the root's edges hold its visits: {edges} of {}", next.root_visits);
+}
+
+#[test]
+fn a_position_the_tree_does_not_hold_starts_afresh_and_bad_events_change_nothing() {
+    let mut session = Session::new(TicTacToe, TicTacToeState::default(), one_thread());
+    // Never searched: no children to keep.
+    let kept = session.advance(Event::Action(4)).unwrap();
+    assert_eq!(kept.visits, 0);
+    assert_eq!(kept.nodes, 1);
+    // Cell 4 is taken now: refused, and the session stays where it was.
+    let state = *session.state();
+    assert_eq!(session.advance(Event::Action(4)), Err(AdvanceError::IllegalAction(TicTacToe.action_name(&4))));
+    assert_eq!(format!("{:?}", session.state()), format!("{state:?}"));
+    // Play on to the end: a finished game takes no event.
+    // x 4 0 1 ... : x takes 4, 1, 7 (a column) while o takes 0 and 2.
+    let r = session.advance_all([0, 1, 2, 7].map(Event::Action));
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(TicTacToe.to_move(session.state()), Turn::Terminal);
+    assert_eq!(session.advance(Event::Action(8)), Err(AdvanceError::GameOver));
+    // A refused event in a list names its place; the ones before it stay applied.
+    let mut fresh = Session::new(TicTacToe, TicTacToeState::default(), one_thread());
+    assert_eq!(fresh.advance_all([0, 0].map(Event::Action)).unwrap_err().0, 1);
+}
+
+#[test]
+fn a_transposition_table_holds_only_the_kept_tree_after_re_rooting() {
+    let game = Gomoku::try_new(7, Rule::Freestyle).unwrap();
+    let state = game.from_moves("3,3 2,2").unwrap();
+    let mut session = Session::new(game, state, one_thread());
+    let report = session.search(Limits::playouts(20_000));
+    let filled_before = report.table.as_ref().expect("gomoku has keys").filled;
+    let best = report.best.unwrap();
+    let kept = session.advance(Event::Action(best)).unwrap();
+    let next = session.search(Limits::playouts(1));
+    let table = next.table.expect("a table");
+    // Every kept node is in the table (one playout adds at most one), and nothing else is.
+    assert!(table.filled as u64 <= kept.nodes + 1, "{} slots filled for {} nodes", table.filled, kept.nodes);
+    assert!(table.filled as u64 + 2 >= kept.nodes.min(table.slots as u64 / 2), "{} of {}", table.filled, kept.nodes);
+    assert!(table.filled < filled_before, "{} then {}", filled_before, table.filled);
+}
+
+#[test]
+fn a_session_over_200_moves_of_2048_stays_within_its_memory_budget() {
+    const BUDGET: usize = 64 << 20;
+    let params = SearchParams { memory_bytes: BUDGET, ..one_thread() };
+    let mut rng = seeded(5, 0);
+    let mut session = Session::with_policy(G2048, G2048Policy::default(), G2048State::new_game(&mut rng), params);
+    let mut moves = 0;
+    let mut kept_visits = 0u64;
+    while moves < 200 {
+        match G2048.to_move(session.state()) {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                let spawn = G2048.sample_outcome(session.state(), &mut rng);
+                session.advance(Event::Outcome(spawn)).unwrap();
+            }
+            Turn::Player(_) => {
+                let report = session.search(Limits::playouts(6_000));
+                assert!(report.memory_bytes <= BUDGET, "move {moves}: {} bytes", report.memory_bytes);
+                assert_eq!(report.memory_bytes, session.memory_bytes(), "the report's figure is the tree's");
+                kept_visits += report.root_visits - report.playouts;
+                let kept = session.advance(Event::Action(report.best.unwrap())).unwrap();
+                assert!(kept.memory_bytes <= BUDGET);
+                moves += 1;
+            }
+        }
+    }
+    assert!(moves >= 100, "{moves} moves");
+    assert!(kept_visits > 0, "some searches started from a kept subtree");
+}
+
+#[test]
+fn a_search_that_reaches_the_budget_keeps_within_it_and_says_so() {
+    const BUDGET: usize = 2 << 20;
+    let params = SearchParams { memory_bytes: BUDGET, ..one_thread() };
+    let mut rng = seeded(9, 0);
+    let mut session = Session::with_policy(G2048, G2048Policy::default(), G2048State::new_game(&mut rng), params);
+    for _ in 0..3 {
+        let report = session.search(Limits::playouts(40_000));
+        assert!(report.memory_bytes <= BUDGET, "{} bytes", report.memory_bytes);
+    }
+    let report = session.search(Limits::playouts(40_000));
+    assert!(report.memory_limited, "2 MiB fill up: {report:?}");
+    assert_eq!(report.playouts, 40_000, "a full tree goes on searching by rollouts from its leaves");
+}
+
+#[test]
+fn a_background_search_is_read_while_it_runs_and_stopped() {
+    let params = SearchParams { threads: 2, pin_threads: false, ..SearchParams::default() };
+    let session = Session::new(TicTacToe, TicTacToeState::default(), SearchParams { solver: false, ..params });
+    let handle = session.start(Limits::none());
+    std::thread::sleep(Duration::from_millis(150));
+    let early = handle.snapshot();
+    assert!(!handle.is_finished(), "no limit: it runs until stopped");
+    std::thread::sleep(Duration::from_millis(150));
+    let later = handle.snapshot();
+    assert!(later.playouts >= early.playouts && later.playouts > 0, "{} then {}", early.playouts, later.playouts);
+    assert_eq!(later.actions.len(), 9);
+    assert!(later.best.is_some() && !later.pv.is_empty());
+    let (mut session, report) = handle.stop();
+    assert!(report.playouts >= later.playouts);
+    assert_eq!(report.root_visits, session.root_visits());
+    // The session goes on: a blocking search adds to it, and a dropped handle stops its search.
+    let more = session.search(Limits::playouts(1_000));
+    assert_eq!(more.root_visits, report.root_visits + 1_000);
+    let handle = session.start(Limits::none());
+    std::thread::sleep(Duration::from_millis(20));
+    drop(handle);
+}
+
+#[test]
+fn a_background_search_with_limits_ends_by_itself() {
+    let session = Session::new(TicTacToe, TicTacToeState::default(), one_thread());
+    let handle = session.start(Limits::playouts(3_000));
+    let (_, report) = handle.wait();
+    assert_eq!(report.playouts, 3_000);
+}
