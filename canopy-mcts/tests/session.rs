@@ -165,3 +165,34 @@ fn a_background_search_with_limits_ends_by_itself() {
     let (_, report) = handle.wait();
     assert_eq!(report.playouts, 3_000);
 }
+
+#[test]
+fn snapshots_and_progress_say_how_much_memory_the_tree_holds() {
+    let mut rng = seeded(3, 0);
+    let params = SearchParams { threads: 2, pin_threads: false, ..SearchParams::default() };
+    let session = Session::with_policy(G2048, G2048Policy::default(), G2048State::new_game(&mut rng), params);
+    let handle = session.start(Limits::none());
+    std::thread::sleep(Duration::from_millis(300));
+    let snap = handle.snapshot();
+    let (session, report) = handle.stop();
+    assert!(
+        snap.memory_bytes > 0 && snap.memory_bytes <= report.memory_bytes,
+        "{} then {}",
+        snap.memory_bytes,
+        report.memory_bytes
+    );
+    assert_eq!(report.memory_bytes, session.memory_bytes());
+}
+
+#[test]
+fn a_root_restriction_holds_until_the_next_move() {
+    let mut session = Session::new(TicTacToe, TicTacToeState::default(), one_thread());
+    session.search(Limits::playouts(500));
+    session.restrict_root(Some((vec![0, 8], canopy_mcts::Coverage::Pruned)));
+    let report = session.search(Limits::playouts(500));
+    assert_eq!(report.actions.iter().map(|a| a.action).collect::<Vec<_>>(), [0, 8]);
+    assert_eq!(report.root_visits, 500, "the unrestricted statistics were dropped");
+    session.advance(Event::Action(0)).unwrap();
+    let report = session.search(Limits::playouts(500));
+    assert_eq!(report.actions.len(), 8, "no restriction after the move");
+}

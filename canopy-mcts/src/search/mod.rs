@@ -42,7 +42,7 @@ use tt::TranspositionTable;
 
 use crate::game::{Game, Returns, Turn};
 use crate::policy::{Coverage, Policy, UniformPolicy};
-use crate::sync::{AtomicBool, AtomicU64, Ordering};
+use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use readout::{audit_tree, best_action, progress_of, root_actions};
 use worker::{GameNode, Shared, Worker, WorkerStats};
 
@@ -170,7 +170,8 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         let start = Instant::now();
         let params = self.effective_params(stop.is_some());
         let mut tree = Tree::new(self.game, root_state, &params);
-        self.run_on(&mut tree, root_state, &params, start, stop, progress, prime)
+        let gauges = memory_gauges(params.threads);
+        self.run_on(&mut tree, root_state, &params, start, (stop, &gauges), progress, prime)
     }
 
     /// The parameters a run uses: at least one thread and, with neither a playout nor a time limit nor a
@@ -186,6 +187,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
 
     /// Searches `tree`, whose root stands for `root_state`, with `params` (from
     /// [`Search::effective_params`]) from `start` on, adding to the statistics the tree already holds.
+    /// `gauges` ([`memory_gauges`] for `params.threads`) receive the bytes held while it runs.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run_on(
         &self,
@@ -193,7 +195,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         root_state: &G::State,
         params: &SearchParams,
         start: Instant,
-        stop: Option<&AtomicBool>,
+        (stop, gauges): (Option<&AtomicBool>, &[CachePadded<AtomicUsize>]),
         progress: Option<ProgressObserver<'_>>,
         prime: impl FnOnce(&GameNode<G>),
     ) -> SearchReport<G::Action> {
@@ -227,10 +229,11 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             bounds: game.value_bounds(),
             solver: solver.is_on(),
             max_backup: params.backup == Backup::Max && game.players() == 1,
+            memory: gauges,
         };
 
         if root_turn != Turn::Terminal {
-            let mut w = Worker::new(&shared, params.clone(), base, 0);
+            let mut w = Worker::new(&shared, params.clone(), base, 0).without_gauge();
             w.expand_root();
             *tree_nodes += w.stats.nodes;
         }
@@ -245,6 +248,14 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         for (i, arena) in arenas.iter_mut().enumerate() {
             let room = if i < threads { share } else { 0 };
             arena.set_allocation_limit(Some(arena.allocated_bytes() + room));
+        }
+        debug_assert!(gauges.len() > threads, "a gauge per worker and one for the rest");
+        for (gauge, arena) in gauges.iter().zip(arenas.iter()) {
+            gauge.store(arena.allocated_bytes(), Ordering::Relaxed);
+        }
+        let rest = held - arenas[..threads].iter().map(Bump::allocated_bytes).sum::<usize>();
+        if let Some(g) = gauges.get(threads) {
+            g.store(rest, Ordering::Relaxed);
         }
         let workers = &mut arenas[..threads];
 
@@ -292,7 +303,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
                         std::thread::sleep(Duration::from_millis(5).min(interval));
                         if Instant::now() >= next {
                             next += interval;
-                            observer(&progress_of(game, root, start, visits_before));
+                            observer(&progress_of(game, root, start, visits_before, gauges));
                         }
                     }
                 }
@@ -369,6 +380,12 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
     }
 }
 
+/// Live memory gauges for a search of `threads` workers: one per worker and one for the rest of the
+/// tree (see [`Shared::memory`](worker::Shared)).
+pub(crate) fn memory_gauges(threads: usize) -> Vec<CachePadded<AtomicUsize>> {
+    (0..=threads.max(1)).map(|_| CachePadded::new(AtomicUsize::new(0))).collect()
+}
+
 /// Sets the search's stop flag when dropped during a panic.
 struct StopOnPanic<'a>(&'a AtomicBool);
 
@@ -396,6 +413,8 @@ pub struct Progress {
     pub best: Option<String>,
     /// Mean return of that action so far.
     pub best_mean: Option<f64>,
+    /// Bytes the tree holds so far (arenas and table), as the workers last published them.
+    pub memory_bytes: usize,
 }
 
 /// Transposition-table size for a search: enough for the playouts it may run (each playout adds at most

@@ -4,18 +4,27 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
+use crossbeam_utils::CachePadded;
+
 use crate::game::Game;
 use crate::search::node::{Node, Step};
 use crate::search::report::{ActionStats, Proof, TreeAudit};
 use crate::search::solver::proof_for;
 use crate::search::worker::{q_value, GameNode};
 use crate::search::Progress;
+use crate::sync::{AtomicUsize, Ordering};
 
 /// Longest principal variation reported, in moves and outcomes.
 const PV_LIMIT: usize = 48;
 
 /// A snapshot of the search under `root`, started at `start` when the root had `visits_before` visits.
-pub(super) fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant, visits_before: u64) -> Progress {
+pub(super) fn progress_of<G: Game>(
+    game: &G,
+    root: &GameNode<G>,
+    start: Instant,
+    visits_before: u64,
+    gauges: &[CachePadded<AtomicUsize>],
+) -> Progress {
     let best = root.children_acquire().and_then(|c| c.iter().max_by_key(|e| e.visits_relaxed()));
     let root_visits = root.visits_relaxed();
     Progress {
@@ -27,7 +36,13 @@ pub(super) fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant,
             _ => None,
         }),
         best_mean: best.and_then(q_value),
+        memory_bytes: gauged_bytes(gauges),
     }
+}
+
+/// The bytes the gauges of a running search add up to.
+pub(super) fn gauged_bytes(gauges: &[CachePadded<AtomicUsize>]) -> usize {
+    gauges.iter().map(|g| g.load(Ordering::Relaxed)).sum()
 }
 
 /// Per-action statistics of the root's children; `playouts` is the root's visit count (the shares'

@@ -23,14 +23,15 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use crate::game::{Game, Turn};
-use crate::policy::{Policy, UniformPolicy};
+use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::search::node::Step;
-use crate::search::readout::{best_action, root_actions};
+use crate::search::readout::{best_action, gauged_bytes, root_actions};
 use crate::search::report::{ActionStats, SearchReport};
 use crate::search::tree::Tree;
 use crate::search::worker::GameNode;
-use crate::search::{ProgressObserver, Search, SearchParams};
-use crate::sync::{AtomicBool, Ordering};
+use crate::search::{memory_gauges, ProgressObserver, Search, SearchParams};
+use crate::sync::{AtomicBool, AtomicUsize, Ordering};
+use crossbeam_utils::CachePadded;
 
 /// The limits of one search of a [`Session`]: whichever comes first. With neither, a blocking
 /// [`Session::search`] runs [`crate::search::DEFAULT_PLAYOUTS`] playouts and a background
@@ -116,6 +117,8 @@ pub struct Session<G: Game, P: Policy<G> = UniformPolicy> {
     params: SearchParams,
     state: G::State,
     tree: Tree<G>,
+    /// The root restriction of the searches until the next [`Session::advance`].
+    root_moves: Option<(Vec<G::Action>, Coverage)>,
 }
 
 impl<G: Game> Session<G> {
@@ -130,7 +133,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// A session on `state` of `game` searched with `policy`'s candidates, priors and rollouts.
     pub fn with_policy(game: G, policy: P, state: G::State, params: SearchParams) -> Self {
         let tree = Tree::new(&game, &state, &table_params(&params));
-        Session { game, policy, params, state, tree }
+        Session { game, policy, params, state, tree, root_moves: None }
     }
 
     /// The position the tree's root stands for.
@@ -146,6 +149,22 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// The parameters of every search (limits aside).
     pub fn params(&self) -> &SearchParams {
         &self.params
+    }
+
+    /// Restricts the root of the searches to `moves` until the next [`Session::advance`], as
+    /// [`Search::with_root_moves`] does (`left_out` says what the restriction leaves out, for the
+    /// solver). A root already expanded with other children is searched afresh (its statistics are
+    /// dropped); `None` lifts the restriction (from the next fresh root on).
+    pub fn restrict_root(&mut self, moves: Option<(Vec<G::Action>, Coverage)>) {
+        let same = match (&moves, &self.root_moves) {
+            (None, _) => true,
+            (Some((m, c)), Some((n, d))) => m == n && c == d,
+            (Some(_), None) => false,
+        };
+        if !same && self.tree.root().children_acquire().is_some() {
+            self.discard_tree();
+        }
+        self.root_moves = moves;
     }
 
     /// Visits of the root: the playouts the tree holds for the current position.
@@ -182,7 +201,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         progress: Option<ProgressObserver<'_>>,
     ) -> SearchReport<G::Action> {
         let outcome =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run_search(limits, stop, progress)));
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run_search(limits, stop, progress, None)));
         match outcome {
             Ok(report) => report,
             Err(payload) => {
@@ -192,18 +211,31 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         }
     }
 
-    /// One search of the tree; a panic leaves the tree as the workers left it.
+    /// One search of the tree, publishing its memory to `gauges` when they are given (one more than the
+    /// threads); a panic leaves the tree as the workers left it.
     fn run_search(
         &mut self,
         limits: Limits,
         stop: Option<&AtomicBool>,
         progress: Option<ProgressObserver<'_>>,
+        gauges: Option<&[CachePadded<AtomicUsize>]>,
     ) -> SearchReport<G::Action> {
         let start = Instant::now();
         let params = SearchParams { playouts: limits.playouts, time_ms: limits.time_ms, ..self.params.clone() };
-        let search = Search::with_policy(&self.game, &self.policy, params);
+        let mut search = Search::with_policy(&self.game, &self.policy, params);
+        if let Some((moves, left_out)) = &self.root_moves {
+            search = search.with_root_moves(moves.clone(), *left_out);
+        }
         let params = search.effective_params(stop.is_some());
-        search.run_on(&mut self.tree, &self.state, &params, start, stop, progress, |_| {})
+        let local;
+        let gauges = match gauges {
+            Some(g) if g.len() > params.threads => g,
+            _ => {
+                local = memory_gauges(params.threads);
+                &local
+            }
+        };
+        search.run_on(&mut self.tree, &self.state, &params, start, (stop, gauges), progress, |_| {})
     }
 
     /// Replaces the tree by a fresh one (after a worker panicked: its virtual loss stays in the tree,
@@ -248,6 +280,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         let kept = child.and_then(|c| self.tree.rerooted(c, self.params.memory_bytes));
         self.tree = kept.unwrap_or_else(|| Tree::new(game, &next, &table_params(&self.params)));
         self.state = next;
+        self.root_moves = None;
         Ok(Kept { visits: self.root_visits(), nodes: self.tree.nodes, memory_bytes: self.tree.memory_bytes() })
     }
 
@@ -281,16 +314,18 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         let game = self.game.clone();
         let visits_before = self.root_visits();
         let flag = Arc::clone(&stop);
+        let gauges: Arc<[CachePadded<AtomicUsize>]> = memory_gauges(self.params.threads.max(1)).into();
+        let readings = Arc::clone(&gauges);
         let mut session = self;
         let thread = std::thread::spawn(move || {
             // The session (and the tree the handle reads) lives until the handle joins this thread, even
             // when the search panics ([I11]).
             let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                session.run_search(limits, Some(&flag), None)
+                session.run_search(limits, Some(&flag), None, Some(&readings))
             }));
             (session, report)
         });
-        SearchHandle { thread: Some(thread), stop, root, game, start: Instant::now(), visits_before }
+        SearchHandle { thread: Some(thread), stop, root, game, start: Instant::now(), visits_before, gauges }
     }
 }
 
@@ -314,6 +349,8 @@ pub struct SearchHandle<G: Game, P: Policy<G>> {
     game: G,
     start: Instant,
     visits_before: u64,
+    /// The search's memory gauges.
+    gauges: Arc<[CachePadded<AtomicUsize>]>,
 }
 
 // SAFETY: [I11] the handle reads the tree only through `root`, whose node lives in the session the
@@ -337,6 +374,8 @@ pub struct Snapshot<A> {
     pub pv: Vec<String>,
     /// Mean return of the root for the player to move so far.
     pub root_value: Option<f64>,
+    /// Bytes the tree holds so far (arenas and table), as the workers last published them.
+    pub memory_bytes: usize,
 }
 
 impl<G: Game, P: Policy<G>> SearchHandle<G, P> {
@@ -361,6 +400,7 @@ impl<G: Game, P: Policy<G>> SearchHandle<G, P> {
             best: best.map(|b| b.action),
             pv,
             root_value: root.mean_relaxed(),
+            memory_bytes: gauged_bytes(&self.gauges),
             actions,
         }
     }

@@ -12,7 +12,8 @@ use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
 use crate::search::params::{SearchParams, Selection};
 use crate::search::solver::{proof_returns, try_prove};
 use crate::search::tt::{Lookup, TranspositionTable};
-use crate::sync::{AtomicBool, AtomicU64, Ordering};
+use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use crossbeam_utils::CachePadded;
 
 /// The move type stored in a game's edges.
 pub type GameStep<G> = Step<<G as Game>::Action, <G as Game>::Outcome>;
@@ -43,6 +44,9 @@ pub(crate) struct Shared<'a, G: Game, P: Policy<G>> {
     pub solver: bool,
     /// The max backup is on (single-player games, [`crate::search::Backup::Max`]).
     pub max_backup: bool,
+    /// Bytes held by each worker's arena, as its worker last saw them (for live memory figures; one
+    /// cache line each, as each worker writes its own).
+    pub memory: &'a [CachePadded<AtomicUsize>],
 }
 
 /// Per-worker counters, batched locally and summed when the search ends.
@@ -80,6 +84,8 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     rewards: Vec<f32>,
     priors: Vec<f32>,
     scratch: Vec<G::Action>,
+    /// This worker's entry of [`Shared::memory`] (`None`: the root's expander, which has none).
+    gauge: Option<usize>,
     pub stats: WorkerStats,
 }
 
@@ -98,7 +104,20 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             rewards: Vec::new(),
             priors: Vec::new(),
             scratch: Vec::new(),
+            gauge: Some(index),
             stats: WorkerStats::default(),
+        }
+    }
+
+    /// The same worker without a memory gauge (the root's expander, whose arena is not a worker's).
+    pub fn without_gauge(self) -> Self {
+        Self { gauge: None, ..self }
+    }
+
+    /// Publishes this worker's arena size to its gauge.
+    fn note_memory(&self) {
+        if let Some(g) = self.gauge.and_then(|i| self.shared.memory.get(i)) {
+            g.store(self.arena.allocated_bytes(), Ordering::Relaxed);
         }
     }
 
@@ -151,7 +170,11 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     /// Allocates `value` in this worker's arena; `None` when the memory budget is spent.
     fn alloc<T>(&mut self, value: T) -> Option<*mut T> {
         match self.arena.try_alloc(value) {
-            Ok(r) => Some(r as *mut T),
+            Ok(r) => {
+                let r = r as *mut T;
+                self.note_memory();
+                Some(r)
+            }
             Err(_) => {
                 self.stats.memory_limited = true;
                 None
@@ -329,6 +352,8 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             node.abandon_expansion();
             return None;
         }
+        let edges: &mut [GameEdge<G>] = edges;
+        self.note_memory();
         let len = edges.len();
         let ptr = edges.as_mut_ptr();
         // SAFETY: [I1] we hold the expansion claim (the caller's compare-exchange succeeded); [I2] all
