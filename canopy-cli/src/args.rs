@@ -27,7 +27,38 @@ pub struct AnalyzeArgs<G: clap::Args, P: Profile> {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
+    pub infinite: super::infinite::InfiniteArgs,
+    #[command(flatten)]
     pub search: SearchFlags<P>,
+}
+
+impl<G: clap::Args, P: Profile> AnalyzeArgs<G, P> {
+    /// Runs `search` on `state` as these options ask: once (with progress lines on stderr unless
+    /// `--no-progress`), or as an open-ended analysis with `--infinite`.
+    pub fn run<Game, Pol>(
+        &self,
+        search: &canopy_mcts::Search<'_, Game, Pol>,
+        state: &Game::State,
+    ) -> canopy_mcts::SearchReport<Game::Action>
+    where
+        Game: canopy_mcts::Game + Clone + Send + 'static,
+        Pol: canopy_mcts::Policy<Game> + Clone + Send + 'static,
+    {
+        if self.infinite.infinite {
+            let limits = canopy_mcts::search::Limits { playouts: self.search.playouts, time_ms: self.search.time };
+            super::infinite::analyse(search, state, limits, self.infinite, self.json)
+        } else {
+            super::common::search_with_progress(search, state, self.search.no_progress)
+        }
+    }
+
+    /// Prints the analysis's JSON object (one line after the lines of `--infinite`).
+    ///
+    /// # Errors
+    /// A failed serialisation.
+    pub fn print_json(&self, v: serde_json::Value) -> anyhow::Result<()> {
+        super::infinite::print_report_json(v, self.infinite.infinite)
+    }
 }
 
 /// `canopy play GAME`: whole games, one after another.

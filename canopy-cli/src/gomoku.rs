@@ -146,11 +146,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
         Plan::Play(..) => None,
     };
     let searched = root_moves.clone();
-    let report = common::search_with_progress(
-        &tuning.search(&game, &policy, params, root_moves),
-        &state,
-        args.search.no_progress,
-    );
+    let report = args.run(&tuning.search(&game, &policy, params, root_moves), &state);
     let decision = match &plan {
         Plan::Play(cell, how) => Some((*cell, *how)),
         Plan::Search(_) => report.best.map(|c| (c, How::Search)),
@@ -194,7 +190,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             obj.insert("best_proof".into(), json!(best_stats.and_then(|a| a.proof)));
             obj.insert("root_proof".into(), json!(report.root_proof));
         }
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        args.print_json(v)?;
         return Ok(());
     }
     print!("{}", state.diagram(report.best));

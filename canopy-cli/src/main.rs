@@ -10,6 +10,7 @@ mod compare;
 mod duel_series;
 mod g2048;
 mod gomoku;
+mod infinite;
 mod matches;
 mod params;
 mod search_args;

@@ -44,7 +44,7 @@ pub struct Position {
 pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let state = TicTacToeState::parse(&args.game.board).map_err(|e| input_error(format!("bad board: {e}")))?;
     let search = Search::new(&TicTacToe, args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS));
-    let report = common::search_with_progress(&search, &state, args.search.no_progress);
+    let report = args.run(&search, &state);
     let over = TicTacToe.to_move(&state) == Turn::Terminal;
     let winner = state.winner().map(|p| MARKS[p]);
     let result = over.then(|| winner.map_or("draw".to_string(), |w| format!("{w} wins")));
@@ -71,7 +71,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             obj.extend(common::analysis_json(&report, actions));
             obj.insert("root_proof".into(), json!(report.root_proof));
         }
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        args.print_json(v)?;
         return Ok(());
     }
     if let Some(result) = result {

@@ -16,7 +16,6 @@ use super::{input_error, AgentName};
 use canopy_mcts::games::g2048::agents::{Agent, AgentConfig, AgentKind, Decision};
 use canopy_mcts::games::g2048::eval::{Features, Heuristic};
 use canopy_mcts::games::g2048::{Board, Dir};
-use canopy_mcts::search::ProgressObserver;
 
 pub use config::{
     agent_config, agent_kind, agent_label, config_json, config_line, unused_options, warn_unused_options, with_param,
@@ -103,17 +102,17 @@ fn explain(h: &Heuristic, board: &Board, dir: Dir) -> Option<Explanation> {
 pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let board: Board = args.game.board.parse().map_err(|e| input_error(format!("bad board: {e}")))?;
     let Chooser { agent, options } = &args.game.chooser;
+    if args.infinite.infinite && *agent != AgentName::Mcts {
+        return Err(input_error("--infinite is for --agent mcts (the other agents do not search a tree)"));
+    }
     warn_unused_options(&[*agent], &args.search, options)?;
     let config = agent_config(*agent, &args.search, options, canopy_mcts::search::DEFAULT_PLAYOUTS)?;
     let h = config.policy.heuristic;
     let mut agent = Agent::new(config.clone());
-    let mut line = common::print_progress;
-    let progress: Option<ProgressObserver<'_>> =
-        (!args.search.no_progress).then_some((common::PROGRESS_INTERVAL_MS, &mut line));
-    let d = agent.decide_observed(&board, args.search.seed, progress);
+    let d = agent.decide_searching(&board, args.search.seed, |search, state| args.run(search, state));
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     if args.json {
-        print_json(&config, &board, &d)?;
+        args.print_json(analysis_json(&config, &board, &d))?;
         return Ok(());
     }
     println!("{board}");
@@ -276,7 +275,7 @@ fn print_explanations(h: &Heuristic, board: &Board, d: &Decision) {
     }
 }
 
-fn print_json(config: &AgentConfig, board: &Board, d: &Decision) -> anyhow::Result<()> {
+fn analysis_json(config: &AgentConfig, board: &Board, d: &Decision) -> serde_json::Value {
     let h = config.policy.heuristic;
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     let mut v = json!({
@@ -329,6 +328,5 @@ fn print_json(config: &AgentConfig, board: &Board, d: &Decision) -> anyhow::Resu
         obj.insert("depth".into(), json!(d.depth));
         obj.insert("config".into(), json!(config_json(config)));
     }
-    println!("{}", serde_json::to_string_pretty(&v)?);
-    Ok(())
+    v
 }

@@ -165,8 +165,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     }
     let policy = search_policy(&args.game.policy, state.width(), state.height());
     let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
-    let report =
-        common::search_with_progress(&Search::with_policy(&game, &policy, params), &state, args.search.no_progress);
+    let report = args.run(&Search::with_policy(&game, &policy, params), &state);
     // Every safe move (all non-reversing moves when none is safe), marked when the tail filter left it
     // out of the search.
     let mut legal = Vec::new();
@@ -208,7 +207,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             obj.insert("rollout".into(), json!(format!("{:?}", policy.rollout)));
             obj.insert("tail_filter".into(), json!(format!("{:?}", policy.tail_filter).to_lowercase()));
         }
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        args.print_json(v)?;
         return Ok(());
     }
     println!("{state}");

@@ -119,6 +119,16 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         self.root_moves.as_ref().map(|(m, _)| m.as_slice())
     }
 
+    /// The root restriction of [`Search::with_root_moves`] with what it leaves out, if any.
+    pub fn root_restriction(&self) -> Option<(&[G::Action], Coverage)> {
+        self.root_moves.as_ref().map(|(m, c)| (m.as_slice(), *c))
+    }
+
+    /// The game searched.
+    pub fn game(&self) -> &G {
+        self.game
+    }
+
     /// The policy in force.
     pub fn policy(&self) -> &P {
         self.policy

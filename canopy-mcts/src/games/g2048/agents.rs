@@ -283,6 +283,17 @@ impl Agent {
     /// [`Agent::decide`], calling `progress` while the MCTS agent's search runs (see
     /// [`Search::run_observed`]); the other agents do not call it.
     pub fn decide_observed(&mut self, board: &Board, seed: u64, progress: Option<ProgressObserver<'_>>) -> Decision {
+        self.decide_searching(board, seed, |search, state| search.run_observed(state, None, progress))
+    }
+
+    /// [`Agent::decide`], with the MCTS agent's search run by `run` (given the configured search and the
+    /// position; an open-ended analysis, say); the other agents do not call it.
+    pub fn decide_searching(
+        &mut self,
+        board: &Board,
+        seed: u64,
+        run: impl FnOnce(&Search<'_, G2048, G2048Policy>, &G2048State) -> SearchReport<Dir>,
+    ) -> Decision {
         let start = Instant::now();
         let legal = board.legal_dirs();
         let mut moves: Vec<MoveInfo> =
@@ -296,11 +307,7 @@ impl Agent {
         match self.config.kind {
             AgentKind::Mcts => {
                 let params = SearchParams { seed, ..self.config.search.clone() };
-                let report = Search::with_policy(&G2048, policy, params).run_observed(
-                    &G2048State::from_board(*board),
-                    None,
-                    progress,
-                );
+                let report = run(&Search::with_policy(&G2048, policy, params), &G2048State::from_board(*board));
                 for m in &mut moves {
                     if let Some(a) = report.action(&m.dir) {
                         m.value = a.mean;

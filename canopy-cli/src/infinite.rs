@@ -1,0 +1,162 @@
+//! `canopy analyze GAME ... --infinite`: an open-ended analysis on a background search
+//! ([`canopy_mcts::search::Session::start`]) that prints a line (or, with `--json`, one JSON object) at a
+//! steady interval until Enter, a closed stdin, Ctrl-C, or the `--time`/`--playouts` limit.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use canopy_mcts::search::{Limits, Search, SearchReport, Session, Snapshot};
+use canopy_mcts::{Game, Policy};
+
+use super::common::{self, Whole};
+
+/// Milliseconds between two lines of an open-ended analysis (`--interval`).
+const INTERVAL_MS: Whole = Whole { min: 50, max: 3_600_000 };
+
+/// Moves each line names, best first.
+const LINE_MOVES: usize = 3;
+
+/// The options of an open-ended analysis.
+#[derive(clap::Args, Debug, Clone, Copy)]
+#[command(next_help_heading = "Open-ended analysis")]
+pub struct InfiniteArgs {
+    /// Search until Enter, a closed stdin or Ctrl-C (or the --time or --playouts limit), printing the
+    /// statistics at every interval; with --json, one JSON object per line (JSON Lines), the last one the
+    /// final report.
+    #[arg(long)]
+    pub infinite: bool,
+    /// Milliseconds between two lines of --infinite, 50..=3600000.
+    #[arg(long, value_name = "MS", default_value_t = 1000, allow_negative_numbers = true,
+          value_parser = |t: &str| INTERVAL_MS.parse(t), requires = "infinite")]
+    pub interval: u64,
+}
+
+/// Set by Ctrl-C (SIGINT) or by the end of the standard input; the handler is installed once.
+fn stop_flag() -> Arc<AtomicBool> {
+    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    Arc::clone(FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let on_signal = Arc::clone(&flag);
+        // Without a handler (some sandboxes refuse it) Ctrl-C ends the process as usual.
+        let _ = ctrlc::set_handler(move || on_signal.store(true, Ordering::Relaxed));
+        let on_input = Arc::clone(&flag);
+        std::thread::spawn(move || {
+            // Any line (Enter) or the end of the input stops the analysis.
+            let mut line = String::new();
+            let _ = std::io::stdin().lock().read_line(&mut line);
+            on_input.store(true, Ordering::Relaxed);
+        });
+        flag
+    }))
+}
+
+/// Runs `search`'s game, policy, parameters and root restriction on `state` as an open-ended analysis,
+/// printing a line per interval; returns the final report (of the whole search). When standard output
+/// is closed (a reader such as `head` went away), stops the search and ends the process quietly with
+/// [`crate::BROKEN_PIPE_EXIT`].
+/// `limits` are the limits the user gave (none: until stopped).
+pub fn analyse<G, P>(
+    search: &Search<'_, G, P>,
+    state: &G::State,
+    limits: Limits,
+    options: InfiniteArgs,
+    json: bool,
+) -> SearchReport<G::Action>
+where
+    G: Game + Clone + Send + 'static,
+    P: Policy<G> + Clone + Send + 'static,
+{
+    let params = search.params().clone();
+    let mut session = Session::with_policy(search.game().clone(), search.policy().clone(), state.clone(), params);
+    session.restrict_root(search.root_restriction().map(|(m, c)| (m.to_vec(), c)));
+    let stop = stop_flag();
+    let game = search.game().clone();
+    let handle = session.start(limits);
+    let interval = Duration::from_millis(options.interval);
+    let mut next = Instant::now() + interval;
+    let mut out = std::io::stdout().lock();
+    while !stop.load(Ordering::Relaxed) && !handle.is_finished() {
+        std::thread::sleep(Duration::from_millis(10).min(interval));
+        if Instant::now() < next {
+            continue;
+        }
+        next += interval;
+        let snap = handle.snapshot();
+        let line = if json { progress_json(&game, &snap).to_string() } else { progress_text(&snap) };
+        if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+            drop(handle);
+            std::process::exit(crate::BROKEN_PIPE_EXIT);
+        }
+    }
+    drop(out);
+    let (_, report) = handle.stop();
+    report
+}
+
+/// One line of text: elapsed time, playouts and their rate, memory, the best moves with their visit
+/// shares and values, and the principal variation.
+fn progress_text<A>(s: &Snapshot<A>) -> String {
+    let mut ranked: Vec<_> = s.actions.iter().collect();
+    ranked.sort_by(|a, b| b.visits.cmp(&a.visits));
+    let moves: Vec<String> = ranked
+        .iter()
+        .take(LINE_MOVES)
+        .map(|a| format!("{} {:.1}% {}", a.name, a.share * 100.0, a.mean.map_or("-".into(), |m| format!("{m:.3}"))))
+        .collect();
+    format!(
+        "{:>7.1} s  {} playouts  {}/s  {}  best: {}  pv: {}",
+        s.elapsed_ms / 1e3,
+        s.playouts,
+        rate(s),
+        common::format_bytes(s.memory_bytes),
+        moves.join(", "),
+        s.pv.join(" ")
+    )
+}
+
+fn rate<A>(s: &Snapshot<A>) -> u64 {
+    if s.elapsed_ms > 0.0 {
+        (s.playouts as f64 / (s.elapsed_ms / 1e3)) as u64
+    } else {
+        0
+    }
+}
+
+/// One JSON object of progress (`"event": "progress"`).
+fn progress_json<G: Game>(_game: &G, s: &Snapshot<G::Action>) -> serde_json::Value {
+    let mut ranked: Vec<_> = s.actions.iter().collect();
+    ranked.sort_by(|a, b| b.visits.cmp(&a.visits));
+    json!({
+        "event": "progress",
+        "elapsed_ms": s.elapsed_ms,
+        "playouts": s.playouts,
+        "playouts_per_sec": rate(s),
+        "root_visits": s.root_visits,
+        "memory_bytes": s.memory_bytes,
+        "best": ranked.iter().take(LINE_MOVES).map(|a| json!({
+            "move": a.name, "visits": a.visits, "share": a.share, "mean": a.mean,
+        })).collect::<Vec<_>>(),
+        "pv": s.pv,
+    })
+}
+
+/// Prints an analysis's JSON object: pretty, or, after an open-ended analysis's progress lines, on one
+/// line marked `"event": "report"` (so that the output is JSON Lines).
+///
+/// # Errors
+/// A failed serialisation.
+pub fn print_report_json(mut v: serde_json::Value, infinite: bool) -> anyhow::Result<()> {
+    if infinite {
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("event".into(), json!("report"));
+        }
+        println!("{}", serde_json::to_string(&v)?);
+    } else {
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    }
+    Ok(())
+}
