@@ -133,6 +133,30 @@ fn start_and_first_spawn() {
     assert_eq!(game.starvation_limit, 200);
 }
 
+/// Every move and food spawn is named by one token without spaces (a principal variation is joined by
+/// spaces), and a spawn's cell reads back as the position format's `food=x,y`.
+#[test]
+fn move_and_spawn_names_are_single_tokens() {
+    let game = Snake::new(6, 5);
+    let s: SnakeState = "6x5 body=2,2 2,3".parse().unwrap();
+    let mut outcomes = Vec::new();
+    game.chance_outcomes(&s, &mut outcomes);
+    assert_eq!(outcomes.len(), 28);
+    for (cell, _) in &outcomes {
+        let name = game.outcome_name(cell);
+        assert!(!name.contains(char::is_whitespace), "{name:?}");
+        let at = name.strip_prefix("food@").unwrap_or_else(|| panic!("{name:?} is not food@x,y"));
+        let placed: SnakeState = format!("6x5 body=2,2 2,3 food={at}").parse().unwrap();
+        assert_eq!(placed.food(), Some(*cell), "{name}");
+    }
+    assert_eq!(game.outcome_name(&Cell::new(4, 2)), "food@4,2");
+    for d in Dir::ALL {
+        let name = game.action_name(&d);
+        assert!(!name.is_empty() && !name.contains(char::is_whitespace), "{name:?}");
+        assert_eq!(name.parse::<Dir>().ok(), Some(d));
+    }
+}
+
 #[test]
 fn walls_body_and_starvation_end_the_game() {
     let game = Snake::new(4, 4);
