@@ -321,6 +321,9 @@ pub fn compare(args: &CompareArgs) -> anyhow::Result<()> {
 
 /// `canopy sweep`.
 pub fn sweep(args: &SweepArgs) -> anyhow::Result<()> {
+    // clap split the list at its commas; an empty element is refused by name, not read as a value.
+    common::comma_list(&args.values.join(","))
+        .map_err(|e| input_error(format!("--values: {e} (example: --values 0.1,0.3,1)")))?;
     match args.game {
         GameName::G2048 => args.run.snake.refuse_for("2048")?,
         GameName::Snake => return super::snake_series::sweep(args),

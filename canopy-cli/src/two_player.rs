@@ -108,7 +108,13 @@ pub fn matched(args: &super::matches::MatchArgs) -> anyhow::Result<()> {
             "random" if opts.trim().is_empty() => Ok(Box::new(|| Box::new(RandomAgent))),
             "mcts" => {
                 let mut params = base.clone();
-                for kv in opts.split(',').map(str::trim).filter(|kv| !kv.is_empty()) {
+                let opts = opts.trim();
+                let opts = if opts.is_empty() {
+                    Vec::new()
+                } else {
+                    common::comma_list(opts).map_err(|e| input_error(format!("{flag}: {e}")))?
+                };
+                for kv in opts {
                     let (k, v) =
                         kv.split_once('=').ok_or_else(|| input_error(format!("{flag}: '{kv}' is not key=value")))?;
                     super::matches::set_search(&mut params, k, v)
