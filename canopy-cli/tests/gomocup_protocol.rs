@@ -326,3 +326,48 @@ fn end_during_a_search_exits_at_once() {
     std::thread::sleep(Duration::from_millis(300));
     b.end();
 }
+
+/// Runs `pbrain-canopy` with `args` and an END on stdin; returns the exit code, stdout and stderr.
+fn brain_with_args(args: &[&str]) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-canopy"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start pbrain-canopy");
+    // A brain that exits before reading may close its stdin first; that is not an error here.
+    let _ = child.stdin.take().unwrap().write_all(b"END\n");
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Managers start the brain without arguments; `--help`/`-h` and `--version`/`-V` print and exit 0, and any
+/// other argument is refused with one line and exit status 2 before the protocol starts.
+#[test]
+fn arguments_help_version_and_refusals() {
+    for help in ["--help", "-h"] {
+        let (code, out, err) = brain_with_args(&[help]);
+        assert_eq!(code, Some(0), "{help}: {err}");
+        assert!(out.contains("Usage: pbrain-canopy") && out.contains("Gomocup"), "{help}: {out}");
+        assert!(err.is_empty(), "{help}: {err}");
+    }
+    for version in ["--version", "-V"] {
+        let (code, out, _) = brain_with_args(&[version]);
+        assert_eq!(code, Some(0));
+        assert_eq!(out.trim_end(), format!("pbrain-canopy {}", env!("CARGO_PKG_VERSION")));
+    }
+    for bad in [&["--threads", "4"][..], &["15"], &["--hepl"], &[""]] {
+        let (code, out, err) = brain_with_args(bad);
+        assert_eq!(code, Some(2), "{bad:?}: {err}");
+        assert!(out.is_empty(), "{bad:?}: the protocol must not start: {out}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{bad:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains("takes no arguments"), "{bad:?}: {err}");
+    }
+    let (code, out, err) = brain_with_args(&[]);
+    assert_eq!((code, out.as_str()), (Some(0), ""), "{err}");
+}
