@@ -327,6 +327,40 @@ fn end_during_a_search_exits_at_once() {
     b.end();
 }
 
+/// `INFO max_memory`: 0 (no limit) and budgets the brain fits in get no answer; a positive budget below
+/// the program's reserve plus the smallest search gets one `MESSAGE` naming that minimum, and the brain
+/// then plays in the smallest search budget.
+#[test]
+fn a_max_memory_too_small_is_answered_with_the_minimum() {
+    use canopy_mcts::games::gomoku::protocol::{MIN_MAX_MEMORY_BYTES, MIN_MEMORY_BYTES};
+    let mut b = Brain::start(false);
+    assert_eq!(b.expect("START 15"), "OK");
+    for fits in [0, 350 << 20, MIN_MAX_MEMORY_BYTES] {
+        b.send(&format!("INFO max_memory {fits}"));
+    }
+    // ABOUT's answer is the next line: nothing answered the budgets above.
+    b.send("ABOUT");
+    let next = b.lines.recv_timeout(ANSWER).expect("an answer to ABOUT");
+    assert!(next.starts_with("name="), "{next}");
+    for small in [1, 4096, MIN_MAX_MEMORY_BYTES - 1] {
+        b.send(&format!("INFO max_memory {small}"));
+        let line = b.lines.recv_timeout(ANSWER).unwrap_or_else(|_| panic!("no answer to max_memory {small}"));
+        assert!(line.starts_with(&format!("MESSAGE max_memory {small} is too small")), "{line}");
+        assert!(line.contains(&format!("at least {MIN_MAX_MEMORY_BYTES} bytes")), "{line}");
+        assert!(line.ends_with(&format!("searching in the smallest budget, {} KiB", MIN_MEMORY_BYTES >> 10)), "{line}");
+    }
+    // The brain still plays, within the smallest budget.
+    b.send("INFO timeout_turn 200");
+    let mut board = Board { size: 15, stones: HashSet::new() };
+    board.play(&b.expect("BEGIN"));
+    for opponent in ["8,8", "6,6"] {
+        board.play(opponent);
+        let reply = b.expect(&format!("TURN {opponent}"));
+        board.play(&reply);
+    }
+    b.end();
+}
+
 /// Runs `pbrain-canopy` with `args` and an END on stdin; returns the exit code, stdout and stderr.
 fn brain_with_args(args: &[&str]) -> (Option<i32>, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-canopy"))
