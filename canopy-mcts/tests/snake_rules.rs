@@ -1,6 +1,9 @@
 //! Snake rules: the shared cases (tests/data/snake.tsv), invariants under random play (proptest), the
 //! position format, food sampling, and long games.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use std::collections::HashSet;
 
 use canopy_mcts::games::snake::{
