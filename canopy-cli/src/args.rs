@@ -133,6 +133,19 @@ pub struct SweepArgs<G: clap::Args, P: Profile> {
     pub run: SeriesOptions<G, P>,
 }
 
+impl<G: clap::Args, P: Profile> SweepArgs<G, P> {
+    /// The values to try: refused when one is empty (`1,,2`; clap split the list at its commas) or given
+    /// twice.
+    ///
+    /// # Errors
+    /// An input error naming the element.
+    pub fn values(&self) -> anyhow::Result<Vec<String>> {
+        super::common::comma_list(&self.values.join(","))
+            .map_err(|e| super::input_error(format!("--values: {e} (example: --values 0.1,0.3,1)")))?;
+        super::common::distinct("--values", &self.values)
+    }
+}
+
 /// `canopy match GAME`: two agents, game after game.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs<G: clap::Args, P: Profile> {

@@ -6,6 +6,22 @@ use canopy_mcts::search::{
     parse_bytes, physical_memory_bytes, ActionStats, Progress, ProgressObserver, SearchReport, DEFAULT_MEMORY_BYTES,
 };
 
+/// The elements of a comma-separated option value (`1,2,4`), each trimmed of spaces.
+///
+/// # Errors
+/// One line when the value or one of its elements is empty (`1,,2`, `1,`, `,1`), naming the element,
+/// e.g. `element 2 of '1,,2' is empty`.
+pub fn comma_list(text: &str) -> Result<Vec<&str>, String> {
+    if text.trim().is_empty() {
+        return Err("the list is empty".to_string());
+    }
+    let items: Vec<&str> = text.split(',').map(str::trim).collect();
+    match items.iter().position(|t| t.is_empty()) {
+        Some(i) => Err(format!("element {} of '{text}' is empty", i + 1)),
+        None => Ok(items),
+    }
+}
+
 /// The accepted values of a whole-number option of the command line, inclusive, declared once beside the
 /// option (such as [`GAMES`]). The search options' ranges are the library's parameter declarations
 /// instead (see [`super::params`]).

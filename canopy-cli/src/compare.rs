@@ -220,7 +220,7 @@ pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
     let g2048::Chooser { agent, options } = &args.run.game;
     let agent = *agent;
     let kind = g2048::agent_kind(agent)?;
-    let values = common::distinct("--values", &args.values)?;
+    let values = args.values()?;
     // Build every configuration and create the plot's file first, so that a bad value or path stops the
     // sweep before any game (and before any warning, so that a refusal is one line).
     let mut configs = Vec::new();

@@ -262,7 +262,7 @@ pub fn sweep_gomoku(args: &SweepGomoku) -> anyhow::Result<()> {
     let (game, start, spec, opponent) = gomoku_setup(rival, &base)?;
     let param = swept_name(&args.param, args.run.search.skipped(), true)?;
     let mut rows = Vec::new();
-    for value in common::distinct("--values", &args.values)? {
+    for value in args.values()? {
         let maker = gomoku_agent(&format!("mcts:{param}={}", value.trim()), &base, rival.brain.settings)
             .map_err(|e| input_error(format!("--values: {e}")))?;
         rows.push((value.trim().to_string(), maker));
@@ -299,7 +299,7 @@ pub fn sweep_tictactoe(args: &SweepTicTacToe) -> anyhow::Result<()> {
     let opponent = tictactoe_agent(&spec, &base).map_err(|e| input_error(format!("--opponent: {e}")))?;
     let param = swept_name(&args.param, args.run.search.skipped(), false)?;
     let mut rows = Vec::new();
-    for value in common::distinct("--values", &args.values)? {
+    for value in args.values()? {
         let maker = tictactoe_agent(&format!("mcts:{param}={}", value.trim()), &base)
             .map_err(|e| input_error(format!("--values: {e}")))?;
         rows.push((value.trim().to_string(), maker));

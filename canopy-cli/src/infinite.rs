@@ -101,7 +101,7 @@ where
 /// shares and values, and the principal variation.
 fn progress_text<A>(s: &Snapshot<A>) -> String {
     let mut ranked: Vec<_> = s.actions.iter().collect();
-    ranked.sort_by(|a, b| b.visits.cmp(&a.visits));
+    ranked.sort_by_key(|a| std::cmp::Reverse(a.visits));
     let moves: Vec<String> = ranked
         .iter()
         .take(LINE_MOVES)
@@ -129,7 +129,7 @@ fn rate<A>(s: &Snapshot<A>) -> u64 {
 /// One JSON object of progress (`"event": "progress"`).
 fn progress_json<G: Game>(_game: &G, s: &Snapshot<G::Action>) -> serde_json::Value {
     let mut ranked: Vec<_> = s.actions.iter().collect();
-    ranked.sort_by(|a, b| b.visits.cmp(&a.visits));
+    ranked.sort_by_key(|a| std::cmp::Reverse(a.visits));
     json!({
         "event": "progress",
         "elapsed_ms": s.elapsed_ms,

@@ -69,10 +69,9 @@ pub fn parse_agent(text: &str, base: &SearchParams, brain: Tuning) -> Result<Pla
         Some((n, o)) => (n.trim(), o.trim()),
         None => (text.trim(), ""),
     };
+    let opts = if opts.is_empty() { Vec::new() } else { common::comma_list(opts)? };
     let pairs: Vec<(&str, &str)> = opts
-        .split(',')
-        .map(str::trim)
-        .filter(|kv| !kv.is_empty())
+        .into_iter()
         .map(|kv| kv.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or(kv))
         .collect::<Result<_, _>>()
         .map_err(|kv| format!("agent option '{kv}' in '{text}' is not key=value"))?;

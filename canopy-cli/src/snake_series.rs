@@ -61,7 +61,7 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
     }
     let swept_name = search_param.map_or_else(|| policy_param.map_or("", |p| p.name), |p| p.name);
     let mut setups = Vec::new();
-    for value in common::distinct("--values", &args.values)? {
+    for value in args.values()? {
         let invalid = |e: canopy_mcts::param::ParamError| input_error(format!("--values: {e}"));
         let setup = match (search_param, policy_param) {
             (Some(declared), _) => {

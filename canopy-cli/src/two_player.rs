@@ -133,7 +133,9 @@ pub fn tictactoe_agent(text: &str, base: &SearchParams) -> Result<AgentMaker<Tic
         "random" if opts.trim().is_empty() => Ok(Box::new(|| Box::new(RandomAgent))),
         "mcts" => {
             let mut params = base.clone();
-            for kv in opts.split(',').map(str::trim).filter(|kv| !kv.is_empty()) {
+            let opts = opts.trim();
+            let opts = if opts.is_empty() { Vec::new() } else { common::comma_list(opts)? };
+            for kv in opts {
                 let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' is not key=value"))?;
                 super::matches::set_search(&mut params, k, v).map_err(|e| format!("agent option {e}"))?;
             }

@@ -221,3 +221,36 @@ fn a_missing_game_is_named_and_options_a_game_does_not_take_are_refused() {
     let line = refused(&["compare", "2048", "--agents", "greedy,greedy"]);
     assert_eq!(line, "error: --agents: greedy is given twice");
 }
+
+/// A comma-separated list with an empty element (two commas in a row, one at an end, or nothing at all)
+/// is refused by naming the element, not by showing an empty value.
+#[test]
+fn an_empty_element_of_a_comma_list_is_named() {
+    let cases: [(&[&str], &str); 9] = [
+        (&["bench", "--threads", "1,,2"], "error: --threads: element 2 of '1,,2' is empty (example: --threads 1,2,4)"),
+        (&["bench", "--threads", ",1"], "error: --threads: element 1 of ',1' is empty"),
+        (&["bench", "--threads", "1,2,"], "error: --threads: element 3 of '1,2,' is empty"),
+        (&["bench", "--threads", ""], "error: --threads: the list is empty"),
+        (
+            &["sweep", "2048", "--param", "exploration", "--values", "0.1,,1"],
+            "error: --values: element 2 of '0.1,,1' is empty (example: --values 0.1,0.3,1)",
+        ),
+        (
+            &["sweep", "snake", "--param", "exploration", "--values", "0.5,"],
+            "error: --values: element 2 of '0.5,' is empty",
+        ),
+        (
+            &["match", "gomoku", "--black", "mcts:playouts=10,,threads=1"],
+            "error: --black: element 2 of 'playouts=10,,threads=1' is empty",
+        ),
+        (&["match", "gomoku", "--white", "mcts:playouts=10,"], "error: --white: element 2 of 'playouts=10,' is empty"),
+        (
+            &["match", "tictactoe", "--black", "mcts:,playouts=10"],
+            "error: --black: element 1 of ',playouts=10' is empty",
+        ),
+    ];
+    for (args, start) in cases {
+        let line = refused(args);
+        assert!(line.starts_with(start), "{args:?}: {line}");
+    }
+}

@@ -136,6 +136,23 @@ fn the_json_state_format_reads_like_the_text_one() {
     assert_eq!(run(js2), a);
 }
 
+/// A principal variation through a food spawn: every step one token (`food@x,y` for the spawn), in the
+/// JSON lists and in the text line that joins them with spaces.
+#[test]
+fn principal_variations_name_spawns_in_one_token() {
+    let args = ["analyze", "snake", "--state", "4x4 body=0,1 food=0,0", "--playouts", "400", "--threads", "1"];
+    let v = json(&[&args[..], &["--seed", "3", "--json"]].concat());
+    let pv: Vec<&str> = v["pv"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    assert!(pv.iter().all(|s| !s.is_empty() && !s.contains(char::is_whitespace)), "{pv:?}");
+    let spawn = pv.iter().find(|s| s.starts_with("food@")).unwrap_or_else(|| panic!("no spawn in {pv:?}"));
+    let (x, y) = spawn["food@".len()..].split_once(',').unwrap();
+    assert!(x.parse::<u8>().unwrap() < 4 && y.parse::<u8>().unwrap() < 4, "{spawn}");
+    let out = text(&[&args[..], &["--seed", "3"]].concat());
+    let line = out.lines().find(|l| l.starts_with("best:")).unwrap();
+    let (_, joined) = line.split_once("pv: ").unwrap();
+    assert_eq!(joined.split(' ').collect::<Vec<_>>(), pv, "{line}");
+}
+
 #[test]
 fn analyze_text_output_and_a_finished_game() {
     let text = text(&["analyze", "snake", "--state", TRAP, "--playouts", "200", "--threads", "1"]);

@@ -326,3 +326,82 @@ fn end_during_a_search_exits_at_once() {
     std::thread::sleep(Duration::from_millis(300));
     b.end();
 }
+
+/// `INFO max_memory`: 0 (no limit) and budgets the brain fits in get no answer; a positive budget below
+/// the program's reserve plus the smallest search gets one `MESSAGE` naming that minimum, and the brain
+/// then plays in the smallest search budget.
+#[test]
+fn a_max_memory_too_small_is_answered_with_the_minimum() {
+    use canopy_mcts::games::gomoku::protocol::{MIN_MAX_MEMORY_BYTES, MIN_MEMORY_BYTES};
+    let mut b = Brain::start(false);
+    assert_eq!(b.expect("START 15"), "OK");
+    for fits in [0, 350 << 20, MIN_MAX_MEMORY_BYTES] {
+        b.send(&format!("INFO max_memory {fits}"));
+    }
+    // ABOUT's answer is the next line: nothing answered the budgets above.
+    b.send("ABOUT");
+    let next = b.lines.recv_timeout(ANSWER).expect("an answer to ABOUT");
+    assert!(next.starts_with("name="), "{next}");
+    for small in [1, 4096, MIN_MAX_MEMORY_BYTES - 1] {
+        b.send(&format!("INFO max_memory {small}"));
+        let line = b.lines.recv_timeout(ANSWER).unwrap_or_else(|_| panic!("no answer to max_memory {small}"));
+        assert!(line.starts_with(&format!("MESSAGE max_memory {small} is too small")), "{line}");
+        assert!(line.contains(&format!("at least {MIN_MAX_MEMORY_BYTES} bytes")), "{line}");
+        assert!(line.ends_with(&format!("searching in the smallest budget, {} KiB", MIN_MEMORY_BYTES >> 10)), "{line}");
+    }
+    // The brain still plays, within the smallest budget.
+    b.send("INFO timeout_turn 200");
+    let mut board = Board { size: 15, stones: HashSet::new() };
+    board.play(&b.expect("BEGIN"));
+    for opponent in ["8,8", "6,6"] {
+        board.play(opponent);
+        let reply = b.expect(&format!("TURN {opponent}"));
+        board.play(&reply);
+    }
+    b.end();
+}
+
+/// Runs `pbrain-canopy` with `args` and an END on stdin; returns the exit code, stdout and stderr.
+fn brain_with_args(args: &[&str]) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-canopy"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start pbrain-canopy");
+    // A brain that exits before reading may close its stdin first; that is not an error here.
+    let _ = child.stdin.take().unwrap().write_all(b"END\n");
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Managers start the brain without arguments; `--help`/`-h` and `--version`/`-V` print and exit 0, and any
+/// other argument is refused with one line and exit status 2 before the protocol starts.
+#[test]
+fn arguments_help_version_and_refusals() {
+    for help in ["--help", "-h"] {
+        let (code, out, err) = brain_with_args(&[help]);
+        assert_eq!(code, Some(0), "{help}: {err}");
+        assert!(out.contains("Usage: pbrain-canopy") && out.contains("Gomocup"), "{help}: {out}");
+        assert!(err.is_empty(), "{help}: {err}");
+    }
+    for version in ["--version", "-V"] {
+        let (code, out, _) = brain_with_args(&[version]);
+        assert_eq!(code, Some(0));
+        assert_eq!(out.trim_end(), format!("pbrain-canopy {}", env!("CARGO_PKG_VERSION")));
+    }
+    for bad in [&["--threads", "4"][..], &["15"], &["--hepl"], &[""]] {
+        let (code, out, err) = brain_with_args(bad);
+        assert_eq!(code, Some(2), "{bad:?}: {err}");
+        assert!(out.is_empty(), "{bad:?}: the protocol must not start: {out}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{bad:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains("takes no arguments"), "{bad:?}: {err}");
+    }
+    let (code, out, err) = brain_with_args(&[]);
+    assert_eq!((code, out.as_str()), (Some(0), ""), "{err}");
+}

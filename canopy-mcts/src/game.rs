@@ -100,6 +100,34 @@ impl<const N: usize> Returns for [f64; N] {
     }
 }
 
+/// The terminal payoff of a two-player win/draw/loss game ([`Game::win_draw_loss`]): `1.0` to the
+/// winner and `0.0` to the loser, or `0.5` each for a draw (`winner` is `None`). Games write their
+/// [`Game::returns`] (and rollouts their results) with it.
+///
+/// ```
+/// use canopy_mcts::win_draw_loss_returns;
+///
+/// assert_eq!(win_draw_loss_returns(Some(0)), [1.0, 0.0]);
+/// assert_eq!(win_draw_loss_returns(Some(1)), [0.0, 1.0]);
+/// assert_eq!(win_draw_loss_returns(None), [0.5, 0.5]);
+/// ```
+///
+/// # Panics
+/// When `winner` is `Some(p)` with `p > 1` (not a player of a two-player game):
+///
+/// ```should_panic
+/// canopy_mcts::win_draw_loss_returns(Some(2));
+/// ```
+#[inline]
+pub fn win_draw_loss_returns(winner: Option<usize>) -> [f64; 2] {
+    match winner {
+        Some(0) => [1.0, 0.0],
+        Some(1) => [0.0, 1.0],
+        Some(p) => panic!("player {p} won a two-player game"),
+        None => [0.5, 0.5],
+    }
+}
+
 /// Who acts in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Turn {

@@ -129,7 +129,7 @@ pub mod rng;
 pub mod search;
 pub(crate) mod sync;
 
-pub use game::{Game, NoOutcome, Returns, Turn};
+pub use game::{win_draw_loss_returns, Game, NoOutcome, Returns, Turn};
 pub use policy::{Coverage, Policy, UniformPolicy};
 pub use rng::Rng;
 pub use search::{ActionStats, Proof, Search, SearchParams, SearchReport, Session, SolverStatus};

@@ -1,7 +1,7 @@
 //! The one door for atomics and threads.
 //!
 //! Everything shared between workers imports its atomics from here, never from `std::sync::atomic`
-//! directly, so that building with `RUSTFLAGS="--cfg loom"` swaps in loom's model-checked types
+//! directly, so that building with `RUSTFLAGS="--cfg canopy_loom"` swaps in loom's model-checked types
 //! (see tests/loom.rs and docs/CONCURRENCY.md).
 
 #[cfg(not(canopy_loom))]
@@ -11,7 +11,8 @@ pub use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicU
 pub use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
 /// An `f64` updated atomically (crate atomic_float normally; a compare-exchange loop over loom's
-/// `AtomicU64` under `--cfg loom`).
+/// `AtomicU64` under `--cfg canopy_loom`, with only the methods the crate calls: `new`, `load`,
+/// `fetch_add`).
 #[cfg(not(canopy_loom))]
 pub use atomic_float::AtomicF64;
 
@@ -33,10 +34,6 @@ mod loom_f64 {
 
         pub fn load(&self, order: Ordering) -> f64 {
             f64::from_bits(self.0.load(order))
-        }
-
-        pub fn store(&self, v: f64, order: Ordering) {
-            self.0.store(v.to_bits(), order)
         }
 
         pub fn fetch_add(&self, v: f64, order: Ordering) -> f64 {

@@ -1,6 +1,9 @@
 //! The benchmark positions: each text reads back to its state, names are unique, every board size the
 //! bench accepts has its positions.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use std::collections::HashSet;
 
 use canopy_mcts::games::fixtures::{self, Fixture, SNAKE_MIN_SIDE};

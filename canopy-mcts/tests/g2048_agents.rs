@@ -1,6 +1,9 @@
 //! 2048 evaluation, rollout policies, expectimax and the agents: features on hand-made boards, the
 //! expectimax cache against the uncached search, and the safe-move boards for every searching agent.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::agent::Step;
 use canopy_mcts::games::g2048::agents::{flat, Agent, AgentConfig, AgentKind};
 use canopy_mcts::games::g2048::eval::{Features, Heuristic, STANDARD};

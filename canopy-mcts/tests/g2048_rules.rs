@@ -1,6 +1,9 @@
 //! 2048 rules: every case of tests/data/2048-moves.tsv (copied from shared/cases), property tests
 //! against an independent reference move, parsing, the game interface and random-play sanity.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::games::g2048::{zobrist, Board, BoardError, Dir, G2048Policy, G2048State, Spawn, G2048};
 use canopy_mcts::rng::seeded;
 use canopy_mcts::{Game, Policy, Turn, UniformPolicy};

@@ -1,6 +1,9 @@
 //! Gomoku rules, tactics and parsers: every row of tests/data/gomoku.tsv (copied from
 //! shared/cases/gomoku.tsv), plus unit and property tests of the public API.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::games::gomoku::{
     parse_moves, random, threat, Cell, Gomoku, GomokuPolicy, GomokuState, PositionError, Rule, BLACK, WHITE,
 };

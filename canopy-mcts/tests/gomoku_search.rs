@@ -2,6 +2,9 @@
 //! expected move for T1..T4 and R1's winning move under freestyle, both on the plain game (every
 //! candidate searched, no forced-move shortcut) and as the tuned player; and whole games of the players.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::agent::{play_game, Agent, GameSeeds, Step};
 use canopy_mcts::games::gomoku::{
     flat, vcf, Cell, Gomoku, GomokuPolicy, GomokuState, How, Player, RolloutPolicy, Rule, Tuning, BLACK,

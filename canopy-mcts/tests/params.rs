@@ -2,6 +2,9 @@
 //! own): unique names, every default inside its declared range, values read back as written, and
 //! out-of-range or malformed values refused with the range.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::games::g2048::agents::{AgentConfig, AgentKind};
 use canopy_mcts::games::gomoku::Tuning;
 use canopy_mcts::param::{Kind, ParamError, Settings, Value};

@@ -1,5 +1,8 @@
 //! The README's embedding example is the doc-tested one of the crate's documentation, line for line.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 /// The lines of the first code block after the line `heading`, with `prefix` cut from each line.
 fn block_after(text: &str, heading: &str, prefix: &str) -> Vec<String> {
     let lines: Vec<&str> = text.lines().map(|l| l.strip_prefix(prefix).unwrap_or(l)).collect();

@@ -5,6 +5,9 @@
 //! equally likely outcomes, each followed by a choice between reward 1.0 and reward 0.0. Expectimax
 //! values: `Safe` 0.6, `Gamble` 1.0.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::game::{Game, Turn};
 use canopy_mcts::rng::Rng;
 use canopy_mcts::search::{Backup, Search, SearchParams};

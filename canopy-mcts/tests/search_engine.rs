@@ -1,6 +1,9 @@
 //! Engine-level checks that do not depend on a particular game's strength: reproducibility, exact
 //! playout accounting, deep trees and the memory budget.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::games::chain::{Chain, ChainPolicy};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::{Search, SearchParams, SearchReport, SolverStatus, DEFAULT_PLAYOUTS};

@@ -2,6 +2,9 @@
 //! traversal. Snake with `max_listed_outcomes = 0` exercises it, with its own policy (whose candidates
 //! differ between the positions a sampled node stands for).
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::games::snake::{Snake, SnakePolicy, SnakeState};
 use canopy_mcts::search::{Search, SearchParams};
 use canopy_mcts::Game;

@@ -1,6 +1,9 @@
 //! A game that panics inside a worker: the search stops every worker at once and the caller gets the
 //! game's own panic, with its message.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;

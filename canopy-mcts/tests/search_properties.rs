@@ -1,6 +1,9 @@
 //! Property: the search never returns an illegal action, on random positions of every built-in game, with
 //! the uniform policy and with the game's own policy.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::games::g2048::{Board, G2048Policy, G2048State, G2048};
 use canopy_mcts::games::gomoku::{Gomoku, GomokuPolicy};
 use canopy_mcts::games::tictactoe::TicTacToe;

@@ -1,5 +1,8 @@
 //! Two-player search checks on tic-tac-toe, whose exact values are known.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::games::tictactoe::{minimax, TicTacToe, TicTacToeState};
 use canopy_mcts::search::{Proof, Search, SearchParams, Selection, SolverStatus};
 use canopy_mcts::{Coverage, Game, Policy, Turn};

@@ -1,6 +1,9 @@
 //! Snake baselines: the Hamiltonian cycles are valid and fill boards; greedy and tail-following play
 //! sensibly (their mean lengths are printed: run with `--nocapture`); the rollout policies are fast enough.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use std::collections::HashSet;
 use std::time::Instant;
 

@@ -1,6 +1,9 @@
 //! MCTS on Snake: the tail-safe move filter keeps its promise, the agent plays a sound game, and a game of
 //! 40 000 moves with a search per move runs within the memory budget (and drops every tree it built).
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use std::collections::VecDeque;
 
 use canopy_mcts::agent::Step;

@@ -1,6 +1,9 @@
 //! Snake rules: the shared cases (tests/data/snake.tsv), invariants under random play (proptest), the
 //! position format, food sampling, and long games.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use std::collections::HashSet;
 
 use canopy_mcts::games::snake::{
@@ -131,6 +134,30 @@ fn start_and_first_spawn() {
     game.legal_actions(&s, &mut moves);
     assert_eq!(moves, Dir::ALL, "a snake of length 1 may go anywhere");
     assert_eq!(game.starvation_limit, 200);
+}
+
+/// Every move and food spawn is named by one token without spaces (a principal variation is joined by
+/// spaces), and a spawn's cell reads back as the position format's `food=x,y`.
+#[test]
+fn move_and_spawn_names_are_single_tokens() {
+    let game = Snake::new(6, 5);
+    let s: SnakeState = "6x5 body=2,2 2,3".parse().unwrap();
+    let mut outcomes = Vec::new();
+    game.chance_outcomes(&s, &mut outcomes);
+    assert_eq!(outcomes.len(), 28);
+    for (cell, _) in &outcomes {
+        let name = game.outcome_name(cell);
+        assert!(!name.contains(char::is_whitespace), "{name:?}");
+        let at = name.strip_prefix("food@").unwrap_or_else(|| panic!("{name:?} is not food@x,y"));
+        let placed: SnakeState = format!("6x5 body=2,2 2,3 food={at}").parse().unwrap();
+        assert_eq!(placed.food(), Some(*cell), "{name}");
+    }
+    assert_eq!(game.outcome_name(&Cell::new(4, 2)), "food@4,2");
+    for d in Dir::ALL {
+        let name = game.action_name(&d);
+        assert!(!name.is_empty() && !name.contains(char::is_whitespace), "{name:?}");
+        assert_eq!(name.parse::<Dir>().ok(), Some(d));
+    }
 }
 
 #[test]

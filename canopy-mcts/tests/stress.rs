@@ -14,6 +14,9 @@
 //! checked to fail on a deliberate bug (not in the code): `Edge::backup_relaxed` counting the visit with a
 //! load and a store instead of `fetch_add` loses updates, and both game tests report it at 2 threads.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::games::fixtures;
 use canopy_mcts::games::g2048::{G2048Policy, G2048State, G2048};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};

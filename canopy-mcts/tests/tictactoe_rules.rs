@@ -1,6 +1,9 @@
 //! Reading tic-tac-toe positions: finished games read with their winner, positions play cannot reach are
 //! refused with a message that says why.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::{Game, Turn};
 

@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use clap::{ArgMatches, Command};
 
-use super::common::{self, parse_memory, Whole};
+use super::common::{self, comma_list, parse_memory, Whole};
 use super::{input_error, params};
 use canopy_mcts::games::fixtures::{self, Fixture, SNAKE_MIN_SIDE};
 use canopy_mcts::games::g2048::{G2048Policy, G2048};
@@ -156,7 +156,7 @@ pub struct ThreadList(pub Vec<usize>);
 fn parse_thread_list(text: &str) -> Result<ThreadList, String> {
     let declared = SearchParams::param("threads").expect("threads is a declared search parameter");
     let mut list = Vec::new();
-    for token in text.split(',') {
+    for token in comma_list(text).map_err(|e| format!("{e} (example: --threads 1,2,4)"))? {
         let mut p = bench_defaults();
         declared.apply(&mut p, token).map_err(|e| {
             let why = match e {

@@ -3,7 +3,7 @@
 //!
 //! Cells are numbered 0..9 row-major (row 0 first). Player 0 (X) moves first.
 
-use crate::game::{Game, NoOutcome, Turn};
+use crate::game::{win_draw_loss_returns, Game, NoOutcome, Turn};
 
 /// The eight winning lines as cell bitmasks.
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
@@ -104,11 +104,7 @@ impl Game for TicTacToe {
     }
 
     fn returns(&self, s: &TicTacToeState) -> [f64; 2] {
-        match s.winner() {
-            Some(0) => [1.0, 0.0],
-            Some(_) => [0.0, 1.0],
-            None => [0.5, 0.5],
-        }
+        win_draw_loss_returns(s.winner())
     }
 
     fn zobrist(&self, s: &TicTacToeState) -> Option<u64> {

@@ -15,7 +15,7 @@
 //! The board is two bitboards in the classic layout: 7 bits per column (6 cells and a guard bit), bit
 //! `7 * column + row`, row 0 at the bottom. Four in a row is found with four shift-and-mask tests.
 
-use canopy_mcts::{Game, NoOutcome, Turn};
+use canopy_mcts::{win_draw_loss_returns, Game, NoOutcome, Turn};
 
 /// Columns of the board.
 pub const COLUMNS: usize = 7;
@@ -144,11 +144,7 @@ impl Game for ConnectFour {
     }
 
     fn returns(&self, p: &Position) -> [f64; 2] {
-        match p.winner() {
-            Some(0) => [1.0, 0.0],
-            Some(_) => [0.0, 1.0],
-            None => [0.5, 0.5],
-        }
+        win_draw_loss_returns(p.winner())
     }
 
     fn value_bounds(&self) -> Option<(f64, f64)> {

@@ -54,7 +54,7 @@ pub use player::{
 pub use rules::Rule;
 pub use tactics::vcf;
 
-use crate::game::{Game, NoOutcome, Turn};
+use crate::game::{win_draw_loss_returns, Game, NoOutcome, Turn};
 pub use playout::RolloutPolicy;
 pub use policy::GomokuPolicy;
 use rules::{holds_win, wins_at, Lines};
@@ -285,11 +285,7 @@ impl Game for Gomoku {
     }
 
     fn returns(&self, state: &GomokuState) -> [f64; 2] {
-        match state.winner() {
-            Some(BLACK) => [1.0, 0.0],
-            Some(_) => [0.0, 1.0],
-            None => [0.5, 0.5],
-        }
+        win_draw_loss_returns(state.winner())
     }
 
     fn zobrist(&self, state: &GomokuState) -> Option<u64> {

@@ -1,12 +1,12 @@
 //! [`GomokuPolicy`]: what the search knows about Gomoku beyond the rules — which cells the tree expands
 //! (the candidates) and how rollouts play.
 
-use super::board::{Cell, GomokuState, BLACK, MAX_SIZE};
+use super::board::{Cell, GomokuState, MAX_SIZE};
 use super::playout::{self, Choice, Playout, RolloutPolicy};
 use super::rules::near_stones;
 use super::tactics;
 use super::{Gomoku, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
-use crate::game::Game;
+use crate::game::{win_draw_loss_returns, Game};
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
 
@@ -194,10 +194,6 @@ impl Policy<Gomoku> for GomokuPolicy {
             RolloutPolicy::Uniform => playout::uniform_run(state, game.rule(), rng, |_| ()),
             _ => Playout::new(state, game.rule(), self.rollout_radius, self.rollout).run(rng),
         };
-        match winner {
-            Some(BLACK) => [1.0, 0.0],
-            Some(_) => [0.0, 1.0],
-            None => [0.5, 0.5],
-        }
+        win_draw_loss_returns(winner)
     }
 }

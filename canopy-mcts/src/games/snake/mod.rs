@@ -375,7 +375,9 @@ impl Game for Snake {
         d.name().to_string()
     }
 
+    /// `food@x,y`: one token without spaces, so that a principal variation joined by spaces reads back
+    /// token by token.
     fn outcome_name(&self, cell: &Cell) -> String {
-        format!("food {cell}")
+        format!("food@{cell}")
     }
 }

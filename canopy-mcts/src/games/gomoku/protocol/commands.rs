@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use super::{Brain, Flow};
+use super::{Brain, Flow, MEMORY_RESERVE_BYTES, MIN_MAX_MEMORY_BYTES, MIN_MEMORY_BYTES};
 use crate::games::gomoku::board::{Cell, MAX_SIZE, MIN_SIZE};
 use crate::games::gomoku::rules::Rule;
 
@@ -179,7 +179,20 @@ impl<W: Write> Brain<'_, W> {
                     "timeout_turn" => self.timeout_turn = n,
                     "timeout_match" => self.timeout_match = n,
                     "time_left" => self.time_left = Some(n),
-                    "max_memory" => self.max_memory = n,
+                    "max_memory" => {
+                        self.max_memory = n;
+                        if n > 0 && n < MIN_MAX_MEMORY_BYTES {
+                            let msg = format!(
+                                "MESSAGE max_memory {n} is too small: the brain needs at least \
+                                 {MIN_MAX_MEMORY_BYTES} bytes ({} MiB for the program, {} KiB for the search); \
+                                 searching in the smallest budget, {} KiB",
+                                MEMORY_RESERVE_BYTES >> 20,
+                                MIN_MEMORY_BYTES >> 10,
+                                MIN_MEMORY_BYTES >> 10,
+                            );
+                            self.say(&msg)?;
+                        }
+                    }
                     "rule" => {
                         self.rule = if n & 1 != 0 { Rule::Standard } else { Rule::Freestyle };
                         if n & !3 != 0 {
