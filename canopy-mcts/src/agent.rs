@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use crate::game::{Game, Returns, Turn};
 use crate::rng::{self, Rng};
-use crate::search::{Search, SearchParams, SearchReport};
+use crate::search::{Event, Search, SearchParams, SearchReport};
 use crate::sync::AtomicBool;
 
 /// How an agent arrived at its move.
@@ -121,6 +121,11 @@ pub trait Agent<G: Game> {
     /// A legal action for the player to move in `state`, or `None` when the agent has none (the loop
     /// then plays a uniformly random legal action and records it as [`How::Fallback`]).
     fn choose(&mut self, game: &G, state: &G::State, cx: &mut Context<'_>) -> Option<Decision<G::Action>>;
+
+    /// Sees what happened in the game: every move (its own and the others') and every chance outcome,
+    /// in order, after it was applied. An agent that keeps a search tree between its moves
+    /// ([`crate::Session::advance`]) follows the game here; the default ignores it.
+    fn observe(&mut self, _game: &G, _event: Event<G::Action, G::Outcome>) {}
 }
 
 /// The seed scheme of a game: from one seed, independent streams for chance outcomes and for each
@@ -294,6 +299,9 @@ pub fn play_game<G: Game>(
                 let outcome = game.sample_outcome(&state, &mut chance);
                 game.apply_outcome(&mut state, outcome);
                 let step = Step::Chance(outcome);
+                for agent in agents.iter_mut() {
+                    agent.observe(game, Event::Outcome(outcome));
+                }
                 on_step(&state, &step);
                 record.steps.push(step);
             }
@@ -313,6 +321,9 @@ pub fn play_game<G: Game>(
                     }
                 };
                 let reward = game.apply(&mut state, decision.action);
+                for agent in agents.iter_mut() {
+                    agent.observe(game, Event::Action(decision.action));
+                }
                 record.returns[p] += reward;
                 record.moves[p] += 1;
                 record.work[p] += decision.work;

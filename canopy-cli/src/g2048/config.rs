@@ -133,8 +133,15 @@ pub fn config_line(c: &AgentConfig) -> String {
     match c.kind {
         AgentKind::Mcts => format!(
             "{limit}, {} threads, C {}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, rollout {rollout}, \
-             seed {}",
-            p.threads, p.exploration, p.backup, p.virtual_loss, p.expand_threshold, p.chance, p.seed
+             seed {}, tree {}",
+            p.threads,
+            p.exploration,
+            p.backup,
+            p.virtual_loss,
+            p.expand_threshold,
+            p.chance,
+            p.seed,
+            if c.reuse { "kept between moves" } else { "new every move" }
         )
         .to_lowercase(),
         AgentKind::Expectimax => {
@@ -174,6 +181,7 @@ pub fn config_json(c: &AgentConfig) -> Value {
         "rollout": c.policy.rollout,
         "expectimax": c.expectimax,
         "cache_slots": c.cache_slots,
+        "reuse": c.reuse,
         "weights": c.policy.heuristic.weights(),
     })
 }

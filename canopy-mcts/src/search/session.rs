@@ -29,7 +29,7 @@ use crate::search::readout::{best_action, gauged_bytes, root_actions};
 use crate::search::report::{ActionStats, SearchReport};
 use crate::search::tree::Tree;
 use crate::search::worker::GameNode;
-use crate::search::{memory_gauges, ProgressObserver, Search, SearchParams};
+use crate::search::{memory_gauges, physical_memory_bytes, table_slots, ProgressObserver, Search, SearchParams};
 use crate::sync::{AtomicBool, AtomicUsize, Ordering};
 use crossbeam_utils::CachePadded;
 
@@ -132,7 +132,7 @@ impl<G: Game> Session<G> {
 impl<G: Game, P: Policy<G>> Session<G, P> {
     /// A session on `state` of `game` searched with `policy`'s candidates, priors and rollouts.
     pub fn with_policy(game: G, policy: P, state: G::State, params: SearchParams) -> Self {
-        let tree = Tree::new(&game, &state, &table_params(&params));
+        let tree = Tree::new(&game, &state, &table_params(&params, Limits::playouts(0)));
         Session { game, policy, params, state, tree, root_moves: None }
     }
 
@@ -149,6 +149,12 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// The parameters of every search (limits aside).
     pub fn params(&self) -> &SearchParams {
         &self.params
+    }
+
+    /// Sets the parameters of the next searches (a new seed per move, say). The transposition table
+    /// keeps the size it was given when the tree was started.
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
     }
 
     /// Restricts the root of the searches to `moves` until the next [`Session::advance`], as
@@ -227,6 +233,10 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
             search = search.with_root_moves(moves.clone(), *left_out);
         }
         let params = search.effective_params(stop.is_some());
+        // The table holds the tree so far and what this search may add (at most the budget's share).
+        let wanted = table_slots(&params, physical_memory_bytes()).saturating_add(2 * self.tree.nodes as usize);
+        let most = table_slots(&table_params(&self.params, Limits::none()), physical_memory_bytes());
+        self.tree.ensure_table(wanted.min(most));
         let local;
         let gauges = match gauges {
             Some(g) if g.len() > params.threads => g,
@@ -241,7 +251,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// Replaces the tree by a fresh one (after a worker panicked: its virtual loss stays in the tree,
     /// so the tree is not reused).
     fn discard_tree(&mut self) {
-        self.tree = Tree::new(&self.game, &self.state, &table_params(&self.params));
+        self.tree = Tree::new(&self.game, &self.state, &table_params(&self.params, Limits::playouts(0)));
     }
 
     /// Moves the session on by `event` (the move played, or the chance outcome that happened): the new
@@ -278,7 +288,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
             .and_then(|edges| edges.iter().find(|e| e.step == step))
             .and_then(|e| e.child_acquire());
         let kept = child.and_then(|c| self.tree.rerooted(c, self.params.memory_bytes));
-        self.tree = kept.unwrap_or_else(|| Tree::new(game, &next, &table_params(&self.params)));
+        self.tree = kept.unwrap_or_else(|| Tree::new(game, &next, &table_params(&self.params, Limits::playouts(0))));
         self.state = next;
         self.root_moves = None;
         Ok(Kept { visits: self.root_visits(), nodes: self.tree.nodes, memory_bytes: self.tree.memory_bytes() })
@@ -329,10 +339,10 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     }
 }
 
-/// The parameters that size a session's table: those of the session without limits (the table is sized
-/// for the budget, as searches of any length will use it).
-fn table_params(params: &SearchParams) -> SearchParams {
-    SearchParams { playouts: None, time_ms: None, ..params.clone() }
+/// The parameters that size a table with `limits` (no limit: the budget's share). A session's tree
+/// starts with the smallest table and each search grows it to what it needs.
+fn table_params(params: &SearchParams, limits: Limits) -> SearchParams {
+    SearchParams { playouts: limits.playouts, time_ms: limits.time_ms, ..params.clone() }
 }
 
 /// What the search thread of a [`SearchHandle`] gives back: the session and the report, or the panic

@@ -4,7 +4,7 @@
 //! kept subtree into fresh arenas, so that what is no longer reachable is freed at once ([I11] in
 //! docs/CONCURRENCY.md).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ptr::NonNull;
 
 use bumpalo::Bump;
@@ -59,6 +59,37 @@ impl<G: Game> Tree<G> {
         unsafe { self.root.as_ref() }
     }
 
+    /// Makes the table (when the tree has one) hold at least `slots` slots: a smaller one is replaced by
+    /// a new table of `slots` that receives every keyed node of the tree. Between searches only.
+    pub fn ensure_table(&mut self, slots: usize) {
+        let Some(old) = &self.table else { return };
+        if old.capacity() >= slots {
+            return;
+        }
+        let Some(table) = allocate_table::<GameStep<G>>(slots) else { return };
+        if table.capacity() <= old.capacity() {
+            return;
+        }
+        let root = self.root();
+        let mut seen: HashSet<*const GameNode<G>> = HashSet::new();
+        let mut stack: Vec<&GameNode<G>> = vec![root];
+        seen.insert(root);
+        while let Some(node) = stack.pop() {
+            if node.key() != 0 {
+                // SAFETY: [I11] the node is fully built and lives in this tree's arenas.
+                let _ = unsafe { table.get_or_insert(node.key(), node as *const _ as *mut GameNode<G>) };
+            }
+            for edge in node.children_acquire().unwrap_or(&[]) {
+                if let Some(child) = edge.child_acquire() {
+                    if seen.insert(child) {
+                        stack.push(child);
+                    }
+                }
+            }
+        }
+        self.table = Some(table);
+    }
+
     /// Bytes held: every arena's chunks and the table.
     pub fn memory_bytes(&self) -> usize {
         held_bytes(&self.base, &self.arenas, self.table.as_ref())
@@ -73,9 +104,13 @@ impl<G: Game> Tree<G> {
     /// virtual loss is zero then ([I5]).
     pub fn rerooted(&self, new_root: &GameNode<G>, budget: usize) -> Option<Tree<G>> {
         let base = Bump::new();
-        let table_bytes = self.table.as_ref().map_or(0, |t| t.bytes());
+        // A table of twice the kept nodes (at most the old size); the next search grows it to what it
+        // needs ([`Tree::ensure_table`]). Counting first keeps a huge table from being rebuilt per move.
+        let kept = count_nodes(new_root);
+        let slots = self.table.as_ref().map(|t| t.capacity().min((2 * kept).max(16)));
+        let table = slots.and_then(TranspositionTable::try_with_slots);
+        let table_bytes = table.as_ref().map_or(0, |t| t.bytes());
         base.set_allocation_limit(Some(budget.saturating_sub(table_bytes)));
-        let table = self.table.as_ref().and_then(|t| TranspositionTable::try_with_slots(t.capacity()));
         let mut copies: HashMap<*const GameNode<G>, *mut GameNode<G>> = HashMap::new();
         let root = base.try_alloc(new_root.copied()).ok()? as *mut GameNode<G>;
         copies.insert(new_root, root);
@@ -120,6 +155,23 @@ impl<G: Game> Tree<G> {
         let root = unsafe { NonNull::new_unchecked(root) };
         Some(Tree { base, arenas: Vec::new(), root, table, nodes })
     }
+}
+
+/// Nodes reachable from `root`, each once (iteratively).
+fn count_nodes<M>(root: &Node<M>) -> usize {
+    let mut seen: HashSet<*const Node<M>> = HashSet::new();
+    let mut stack = vec![root];
+    seen.insert(root);
+    while let Some(node) = stack.pop() {
+        for edge in node.children_acquire().unwrap_or(&[]) {
+            if let Some(child) = edge.child_acquire() {
+                if seen.insert(child) {
+                    stack.push(child);
+                }
+            }
+        }
+    }
+    seen.len()
 }
 
 /// Bytes held by a tree's arenas and table.

@@ -25,7 +25,7 @@ use super::{greedy_afterstate, tables, Board, Dir, G2048Policy, G2048State, Roll
 use crate::agent::{GameRecord, GameSeeds, How, Step};
 use crate::param::{Kind, Param, Settings, Store, Value};
 use crate::rng::{self, Rng};
-use crate::search::{Backup, ProgressObserver, Search, SearchParams, SearchReport};
+use crate::search::{Backup, Event, Limits, ProgressObserver, Search, SearchParams, SearchReport, Session};
 
 /// The agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -96,6 +96,10 @@ pub struct AgentConfig {
     pub expectimax: expectimax::Limits,
     /// Expectimax cache entries (16 bytes each), shared evenly by its threads.
     pub cache_slots: usize,
+    /// MCTS in a game ([`crate::agent::play_game`]): keep the search tree from move to move, re-rooted
+    /// on the move played and the tile spawned ([`Session`]), so that each search starts from what the
+    /// last one learnt about the position.
+    pub reuse: bool,
 }
 
 impl AgentConfig {
@@ -117,6 +121,7 @@ impl AgentConfig {
             policy: G2048Policy::with_rollout(rollout),
             expectimax: expectimax::Limits::default(),
             cache_slots: DEFAULT_CACHE_SLOTS,
+            reuse: true,
         }
     }
 }
@@ -136,6 +141,7 @@ impl AgentKind {
             "memory" => &[Mcts, Expectimax],
             "rollout" | "epsilon" | "rollout_depth" | "leaf_depth" => &[Mcts, Flat],
             "depth" | "prob_cutoff" => &[Expectimax],
+            "reuse" => &[Mcts],
             _ => &[Mcts],
         };
         users.contains(&self)
@@ -201,6 +207,13 @@ const AGENT_PARAMS: &[Param<AgentConfig>] = &[
         store: Store::Real(|c, v| c.expectimax.prob_cutoff = v),
         get: |c| Value::Real(c.expectimax.prob_cutoff),
     },
+    Param {
+        name: "reuse",
+        help: "MCTS in a game keeps its search tree from move to move (re-rooted on the move and the spawn)",
+        kind: Kind::Flag,
+        store: Store::Flag(|c, v| c.reuse = v),
+        get: |c| Value::Flag(c.reuse),
+    },
 ];
 
 impl Settings for AgentConfig {
@@ -257,6 +270,8 @@ pub struct Decision {
 pub struct Agent {
     config: AgentConfig,
     expectimax: Option<ParallelExpectimax>,
+    /// The kept search tree of MCTS in a game ([`AgentConfig::reuse`]).
+    session: Option<Session<G2048, G2048Policy>>,
 }
 
 impl Agent {
@@ -266,7 +281,7 @@ impl Agent {
         let _ = tables::row_table();
         let expectimax = (config.kind == AgentKind::Expectimax)
             .then(|| ParallelExpectimax::new(config.policy.heuristic, config.search.threads, config.cache_slots));
-        Agent { config, expectimax }
+        Agent { config, expectimax, session: None }
     }
 
     /// The configuration.
@@ -447,16 +462,44 @@ impl crate::agent::Agent<G2048> for Agent {
         self.config.kind.name().to_string()
     }
 
-    /// [`Agent::decide`] on the state's board with the decision's seed.
+    /// [`Agent::decide`] on the state's board with the decision's seed; MCTS with
+    /// [`AgentConfig::reuse`] searches on the tree kept from its last move instead.
     fn choose(
         &mut self,
         _game: &G2048,
         state: &G2048State,
         cx: &mut crate::agent::Context<'_>,
     ) -> Option<crate::agent::Decision<Dir>> {
+        if self.config.kind == AgentKind::Mcts && self.config.reuse {
+            let params = SearchParams { seed: cx.seed, ..self.config.search.clone() };
+            let session = match &mut self.session {
+                Some(s) if s.state() == state => {
+                    s.set_params(params.clone());
+                    s
+                }
+                kept => kept.insert(Session::with_policy(G2048, self.config.policy, *state, params.clone())),
+            };
+            let report = session.search(Limits { playouts: params.playouts, time_ms: params.time_ms });
+            return Some(crate::agent::Decision {
+                action: report.best?,
+                how: How::Search,
+                work: report.playouts,
+                report: Some(report),
+            });
+        }
         let d = self.decide(&state.board, cx.seed);
         let how = if self.config.kind == AgentKind::Mcts { How::Search } else { How::Baseline };
         Some(crate::agent::Decision { action: d.best?, how, work: d.work, report: d.report })
+    }
+
+    /// Follows the game on the kept tree (MCTS with [`AgentConfig::reuse`]); a tree that cannot follow
+    /// is dropped.
+    fn observe(&mut self, _game: &G2048, event: Event<Dir, <G2048 as crate::Game>::Outcome>) {
+        if let Some(s) = &mut self.session {
+            if s.advance(event).is_err() {
+                self.session = None;
+            }
+        }
     }
 }
 
