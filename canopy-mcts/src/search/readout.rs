@@ -17,6 +17,15 @@ const PV_LIMIT: usize = 48;
 /// A snapshot of the search under `root`, started at `start`.
 pub(super) fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant) -> Progress {
     let best = root.children_acquire().and_then(|c| c.iter().max_by_key(|e| e.visits_relaxed()));
+    let (mut best_visits, mut second_visits) = (0, 0);
+    for e in root.children_acquire().into_iter().flatten() {
+        let v = e.visits_relaxed();
+        if v > best_visits {
+            (best_visits, second_visits) = (v, best_visits);
+        } else if v > second_visits {
+            second_visits = v;
+        }
+    }
     Progress {
         elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
         playouts: root.visits_relaxed(),
@@ -25,6 +34,8 @@ pub(super) fn progress_of<G: Game>(game: &G, root: &GameNode<G>, start: Instant)
             _ => None,
         }),
         best_mean: best.and_then(q_value),
+        best_visits,
+        second_visits,
     }
 }
 
