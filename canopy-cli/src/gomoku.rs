@@ -1,7 +1,5 @@
 //! `canopy analyze gomoku` and `canopy gomocup`.
 
-use std::io::{self, BufReader};
-
 use serde_json::json;
 
 use super::common::{self, Whole};
@@ -255,12 +253,14 @@ pub struct GomocupArgs {
     pub quiet: bool,
 }
 
-/// Runs the Gomocup protocol on stdin and stdout.
+/// Runs the Gomocup protocol on stdin and stdout ([`protocol::run_stdio`]): exits with status 0 after
+/// END, at the end of input, and when stdout is closed, printing nothing on stderr.
 pub fn gomocup(args: &GomocupArgs) -> anyhow::Result<()> {
     let mut params = args.search.params(1);
     params.playouts = args.search.playouts;
     params.time_ms = args.search.time;
     let config = BrainConfig { params, messages: !args.quiet, tuning: args.brain.settings };
-    protocol::run(BufReader::new(io::stdin()), io::stdout(), &config)?;
+    // The only error is a failed write on stdout: the manager is gone, and nobody is left to tell.
+    let _ = protocol::run_stdio(&config);
     Ok(())
 }

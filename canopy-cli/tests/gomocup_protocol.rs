@@ -1,7 +1,11 @@
 //! The Gomocup protocol against the real `pbrain-canopy` binary over stdin/stdout: the sessions of
 //! tests/data/gomocup-protocol.txt (sent with LF and with CR LF line ends), robustness (case, blank
-//! lines, malformed numbers, BOARD errors, TAKEBACK, RESTART, RECTSTART), a whole game in which no answer
-//! is ever an occupied or off-board cell, and END stopping a long search.
+//! lines, malformed numbers, BOARD errors, TAKEBACK, RESTART, RECTSTART, an over-long line), a whole game
+//! in which no answer is ever an occupied or off-board cell, END (with or without text after it, queued
+//! or not) and other game-changing commands stopping a long search, a closed stdout, and the time limits.
+//!
+//! Timings are asserted with generous bounds only (the machine is shared); the tests print what they
+//! measured.
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
@@ -24,7 +28,12 @@ struct Brain {
 
 impl Brain {
     fn start(crlf: bool) -> Brain {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-canopy"))
+        Brain::start_binary(env!("CARGO_BIN_EXE_pbrain-canopy"), &[], crlf)
+    }
+
+    fn start_binary(path: &str, args: &[&str], crlf: bool) -> Brain {
+        let mut child = Command::new(path)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -72,19 +81,36 @@ impl Brain {
     }
 
     /// Sends END and checks that the brain exits within 1 s without printing anything else.
-    fn end(mut self) {
-        self.send("END");
-        let start = Instant::now();
+    fn end(self) {
+        self.end_with("END");
+    }
+
+    /// Sends `line` (END in some spelling) and checks that the brain exits within 1 s, with status 0,
+    /// without printing anything but MESSAGE lines. Stdin stays open until then, as a manager keeps it.
+    fn end_with(mut self, line: &str) {
+        self.send(line);
+        self.exits_within(Duration::from_secs(1));
         drop(self.stdin.take());
+    }
+
+    /// Waits for the brain to exit within `wait` with status 0, and checks that it printed nothing but
+    /// MESSAGE lines since the last answer read.
+    fn exits_within(&mut self, wait: Duration) {
+        let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 assert!(status.success(), "brain exit status {status}");
                 break;
             }
-            assert!(start.elapsed() < Duration::from_secs(1), "brain still running 1 s after END");
+            assert!(start.elapsed() < wait, "brain still running {wait:?} after END");
             std::thread::sleep(Duration::from_millis(5));
         }
-        let rest: Vec<String> = self.lines.try_iter().filter(|l| !l.starts_with("MESSAGE")).collect();
+        // Everything the brain printed, up to its stdout closing at exit.
+        let mut rest = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(2)) {
+            rest.push(line);
+        }
+        rest.retain(|l| !l.starts_with("MESSAGE"));
         assert!(rest.is_empty(), "output after END: {rest:?}");
     }
 }
@@ -219,6 +245,9 @@ fn robust_to_case_blank_lines_and_malformed_input() {
     b.send("INFO game_type 1");
     b.send("INFO max_memory 83886080");
     b.send("INFO folder C:\\tmp");
+    // Negative once the time is spent (no ERROR), 2147483647 for an unlimited match.
+    b.send("INFO time_left -5");
+    b.send("INFO time_left 2147483647");
     let centre = b.expect("begin");
     assert_eq!(centre, "7,7");
     for bad in ["TURN", "TURN 7", "TURN a,b", "TURN -1,3", "TURN 15,0", "TURN 7,7", "TURN 3,3,3"] {
@@ -404,4 +433,166 @@ fn arguments_help_version_and_refusals() {
     }
     let (code, out, err) = brain_with_args(&[]);
     assert_eq!((code, out.as_str()), (Some(0), ""), "{err}");
+}
+
+/// END followed by any text is END, idle or during a search; so is END in lower case with a tab.
+#[test]
+fn end_with_trailing_text_exits_idle_and_searching() {
+    for end in ["END now", "END\t", "end please stop"] {
+        let mut b = Brain::start(false);
+        assert_eq!(b.expect("START 15"), "OK");
+        b.end_with(end);
+        let mut b = Brain::start(true);
+        assert_eq!(b.expect("START 15"), "OK");
+        b.send("INFO timeout_turn 60000");
+        b.send("TURN 7,7");
+        std::thread::sleep(Duration::from_millis(200));
+        b.end_with(end);
+    }
+}
+
+/// END sent together with the TURN before it (the brain has not even started the search when END is
+/// read): the search stops at once, the move is not printed.
+#[test]
+fn queued_end_stops_the_search_at_once() {
+    let mut b = Brain::start(false);
+    assert_eq!(b.expect("START 15"), "OK");
+    b.send("INFO timeout_turn 60000\nTURN 7,7\nINFO time_left 100000\nEND");
+    b.exits_within(Duration::from_secs(1));
+}
+
+/// A command that changes the game, read while the brain searches the move before it, stops that search:
+/// the move is not printed and the new command is answered at once.
+#[test]
+fn game_changing_commands_cancel_a_search() {
+    let mut b = Brain::start(false);
+    assert_eq!(b.expect("START 15"), "OK");
+    b.send("INFO timeout_turn 60000");
+    let fast = Duration::from_secs(3);
+    b.send("TURN 7,7");
+    std::thread::sleep(Duration::from_millis(200));
+    b.send("RESTART");
+    assert_eq!(b.answer(fast).as_deref(), Some("OK"), "RESTART during a search");
+    // The board is empty again: BEGIN plays the centre.
+    b.send("BEGIN");
+    assert_eq!(b.answer(fast).as_deref(), Some("7,7"));
+    b.send("TURN 8,8");
+    std::thread::sleep(Duration::from_millis(200));
+    b.send("TAKEBACK 8,8");
+    assert_eq!(b.answer(fast).as_deref(), Some("OK"), "TAKEBACK during a search");
+    // 8,8 is free again, 7,7 still the brain's.
+    b.send("TAKEBACK 8,8");
+    assert!(b.answer(fast).unwrap().starts_with("ERROR"));
+    b.send("TAKEBACK 7,7");
+    assert_eq!(b.answer(fast).as_deref(), Some("OK"));
+    // ABOUT and INFO do not stop a search: after a short one, the move comes first.
+    b.send("INFO timeout_turn 300");
+    b.send("TURN 7,7");
+    b.send("ABOUT");
+    let reply = b.answer(ANSWER).unwrap();
+    parse_move(&reply, 15);
+    assert!(b.answer(fast).unwrap().starts_with("name="));
+    b.end();
+}
+
+/// A 64 MiB line gets one ERROR, and the brain does not keep it: its peak memory stays far below the
+/// line's size (Linux: VmHWM from /proc; elsewhere only the answers are checked).
+#[test]
+fn an_over_long_line_is_one_error_without_buffering_it() {
+    let mut b = Brain::start(false);
+    assert_eq!(b.expect("START 15"), "OK");
+    let stdin = b.stdin.as_mut().unwrap();
+    let chunk = vec![b'7'; 1 << 20];
+    stdin.write_all(b"TURN ").unwrap();
+    for _ in 0..64 {
+        stdin.write_all(&chunk).unwrap();
+    }
+    stdin.write_all(b"\n").unwrap();
+    let got = b.expect("ABOUT");
+    assert!(got.starts_with("ERROR line longer than"), "{got}");
+    assert!(b.answer(ANSWER).unwrap().starts_with("name="));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", b.child.id()));
+    if let Ok(status) = status {
+        let peak_kib: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmHWM in /proc/PID/status");
+        eprintln!("peak resident memory after a 64 MiB line: {peak_kib} KiB");
+        assert!(peak_kib < 32 << 10, "peak resident memory {peak_kib} KiB");
+    }
+    assert_eq!(b.expect("BEGIN"), "7,7");
+    b.end();
+}
+
+/// When the manager closes the brain's stdout, the brain's next write fails and it exits with status 0
+/// and nothing on stderr, although its stdin is still open (the reader thread is blocked on it).
+#[test]
+fn a_closed_stdout_ends_the_brain_quietly() {
+    for (path, args) in
+        [(env!("CARGO_BIN_EXE_pbrain-canopy"), &[][..]), (env!("CARGO_BIN_EXE_canopy"), &["gomocup"][..])]
+    {
+        let mut child = Command::new(path)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the brain");
+        drop(child.stdout.take());
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"START 15\r\n").unwrap();
+        stdin.flush().unwrap();
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "{path} still running with its stdout closed");
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert!(status.success(), "{path}: exit status {status}");
+        assert!(stderr.is_empty(), "{path}: stderr {stderr:?}");
+        drop(stdin);
+    }
+}
+
+/// Moves under small limits, the test acting as the manager's clock: the turn limit alone (300 ms), then
+/// a match limit (6 s) with `time_left` sent before every move. Every answer comes well within the limit
+/// (asserted with a generous bound, measured times printed), and the match clock never runs out.
+#[test]
+fn answers_keep_the_time_limits() {
+    let size = 15;
+    let order: Vec<(usize, usize)> =
+        (0..size * size).map(|i| ((i * 7 + 3) % size, (i * 11 + i / size) % size)).collect();
+    for timeout_match in [0u64, 6_000] {
+        let mut b = Brain::start(false);
+        assert_eq!(b.expect(&format!("START {size}")), "OK");
+        b.send("INFO timeout_turn 300");
+        b.send(&format!("INFO timeout_match {timeout_match}"));
+        let mut board = Board { size, stones: HashSet::new() };
+        let (mut used, mut worst) = (Duration::ZERO, Duration::ZERO);
+        for _ in 0..12 {
+            let Some(&(x, y)) = order.iter().find(|c| !board.stones.contains(c)) else { break };
+            board.stones.insert((x, y));
+            if timeout_match > 0 {
+                let left = timeout_match as i64 - used.as_millis() as i64;
+                b.send(&format!("INFO time_left {left}"));
+            }
+            let start = Instant::now();
+            let reply = b.expect(&format!("TURN {x},{y}"));
+            let took = start.elapsed();
+            board.play(&reply);
+            used += took;
+            worst = worst.max(took);
+            assert!(took < Duration::from_millis(1_000), "an answer took {took:?} (turn limit 300 ms)");
+        }
+        eprintln!("timeout_turn 300 ms, timeout_match {timeout_match} ms: slowest answer {worst:?}, all {used:?}");
+        if timeout_match > 0 {
+            assert!(used < Duration::from_millis(timeout_match), "{used:?} of a {timeout_match} ms match");
+        }
+        b.end();
+    }
 }

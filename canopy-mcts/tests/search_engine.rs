@@ -303,3 +303,34 @@ fn returns_index_every_player_of_a_three_player_game() {
     assert_eq!(r.action(&1).and_then(|a| a.mean), Some(0.5));
     assert_eq!(r.action(&0).and_then(|a| a.mean), Some(-0.5));
 }
+
+#[test]
+fn progress_reports_the_top_two_root_visits() {
+    // An open search (a stop flag, no limit, a game that never ends it) that the observer itself stops
+    // at its third look.
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let params = SearchParams { threads: 1, pin_threads: false, seed: 5, ..SearchParams::default() };
+    let search = Search::new(&Chain { length: 10_000, width: 4 }, params);
+    let mut looks = Vec::new();
+    let mut observer = |p: &canopy_mcts::search::Progress| {
+        looks.push(p.clone());
+        if looks.len() == 3 {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    let report = search.run_observed(&0, Some(&stop), Some((5, &mut observer)));
+    // The workers may search on for one more look before they see the flag.
+    assert!(looks.len() >= 3, "{looks:?}");
+    for p in &looks {
+        assert!(p.best_visits >= p.second_visits, "{p:?}");
+        // Each playout goes through one root child: the top two hold at most every playout.
+        assert!(p.best_visits + p.second_visits <= p.playouts + 1, "{p:?}");
+        assert_eq!(p.best.is_some(), p.best_visits > 0, "{p:?}");
+    }
+    let last = looks.last().unwrap();
+    assert!(last.best_visits > 0 && last.second_visits > 0, "{last:?}");
+    // The counts only grow: the report's top two are at least the last look's.
+    let mut visits: Vec<u64> = report.actions.iter().map(|a| a.visits).collect();
+    visits.sort_unstable_by(|a, b| b.cmp(a));
+    assert!(visits[0] >= last.best_visits && visits[1] >= last.second_visits, "{visits:?} {last:?}");
+}

@@ -4,12 +4,13 @@
 //!
 //! The only arguments are `--help` (`-h`) and `--version` (`-V`), which print and exit 0; any other is
 //! refused with one line on stderr and exit status 2.
-
-use std::io::{self, BufReader};
+//!
+//! Exit status 0 after END, at the end of input, and when stdout is closed (a write fails: the manager
+//! is gone); nothing is printed on stderr, panics included.
 
 use clap::Parser;
 
-use canopy_mcts::games::gomoku::protocol::{run, BrainConfig};
+use canopy_mcts::games::gomoku::protocol::{run_stdio, BrainConfig};
 
 /// The command line: no options besides help and version.
 #[derive(Parser, Debug)]
@@ -34,9 +35,6 @@ fn main() {
         eprintln!("{line} (pbrain-canopy takes no arguments; see pbrain-canopy --help)");
         std::process::exit(2);
     }
-    let config = BrainConfig::default();
-    if let Err(e) = run(BufReader::new(io::stdin()), io::stdout(), &config) {
-        eprintln!("pbrain-canopy: {e}");
-        std::process::exit(1);
-    }
+    // The only error is a failed write on stdout: nobody is left to tell.
+    let _ = run_stdio(&BrainConfig::default());
 }

@@ -425,6 +425,10 @@ pub struct Progress {
     pub best_mean: Option<f64>,
     /// Bytes the tree holds so far (arenas and table), as the workers last published them.
     pub memory_bytes: usize,
+    /// Visits of that action so far (0 when there is none).
+    pub best_visits: u64,
+    /// Visits of the second most visited root action so far (0 when there is none).
+    pub second_visits: u64,
 }
 
 /// Transposition-table size for a search: enough for the playouts it may run (each playout adds at most

@@ -27,6 +27,15 @@ pub(super) fn progress_of<G: Game>(
 ) -> Progress {
     let best = root.children_acquire().and_then(|c| c.iter().max_by_key(|e| e.visits_relaxed()));
     let root_visits = root.visits_relaxed();
+    let (mut best_visits, mut second_visits) = (0, 0);
+    for e in root.children_acquire().into_iter().flatten() {
+        let v = e.visits_relaxed();
+        if v > best_visits {
+            (best_visits, second_visits) = (v, best_visits);
+        } else if v > second_visits {
+            second_visits = v;
+        }
+    }
     Progress {
         elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
         playouts: root_visits.saturating_sub(visits_before),
@@ -37,6 +46,8 @@ pub(super) fn progress_of<G: Game>(
         }),
         best_mean: best.and_then(q_value),
         memory_bytes: gauged_bytes(gauges),
+        best_visits,
+        second_visits,
     }
 }
 

@@ -2,25 +2,22 @@
 //! listed in the `protocol` module's documentation). The brain loop (`Brain::answer`) chooses the moves.
 
 use std::io::{self, Write};
-use std::time::Instant;
 
-use super::{Brain, Flow, MEMORY_RESERVE_BYTES, MIN_MAX_MEMORY_BYTES, MIN_MEMORY_BYTES};
+use super::input::{command_word, Input};
+use super::{BoardBlock, Brain, Flow, MEMORY_RESERVE_BYTES, MIN_MAX_MEMORY_BYTES, MIN_MEMORY_BYTES};
 use crate::games::gomoku::board::{Cell, MAX_SIZE, MIN_SIZE};
 use crate::games::gomoku::rules::Rule;
 
 impl<W: Write> Brain<'_, W> {
-    /// Handles one trimmed input line: a command, or a line inside an open `BOARD` block.
-    pub(super) fn command(&mut self, line: &str, received: Instant) -> io::Result<Flow> {
+    /// Handles one trimmed input line (`input` is the line as read): a command, or a line inside an open
+    /// `BOARD` block.
+    pub(super) fn command(&mut self, line: &str, input: &Input) -> io::Result<Flow> {
         if line.is_empty() {
             return Ok(Flow::Continue);
         }
-        let (word, rest) = match line.split_once(char::is_whitespace) {
-            Some((w, r)) => (w, r.trim()),
-            None => (line, ""),
-        };
-        let word = word.to_ascii_uppercase();
+        let (word, rest) = command_word(line);
         if self.board.is_some() {
-            return self.board_line(&word, line, received);
+            return self.board_line(&word, line, input);
         }
         match word.as_str() {
             "START" => match rest.parse::<usize>() {
@@ -43,7 +40,7 @@ impl<W: Write> Brain<'_, W> {
                 if self.size.is_none() {
                     return self.error("no board yet: send START first");
                 }
-                self.answer(received)
+                self.answer(input.received, &input.signal)
             }
             "TURN" => {
                 let cell = match self.cell_arg(rest) {
@@ -51,13 +48,14 @@ impl<W: Write> Brain<'_, W> {
                     Err(msg) => return self.error(&msg),
                 };
                 self.theirs.push(cell);
-                self.answer(received)
+                self.answer(input.received, &input.signal)
             }
             "BOARD" => {
                 if self.size.is_none() {
                     return self.error("no board yet: send START first");
                 }
-                self.board = Some((Vec::new(), Vec::new(), None));
+                self.board =
+                    Some(BoardBlock { mine: Vec::new(), theirs: Vec::new(), bad: None, received: input.received });
                 Ok(Flow::Continue)
             }
             "TAKEBACK" => {
@@ -115,21 +113,22 @@ impl<W: Write> Brain<'_, W> {
     }
 
     /// One line inside BOARD ... DONE.
-    fn board_line(&mut self, word: &str, line: &str, received: Instant) -> io::Result<Flow> {
+    fn board_line(&mut self, word: &str, line: &str, input: &Input) -> io::Result<Flow> {
         if word == "DONE" {
-            let Some((mine, theirs, bad)) = self.board.take() else { return Ok(Flow::Continue) };
+            let Some(BoardBlock { mine, theirs, bad, received }) = self.board.take() else { return Ok(Flow::Continue) };
             if let Some(msg) = bad {
                 return self.error(&msg);
             }
             self.mine = mine;
             self.theirs = theirs;
-            return self.answer(received);
+            // The move's clock started at BOARD.
+            return self.answer(received, &input.signal);
         }
         if word == "END" {
             return Ok(Flow::End);
         }
         let size = self.size.unwrap_or(MAX_SIZE);
-        let Some((mine, theirs, bad)) = self.board.as_mut() else { return Ok(Flow::Continue) };
+        let Some(BoardBlock { mine, theirs, bad, .. }) = self.board.as_mut() else { return Ok(Flow::Continue) };
         if bad.is_some() {
             return Ok(Flow::Continue);
         }
@@ -171,14 +170,21 @@ impl<W: Write> Brain<'_, W> {
         };
         let number = || value.parse::<u64>();
         match key.as_str() {
-            "timeout_turn" | "timeout_match" | "time_left" | "max_memory" | "game_type" | "rule" => {
+            // Negative once the brain has run out of time (the protocol's INFO): no time left.
+            "time_left" => match value.parse::<i64>() {
+                Ok(n) => {
+                    self.time_left = Some(n.max(0) as u64);
+                    Ok(Flow::Continue)
+                }
+                Err(_) => self.error(&format!("INFO time_left needs a whole number, got '{}'", printable(value))),
+            },
+            "timeout_turn" | "timeout_match" | "max_memory" | "game_type" | "rule" => {
                 let Ok(n) = number() else {
                     return self.error(&format!("INFO {key} needs a whole number, got '{}'", printable(value)));
                 };
                 match key.as_str() {
                     "timeout_turn" => self.timeout_turn = n,
                     "timeout_match" => self.timeout_match = n,
-                    "time_left" => self.time_left = Some(n),
                     "max_memory" => {
                         self.max_memory = n;
                         if n > 0 && n < MIN_MAX_MEMORY_BYTES {

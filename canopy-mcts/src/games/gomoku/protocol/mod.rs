@@ -1,7 +1,7 @@
 //! The Gomocup protocol (Piskvork's "pbrain" protocol, <https://plastovicka.github.io/protocl2en.htm>):
 //! a game manager sends one command per line on the brain's standard input, and the brain answers on its
-//! standard output. [`run`] is the whole brain over any reader and writer, so tests can script it; the
-//! `pbrain-canopy` binary and `canopy gomocup` hand it stdin and stdout.
+//! standard output. [`run`] is the whole brain over any reader and writer, so tests can script it;
+//! [`run_stdio`] is the brain process that the `pbrain-canopy` binary and `canopy gomocup` run.
 //!
 //! # Commands
 //!
@@ -16,49 +16,89 @@
 //! | `TAKEBACK x,y`                       | `OK` (the stone on `x,y` is removed)                            |
 //! | `INFO key value`                     | nothing (`ERROR ...` for a malformed number, `MESSAGE ...` for a `max_memory` too small) |
 //! | `ABOUT`                              | `name="canopy", version="...", author="...", country="..."`    |
-//! | `END`                                | nothing; the brain exits (a search in progress stops, unanswered) |
+//! | `END`                                | nothing; the brain exits                                        |
 //! | anything else                        | `UNKNOWN ...`                                                   |
 //!
 //! Malformed arguments (a cell off the board or occupied, a bad number) are answered with one `ERROR ...`
-//! line and change nothing. Commands are case-insensitive; blank lines are skipped; lines may end with
-//! CR LF. Every answer is one line ending in `\n`, flushed at once. Before a move the brain may print one
+//! line and change nothing. Commands are case-insensitive; text after a command that takes no arguments
+//! is ignored (`END now` is `END`); blank lines are skipped; lines may end with CR LF; a line longer than
+//! [`MAX_LINE_BYTES`] is answered with one `ERROR` (inside a BOARD block: at DONE) without being kept.
+//! Every answer is one line ending in `\n`, flushed at once. Before a searched move the brain may print one
 //! `MESSAGE ...` line with its search figures (when [`BrainConfig::messages`] is on).
+//!
+//! # Thinking, stopping, ending
+//!
+//! A reader thread reads the lines while the brain thinks. A command that changes the game or ends the
+//! session (START, RECTSTART, RESTART, BEGIN, TURN, BOARD, TAKEBACK, END) cancels the command just before
+//! it (INFO lines in between do not count): when that one asked for a move, its search stops at once (or
+//! never starts) and the move is not printed, since the manager has moved on (as in Piskvork's skeleton
+//! brain). END also stops every search still to come; the commands before it are still handled in order
+//! (searched moves unanswered), then the brain exits. A move that needs no search (the centre of the
+//! empty board, a win in one, the block of a five) is always answered. The end of input ends the session
+//! once every command read has been handled.
+//!
+//! A panic inside the brain (in the search, the game, or a command) is caught: a failed search plays a
+//! fallback move (the threat agent's, else the first empty cell) after a `MESSAGE`; any other failure
+//! answers `ERROR internal error: ...` (for INFO, a `MESSAGE`; inside a BOARD block, an `ERROR` at DONE),
+//! and the brain goes on. [`run_stdio`] also silences the panic messages Rust would print on stderr.
 //!
 //! # INFO keys
 //!
 //! `timeout_turn` (milliseconds per move, 0 = play fast), `timeout_match` (milliseconds per game,
-//! 0 = no limit), `time_left` (milliseconds left in the game), `max_memory` (bytes, 0 = no limit), `rule`
-//! (a bit mask: bit 0 = exactly five wins, i.e. [`Rule::Standard`]; renju and caro bits are not
-//! supported and draw a `MESSAGE`), `game_type` (informational). Other keys are ignored.
+//! 0 = no limit), `time_left` (milliseconds left in the game; negative counts as 0, 2147483647 as no
+//! limit), `max_memory` (bytes, 0 = no limit), `rule` (a bit mask: bit 0 = exactly five wins, i.e.
+//! [`Rule::Standard`]; renju and caro bits are not supported and draw a `MESSAGE`), `game_type`
+//! (informational). Other keys are ignored.
 //!
 //! # Time and memory
 //!
-//! A move may take `min(timeout_turn, time_left / moves_left)` minus a safety margin (see
-//! [`move_time_ms`]), counted from the moment the command was read. The search's memory budget is
-//! three quarters of `max_memory` after a fixed reserve for the program itself ([`memory_budget`]). A
-//! positive `max_memory` too small for the reserve and the smallest search ([`MIN_MAX_MEMORY_BYTES`])
-//! is answered with a `MESSAGE max_memory ...` line naming that minimum; the brain then searches in the
-//! smallest budget, [`MIN_MEMORY_BYTES`].
+//! Each move gets a [`MoveBudget`] from [`move_budget`], counted from the moment the move's command (TURN,
+//! BEGIN, or the BOARD line of a BOARD block) was read: without a match limit, the turn limit less a
+//! latency margin ([`latency_margin`]); with one, a share of the time left over the expected remaining
+//! moves ([`moves_left`]), twice as large for a critical move (the opponent threatens a victory by
+//! continuous fours), and at most three shares or the turn limit. The search stops at the soft time once
+//! [`Settle`] finds it settled (earlier when one move dominates) and never after the hard time; forced
+//! moves and victories by fours need no search. `canopy gomocup --time` and `--playouts` cap it further.
+//! The search's memory budget is three quarters of `max_memory` after a fixed reserve for the program
+//! itself ([`memory_budget`]). A positive `max_memory` too small for the reserve and the smallest search
+//! ([`MIN_MAX_MEMORY_BYTES`]) is answered with a `MESSAGE max_memory ...` line naming that minimum; the
+//! brain then searches in the smallest budget, [`MIN_MEMORY_BYTES`].
+//!
+//! # Pondering
+//!
+//! The brain never thinks during the opponent's turn: between its answer and the next command nothing
+//! runs but the reader thread waiting for input. Gomocup's tournament rules forbid pondering (the manager
+//! suspends a brain while the other one thinks; <https://gomocup.org/detail-information/>); only the
+//! experimental tournaments played on the participants' own machines (2020, 2021) allowed it. Each move
+//! is searched from scratch, in one place (`Brain::think`), where a search session kept across turns
+//! would go.
 
 mod commands;
+mod input;
+mod time;
 
-use std::io::{self, BufRead, Write};
-use std::sync::mpsc;
-use std::time::Instant;
+use std::any::Any;
+use std::io::{self, BufRead, BufReader, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::Receiver;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use super::agents::forced_move;
 use super::board::{Cell, GomokuState, MAX_SIZE};
-use super::player::{fallback_move, Player, Tuning, DEFAULT_EXPLORATION};
+use super::player::{fallback_move, Plan, Tuning, DEFAULT_EXPLORATION};
 use super::rules::Rule;
 use super::Gomoku;
 use crate::rng::{seeded, Rng};
-use crate::search::SearchParams;
-use crate::sync::{AtomicBool, AtomicUsize, Ordering};
+use crate::search::{Progress, SearchParams, SearchReport};
+use input::{command_word, Input, Session, Signal, Text};
 
-/// Time per move when the manager sends no `timeout_turn` (Piskvork's default is 30 s; tournaments set
-/// their own).
-pub const DEFAULT_TIMEOUT_TURN_MS: u64 = 5_000;
-/// Time per move when `timeout_turn` is 0 ("play as fast as possible").
-pub const FAST_MOVE_MS: u64 = 50;
+pub use input::MAX_LINE_BYTES;
+pub use time::{
+    latency_margin, move_budget, moves_left, MoveBudget, Settle, TimeLimits, Urgency, CLEAR_LEAD,
+    DEFAULT_TIMEOUT_TURN_MS, DOMINANT_LEAD, DOMINANT_VISITS, FAST_MOVE_MS, MOVES_LEFT_RANGE, UNLIMITED_TIME_LEFT,
+};
+
 /// Memory kept back from `max_memory` for the program itself (code, stacks, buffers), in bytes.
 pub const MEMORY_RESERVE_BYTES: usize = 8 << 20;
 /// The smallest search memory budget the brain uses, in bytes.
@@ -91,21 +131,6 @@ impl Default for BrainConfig {
     }
 }
 
-/// The milliseconds a move may take: `min(timeout_turn, time_left / moves_left)` minus a safety margin of
-/// `min(budget / 5, 30 + budget / 20)`, and at least 1. `timeout_turn == 0` means [`FAST_MOVE_MS`];
-/// `timeout_match == 0` means no game limit (then `time_left` is ignored). `moves_left` is an estimate of
-/// the brain's remaining moves: a fifth of the empty cells, between 8 and 40.
-pub fn move_time_ms(timeout_turn: u64, timeout_match: u64, time_left: Option<u64>, empty_cells: usize) -> u64 {
-    let mut budget = if timeout_turn == 0 { FAST_MOVE_MS } else { timeout_turn };
-    if timeout_match > 0 {
-        let left = time_left.unwrap_or(timeout_match);
-        let moves_left = (empty_cells as u64 / 5).clamp(8, 40);
-        budget = budget.min(left / moves_left);
-    }
-    let margin = (budget / 5).min(30 + budget / 20);
-    budget.saturating_sub(margin).max(1)
-}
-
 /// The search memory budget for the manager's `max_memory` (bytes, 0 = no limit: `default`): three
 /// quarters of what is left after [`MEMORY_RESERVE_BYTES`], at most `default` and at least
 /// [`MIN_MEMORY_BYTES`] (the budget of every `max_memory` below [`MIN_MAX_MEMORY_BYTES`]).
@@ -117,73 +142,88 @@ pub fn memory_budget(max_memory: u64, default: usize) -> usize {
     (max.saturating_sub(MEMORY_RESERVE_BYTES) / 4 * 3).max(MIN_MEMORY_BYTES).min(default.max(MIN_MEMORY_BYTES))
 }
 
-/// Runs the brain: reads commands from `input` until `END` or the end of input, answering on `output`.
+/// Runs the brain: reads commands from `input` until `END` or the end of input, answering on `output`
+/// (see the module documentation for what is answered when).
 ///
-/// A reader thread feeds the commands in order. When `END` arrives while the brain is busy with the last
-/// command before it (a search: the manager gave up waiting), the search stops at once; an `END` queued
-/// behind other commands (a script piped in at once) waits its turn.
+/// A reader thread reads `input`; it is not joined, so that the brain can return while the thread is
+/// still blocked on a read (it ends by itself at the end of input, after END, or on its next line).
 ///
 /// # Errors
 /// Returns the first error writing to `output` (reading errors end the session like the end of input).
-pub fn run<R: BufRead + Send, W: Write>(input: R, output: W, config: &BrainConfig) -> io::Result<()> {
-    let abort = AtomicBool::new(false);
-    let pending = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(String, Instant)>();
-    std::thread::scope(|scope| {
-        let (abort, pending) = (&abort, &pending);
-        scope.spawn(move || read_lines(input, tx, abort, pending));
-        let mut brain = Brain::new(config, output, abort);
-        // The reader stops by itself at END or at the end of input.
-        brain.serve(&rx, pending)
-    })
+pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W, config: &BrainConfig) -> io::Result<()> {
+    let session = Arc::new(Session::new());
+    let rx = input::spawn_reader(input, Arc::clone(&session));
+    Brain::new(config, output, &session).serve(&rx)
 }
 
-/// Sends each input line (lossily decoded, with the time it was read) until `END` or the end of input.
-/// `pending` counts lines sent but not yet taken; an `END` read when none is pending sets `abort`.
-fn read_lines<R: BufRead>(
-    mut input: R,
-    tx: mpsc::Sender<(String, Instant)>,
-    abort: &AtomicBool,
-    pending: &AtomicUsize,
-) {
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
-        let line = String::from_utf8_lossy(&buf).into_owned();
-        let is_end = line.trim().eq_ignore_ascii_case("END");
-        if is_end && pending.load(Ordering::Acquire) == 0 {
-            abort.store(true, Ordering::Relaxed);
-        }
-        pending.fetch_add(1, Ordering::AcqRel);
-        if tx.send((line, Instant::now())).is_err() || is_end {
-            return;
-        }
-    }
+/// The brain process: [`quiet_panics`], then [`run`] on stdin and stdout.
+///
+/// # Errors
+/// The first error writing to stdout (the manager closed the pipe); a brain binary exits quietly with
+/// status 0 on it, since nobody is left to read anything.
+pub fn run_stdio(config: &BrainConfig) -> io::Result<()> {
+    quiet_panics();
+    run(BufReader::new(io::stdin()), io::stdout(), config)
+}
+
+/// Replaces the process's panic hook with one that prints nothing. A manager reads the brain's stdout
+/// (and may log its stderr); the brain reports caught panics in its own `ERROR` or `MESSAGE` lines.
+pub fn quiet_panics() {
+    panic::set_hook(Box::new(|_| {}));
+}
+
+/// A panic payload's message, cut for an answer line.
+fn panic_text(payload: &(dyn Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string());
+    text.chars().map(|c| if c.is_control() { ' ' } else { c }).take(200).collect()
+}
+
+/// A fault a unit test injects into the brain.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    /// Every search panics.
+    Search,
+    /// Every search and every fallback move panic.
+    SearchAndFallback,
+    /// Handling an `ABOUT` command panics.
+    About,
+}
+
+/// An open BOARD block: the stones read so far, the first error among its lines, and when BOARD was read
+/// (the move's clock starts there).
+struct BoardBlock {
+    mine: Vec<Cell>,
+    theirs: Vec<Cell>,
+    bad: Option<String>,
+    received: Instant,
 }
 
 /// One session's state.
 struct Brain<'a, W: Write> {
     config: &'a BrainConfig,
     out: W,
-    abort: &'a AtomicBool,
+    session: &'a Session,
     /// Board side; `None` before START.
     size: Option<usize>,
     rule: Rule,
     /// The brain's stones and the opponent's, in the order they were placed.
     mine: Vec<Cell>,
     theirs: Vec<Cell>,
-    /// Stones read so far by an open BOARD command, and the first error among its lines.
-    board: Option<(Vec<Cell>, Vec<Cell>, Option<String>)>,
+    /// An open BOARD block.
+    board: Option<BoardBlock>,
     timeout_turn: u64,
     timeout_match: u64,
     time_left: Option<u64>,
     max_memory: u64,
     moves: u64,
     rng: Rng,
+    #[cfg(test)]
+    fault: Option<Fault>,
 }
 
 /// What the session does after a command.
@@ -193,11 +233,11 @@ enum Flow {
 }
 
 impl<'a, W: Write> Brain<'a, W> {
-    fn new(config: &'a BrainConfig, out: W, abort: &'a AtomicBool) -> Self {
+    fn new(config: &'a BrainConfig, out: W, session: &'a Session) -> Self {
         Brain {
             config,
             out,
-            abort,
+            session,
             size: None,
             rule: Rule::Freestyle,
             mine: Vec::new(),
@@ -209,17 +249,62 @@ impl<'a, W: Write> Brain<'a, W> {
             max_memory: 0,
             moves: 0,
             rng: seeded(config.params.seed, 0x676f_6d6f),
+            #[cfg(test)]
+            fault: None,
         }
     }
 
-    fn serve(&mut self, rx: &mpsc::Receiver<(String, Instant)>, pending: &AtomicUsize) -> io::Result<()> {
-        while let Ok((line, received)) = rx.recv() {
-            pending.fetch_sub(1, Ordering::AcqRel);
-            if let Flow::End = self.command(line.trim(), received)? {
+    fn serve(&mut self, rx: &Receiver<Input>) -> io::Result<()> {
+        while let Ok(input) = rx.recv() {
+            if let Flow::End = self.guarded(&input)? {
                 break;
             }
         }
         Ok(())
+    }
+
+    /// Handles one input line, turning a panic into an answer (see the module documentation).
+    fn guarded(&mut self, input: &Input) -> io::Result<Flow> {
+        match panic::catch_unwind(AssertUnwindSafe(|| self.input(input))) {
+            Ok(flow) => flow,
+            Err(payload) => {
+                let what = format!("internal error: {}", panic_text(&*payload));
+                if let Some(block) = &mut self.board {
+                    block.bad.get_or_insert(what);
+                    return Ok(Flow::Continue);
+                }
+                let info = matches!(&input.text, Text::Line(l) if command_word(l.trim()).0 == "INFO");
+                if !info {
+                    return self.error(&what);
+                }
+                if self.config.messages {
+                    self.say(&format!("MESSAGE {what}"))?;
+                }
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
+    fn input(&mut self, input: &Input) -> io::Result<Flow> {
+        match &input.text {
+            Text::Line(line) => {
+                #[cfg(test)]
+                if self.fault == Some(Fault::About) && line.trim().eq_ignore_ascii_case("ABOUT") {
+                    panic!("injected fault in ABOUT");
+                }
+                self.command(line.trim(), input)
+            }
+            Text::TooLong => {
+                let what = format!("line longer than {MAX_LINE_BYTES} bytes ignored");
+                match &mut self.board {
+                    Some(block) => {
+                        block.bad.get_or_insert(format!("BOARD {what}"));
+                        Ok(Flow::Continue)
+                    }
+                    None => self.error(&what),
+                }
+            }
+        }
     }
 
     fn say(&mut self, line: &str) -> io::Result<()> {
@@ -233,8 +318,15 @@ impl<'a, W: Write> Brain<'a, W> {
         Ok(Flow::Continue)
     }
 
-    /// Chooses and prints the brain's move in the current position, and records it.
-    fn answer(&mut self, received: Instant) -> io::Result<Flow> {
+    /// The time limits INFO has set so far.
+    fn limits(&self) -> TimeLimits {
+        TimeLimits { timeout_turn: self.timeout_turn, timeout_match: self.timeout_match, time_left: self.time_left }
+    }
+
+    /// Chooses and prints the brain's move in the current position, and records it; a move whose search
+    /// was cancelled is neither printed nor recorded. `received`: when the move's command was read;
+    /// `signal`: its cancellation.
+    fn answer(&mut self, received: Instant, signal: &Arc<Signal>) -> io::Result<Flow> {
         let size = self.size.unwrap_or(MAX_SIZE);
         let game = Gomoku::new(size, self.rule);
         let state = match game.from_sides(&self.mine, &self.theirs) {
@@ -254,13 +346,18 @@ impl<'a, W: Write> Brain<'a, W> {
         if empty == 0 {
             return self.error("the board is full");
         }
+        let forced = if self.config.tuning.forced_answer { forced_move(&game, &state) } else { None };
         let cell = if state.stone_count() == 0 {
             Cell::new(size / 2, size / 2)
+        } else if state.is_terminal() {
+            // A five is on the board and the manager plays on: nothing to search.
+            self.fallback(&game, &state)
+        } else if let Some(cell) = forced.filter(|&c| state.is_empty_cell(c)) {
+            cell
         } else {
-            match self.think(&game, &state, empty, received)? {
+            match self.think(&game, &state, empty, received, signal)? {
                 Some(c) => c,
-                // END arrived during the search: the manager no longer wants the move.
-                None => return Ok(Flow::End),
+                None => return Ok(Flow::Continue),
             }
         };
         // Never answer an occupied or off-board cell.
@@ -271,53 +368,131 @@ impl<'a, W: Write> Brain<'a, W> {
         Ok(Flow::Continue)
     }
 
-    /// Searches the non-empty position within the move's time; returns an empty cell, or `None` when END
-    /// stopped the search.
+    /// Thinks about the move in the non-terminal, non-empty `state`: the threat-space plan, then the tree
+    /// search, within the move's budget; returns an empty cell, or `None` when the move was cancelled.
+    ///
+    /// The one place where the brain starts a search (a search session kept across turns would be held
+    /// here). A panic in the search plays [`fallback_move`] instead (the first empty cell when that
+    /// panics too), after a `MESSAGE`.
     fn think(
         &mut self,
         game: &Gomoku,
         state: &GomokuState,
         empty: usize,
         received: Instant,
+        signal: &Arc<Signal>,
     ) -> io::Result<Option<Cell>> {
-        let budget = move_time_ms(self.timeout_turn, self.timeout_match, self.time_left, empty);
-        let spent = received.elapsed().as_millis() as u64;
-        let mut params = self.config.params.clone();
-        let mut time = budget.saturating_sub(spent).max(1);
-        if let Some(cap) = self.config.params.time_ms {
-            time = time.min(cap);
-        }
-        params.time_ms = Some(time);
-        params.memory_bytes = memory_budget(self.max_memory, params.memory_bytes);
-        params.seed = params.seed.wrapping_add(self.moves);
-        let player = Player::Mcts { params, tuning: self.config.tuning };
-        let chosen = player.choose(game, state, &mut self.rng, Some(self.abort));
-        if self.abort.load(Ordering::Relaxed) && chosen.as_ref().is_none_or(|m| m.report.is_some()) {
+        let cancelled = |session: &Session| signal.cancelled_acquire() || session.ending_acquire();
+        self.session.think(Some(signal));
+        if cancelled(self.session) {
+            self.session.think(None);
             return Ok(None);
         }
-        if let (true, Some(report)) = (self.config.messages, chosen.as_ref().and_then(|m| m.report.as_ref())) {
-            let proof = match report.root_proof {
-                Some(p) => format!(", proven {p:?}").to_lowercase(),
-                None => String::new(),
-            };
-            let line = format!(
-                "MESSAGE canopy: {} playouts in {:.0} ms, win rate {}{proof}, pv {}",
-                report.playouts,
-                report.elapsed_ms,
-                report
-                    .best
-                    .and_then(|b| report.action(&b))
-                    .and_then(|a| a.mean)
-                    .map_or("-".into(), |v| format!("{v:.3}")),
-                report.pv.join(" ")
-            );
-            self.say(&line)?;
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| self.search(game, state, empty, received, signal)));
+        self.session.think(None);
+        if cancelled(self.session) {
+            return Ok(None);
         }
-        Ok(Some(match chosen {
-            Some(m) => m.cell,
-            None => fallback_move(game, state, &mut self.rng).unwrap_or_else(|| first_empty(state)),
-        }))
+        match outcome {
+            Ok((cell, report)) => {
+                if let (true, Some((report, budget))) = (self.config.messages, report) {
+                    self.say(&search_message(&report, budget))?;
+                }
+                Ok(Some(match cell {
+                    Some(c) => c,
+                    None => self.fallback(game, state),
+                }))
+            }
+            Err(payload) => {
+                if self.config.messages {
+                    let what = panic_text(&*payload);
+                    self.say(&format!("MESSAGE canopy: the search failed ({what}); playing a fallback move"))?;
+                }
+                Ok(Some(self.fallback(game, state)))
+            }
+        }
     }
+
+    /// The move's plan and search: the cell (`None` when the search found none) and, after a tree search,
+    /// its report and budget.
+    fn search(
+        &mut self,
+        game: &Gomoku,
+        state: &GomokuState,
+        empty: usize,
+        received: Instant,
+        signal: &Signal,
+    ) -> (Option<Cell>, Option<(SearchReport<Cell>, MoveBudget)>) {
+        #[cfg(test)]
+        if matches!(self.fault, Some(Fault::Search | Fault::SearchAndFallback)) {
+            panic!("injected fault in the search");
+        }
+        let tuning = self.config.tuning;
+        let cap = |b: MoveBudget| match self.config.params.time_ms {
+            Some(t) => MoveBudget { soft_ms: b.soft_ms.min(t).max(1), hard_ms: b.hard_ms.min(t).max(1) },
+            None => b,
+        };
+        let normal = cap(move_budget(self.limits(), empty, Urgency::Normal));
+        // The threat-space searches get at most a third of a normal move.
+        let plan = tuning.plan(game, state, Some(received + Duration::from_millis(normal.soft_ms / 3)));
+        let root_moves = match plan {
+            Plan::Play(cell, _) => return (Some(cell), None),
+            Plan::Search(root_moves) => root_moves,
+        };
+        // Only some moves stop the opponent's victory by fours: a critical move.
+        let urgency = if root_moves.is_some() { Urgency::Critical } else { Urgency::Normal };
+        let budget = cap(move_budget(self.limits(), empty, urgency));
+        let mut params = self.config.params.clone();
+        let spent = received.elapsed().as_millis() as u64;
+        params.time_ms = Some(budget.hard_ms.saturating_sub(spent).max(1));
+        params.memory_bytes = memory_budget(self.max_memory, params.memory_bytes);
+        params.seed = params.seed.wrapping_add(self.moves);
+        let policy = tuning.policy();
+        let search = tuning.search(game, &policy, params, root_moves);
+        let mut settle = Settle::new(budget);
+        let mut observe = |p: &Progress| {
+            let elapsed = received.elapsed().as_millis() as u64;
+            if settle.look(elapsed, p.best.as_deref(), p.best_visits, p.second_visits) {
+                signal.stop_release();
+            }
+        };
+        let interval = (budget.soft_ms / 10).clamp(5, 50);
+        let report = search.run_observed(state, Some(signal.stop_flag()), Some((interval, &mut observe)));
+        (report.best, Some((report, budget)))
+    }
+
+    /// A move without a search: [`fallback_move`], or the first empty cell when that panics.
+    fn fallback(&mut self, game: &Gomoku, state: &GomokuState) -> Cell {
+        #[cfg(test)]
+        let fails = self.fault == Some(Fault::SearchAndFallback);
+        let rng = &mut self.rng;
+        let chosen = panic::catch_unwind(AssertUnwindSafe(|| {
+            #[cfg(test)]
+            if fails {
+                panic!("injected fault in the fallback");
+            }
+            fallback_move(game, state, rng)
+        }));
+        chosen.ok().flatten().filter(|&c| state.is_empty_cell(c)).unwrap_or_else(|| first_empty(state))
+    }
+}
+
+/// The `MESSAGE` line of a searched move: playouts, time against the budget, win rate, proof, pv.
+fn search_message(report: &SearchReport<Cell>, budget: MoveBudget) -> String {
+    let proof = match report.root_proof {
+        Some(p) => format!(", proven {p:?}").to_lowercase(),
+        None => String::new(),
+    };
+    let win_rate = report.best.and_then(|b| report.action(&b)).and_then(|a| a.mean);
+    format!(
+        "MESSAGE canopy: {} playouts in {:.0} ms (budget {}-{} ms), win rate {}{proof}, pv {}",
+        report.playouts,
+        report.elapsed_ms,
+        budget.soft_ms,
+        budget.hard_ms,
+        win_rate.map_or("-".into(), |v| format!("{v:.3}")),
+        report.pv.join(" ")
+    )
 }
 
 /// The first empty cell in row-major order.
@@ -333,30 +508,40 @@ fn first_empty(state: &GomokuState) -> Cell {
 mod tests {
     use super::*;
 
-    /// Runs a whole script through [`run`] and returns the answer lines (MESSAGE lines dropped). Not
-    /// under `--cfg canopy_loom`: the brain's threads and atomics then work only inside a loom model.
-    #[cfg(not(canopy_loom))]
-    fn session(script: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        let config = BrainConfig {
-            params: SearchParams {
-                threads: 1,
-                pin_threads: false,
-                playouts: Some(500),
-                ..BrainConfig::default().params
-            },
+    fn config(playouts: Option<u64>) -> BrainConfig {
+        BrainConfig {
+            params: SearchParams { threads: 1, pin_threads: false, playouts, ..BrainConfig::default().params },
             messages: true,
             tuning: Tuning::default(),
-        };
-        run(io::Cursor::new(script.as_bytes().to_vec()), &mut out, &config).unwrap();
-        String::from_utf8(out).unwrap().lines().filter(|l| !l.starts_with("MESSAGE")).map(String::from).collect()
+        }
+    }
+
+    /// Runs a whole script through the brain (with an injected fault) and returns every output line.
+    fn run_all(script: &str, config: &BrainConfig, fault: Option<Fault>) -> Vec<String> {
+        let mut out = Vec::new();
+        let session = Arc::new(Session::new());
+        let rx = input::spawn_reader(io::Cursor::new(script.as_bytes().to_vec()), Arc::clone(&session));
+        let mut brain = Brain::new(config, &mut out, &session);
+        brain.fault = fault;
+        brain.serve(&rx).unwrap();
+        String::from_utf8(out).unwrap().lines().map(String::from).collect()
+    }
+
+    /// The answer lines of a script (MESSAGE lines dropped), 500 playouts a move.
+    fn session(script: &str) -> Vec<String> {
+        answer_lines(run_all(script, &config(Some(500)), None))
+    }
+
+    fn answer_lines(lines: Vec<String>) -> Vec<String> {
+        lines.into_iter().filter(|l| !l.starts_with("MESSAGE")).collect()
     }
 
     #[test]
     #[cfg(not(canopy_loom))]
     fn scripted_session_over_a_reader_and_a_writer() {
-        let answers = session("START 15\r\nbegin\r\n\r\nTURN 8,8\r\nABOUT\r\nXYZZY\r\nTURN 7,7\r\nEND\r\nTURN 1,1\r\n");
-        assert_eq!(answers.len(), 6, "{answers:?}");
+        // The end of input ends the session once everything read is answered.
+        let answers = session("START 15\r\nbegin\r\n\r\nTURN 8,8\r\nABOUT\r\nXYZZY\r\nTURN 7,7\r\nTURN 1,1\r\n");
+        assert_eq!(answers.len(), 7, "{answers:?}");
         assert_eq!(answers[0], "OK");
         assert_eq!(answers[1], "7,7");
         let reply = Cell::parse(&answers[2]).unwrap();
@@ -364,7 +549,8 @@ mod tests {
         assert!(answers[3].starts_with("name=\"canopy\""));
         assert!(answers[4].starts_with("UNKNOWN"));
         assert!(answers[5].starts_with("ERROR"), "{answers:?}");
-        // The end of input ends the session like END.
+        let last = Cell::parse(&answers[6]).unwrap();
+        assert!(![Cell::new(7, 7), Cell::new(8, 8), Cell::new(1, 1), reply].contains(&last));
         assert_eq!(session("START 20\n"), ["OK"]);
         assert_eq!(session(""), Vec::<String>::new());
     }
@@ -372,27 +558,79 @@ mod tests {
     #[test]
     #[cfg(not(canopy_loom))]
     fn board_takeback_and_restart() {
-        let answers = session("START 10\nBOARD\n1,1,1\n2,2,2\nDONE\nTAKEBACK 1,1\nTAKEBACK 1,1\nRESTART\nBEGIN\nEND\n");
+        let answers = session("START 10\nBOARD\n1,1,1\n2,2,2\nDONE\nINFO rule 0\n");
         assert_eq!(answers[0], "OK");
         let reply = Cell::parse(&answers[1]).unwrap();
         assert!(reply.on_board(10) && reply != Cell::new(1, 1) && reply != Cell::new(2, 2));
-        assert_eq!(answers[2], "OK");
-        assert!(answers[3].starts_with("ERROR"));
-        assert_eq!(answers[4..], ["OK", "5,5"]);
+        let answers = session("START 10\nBOARD\n1,1,1\n2,2,2\nDONE\nTAKEBACK 1,1\nTAKEBACK 1,1\nRESTART\nBEGIN\nEND\n");
+        // DONE's move is cancelled by the TAKEBACK right after it (the manager has moved on).
+        assert_eq!(answers, ["OK", "OK", answers[2].as_str(), "OK", "5,5"]);
+        assert!(answers[2].starts_with("ERROR"));
     }
 
     #[test]
-    fn time_per_move() {
-        // The turn limit minus the margin.
-        assert_eq!(move_time_ms(2_000, 0, None, 200), 2_000 - 130);
-        assert_eq!(move_time_ms(100, 0, Some(5), 200), 80);
-        // 0 = play fast.
-        assert_eq!(move_time_ms(0, 0, None, 200), FAST_MOVE_MS - 10);
-        // The game limit: time left spread over the remaining moves (at most 40, at least 8).
-        assert_eq!(move_time_ms(30_000, 180_000, Some(40_000), 225), 1_000 - 80);
-        assert_eq!(move_time_ms(30_000, 180_000, Some(8_000), 10), 1_000 - 80);
-        assert_eq!(move_time_ms(30_000, 180_000, None, 225), 4_500 - 255);
-        assert_eq!(move_time_ms(30_000, 180_000, Some(0), 225), 1);
+    fn end_and_stopping_commands_cancel_the_move_before_them() {
+        // Moves of 30 s each: a cancelled search that did not stop would hold the test for minutes.
+        let slow =
+            BrainConfig { params: SearchParams { time_ms: Some(30_000), ..config(None).params }, ..config(None) };
+        let started = Instant::now();
+        let lines =
+            run_all("START 15\nINFO timeout_turn 30000\nTURN 7,7\nRESTART\nTURN 7,7\nABOUT\nEND now\n", &slow, None);
+        assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+        // START; TURN cancelled by RESTART; RESTART; TURN cancelled by END (queued behind ABOUT); ABOUT.
+        let answers = answer_lines(lines);
+        assert_eq!(answers[..2], ["OK", "OK"], "{answers:?}");
+        assert!(answers[2].starts_with("name="));
+        assert_eq!(answers.len(), 3);
+    }
+
+    #[test]
+    fn a_panicking_search_plays_a_fallback_move_and_the_brain_goes_on() {
+        let lines = run_all("START 15\nTURN 7,7\nABOUT\nTURN 0,14\n", &config(Some(200)), Some(Fault::Search));
+        let answers = answer_lines(lines.clone());
+        assert_eq!(answers.len(), 4, "{lines:?}");
+        let first = Cell::parse(&answers[1]).unwrap();
+        assert_ne!(first, Cell::new(7, 7));
+        assert!(answers[2].starts_with("name="));
+        let second = Cell::parse(&answers[3]).unwrap();
+        assert!(![Cell::new(7, 7), Cell::new(0, 14), first].contains(&second));
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("MESSAGE canopy: the search failed (injected fault in the search)")));
+        // The fallback fails too: the first empty cell.
+        let lines = run_all("START 15\nTURN 0,0\n", &config(Some(200)), Some(Fault::SearchAndFallback));
+        assert_eq!(answer_lines(lines), ["OK", "1,0"]);
+    }
+
+    #[test]
+    fn a_panicking_command_answers_error_and_the_brain_goes_on() {
+        let lines = run_all("START 15\nABOUT\nBEGIN\nABOUT\n", &config(Some(200)), Some(Fault::About));
+        assert_eq!(lines[0], "OK");
+        assert!(lines[1].starts_with("ERROR internal error: injected fault in ABOUT"), "{lines:?}");
+        assert_eq!(lines[2], "7,7");
+        assert!(lines[3].starts_with("ERROR internal error"));
+        assert_eq!(lines.len(), 4);
+    }
+
+    #[test]
+    fn an_over_long_line_is_one_error() {
+        let long = "9".repeat(MAX_LINE_BYTES + 1);
+        let answers = session(&format!("START 15\nTURN {long}\nABOUT\nBOARD\n1,1,1\n{long}\n2,2,2\nDONE\nBEGIN\n"));
+        assert_eq!(answers[0], "OK");
+        assert!(answers[1].starts_with("ERROR line longer than"), "{answers:?}");
+        assert!(answers[2].starts_with("name="));
+        assert!(answers[3].starts_with("ERROR BOARD line longer than"), "{answers:?}");
+        // The BOARD block changed nothing: the board is still empty.
+        assert_eq!(answers[4], "7,7");
+        assert_eq!(answers.len(), 5);
+    }
+
+    #[test]
+    fn negative_time_left_is_no_time() {
+        let answers = session("START 15\nINFO timeout_match 1000\nINFO time_left -200\nBEGIN\nTURN 7,8\n");
+        assert_eq!(answers.len(), 3, "{answers:?}");
+        assert_eq!(answers[1], "7,7");
+        assert!(Cell::parse(&answers[2]).is_some());
     }
 
     #[test]
