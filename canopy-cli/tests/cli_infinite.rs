@@ -85,7 +85,7 @@ fn ctrl_c_or_enter_stops_the_analysis_with_the_report() {
 
 #[test]
 fn a_given_limit_ends_the_analysis_and_other_agents_are_refused() {
-    let child = start(&[
+    let mut child = start(&[
         "analyze",
         "tictactoe",
         "--board",
@@ -96,9 +96,11 @@ fn a_given_limit_ends_the_analysis_and_other_agents_are_refused() {
         "--json",
         "--no-solver",
     ]);
+    // The stdin pipe stays open (held here; `wait_with_output` would close it): the limit ends it.
+    let stdin = child.stdin.take();
     let out = child.wait_with_output().unwrap();
+    drop(stdin);
     assert!(out.status.success());
-    // The stdin pipe stays open: the limit ended it.
     let objects = lines(&out.stdout);
     assert_eq!(objects.last().unwrap()["playouts"], 5000);
     let board = "2,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0";
