@@ -251,6 +251,10 @@ pub struct GomocupArgs {
     /// Do not print a MESSAGE line with the search figures before each move.
     #[arg(long)]
     pub quiet: bool,
+    /// Search every turn from a new tree (by default the tree is kept between turns, re-rooted on the
+    /// brain's move and the opponent's reply).
+    #[arg(long)]
+    pub no_reuse: bool,
 }
 
 /// Runs the Gomocup protocol on stdin and stdout ([`protocol::run_stdio`]): exits with status 0 after
@@ -259,7 +263,7 @@ pub fn gomocup(args: &GomocupArgs) -> anyhow::Result<()> {
     let mut params = args.search.params(1);
     params.playouts = args.search.playouts;
     params.time_ms = args.search.time;
-    let config = BrainConfig { params, messages: !args.quiet, tuning: args.brain.settings };
+    let config = BrainConfig { params, messages: !args.quiet, tuning: args.brain.settings, reuse: !args.no_reuse };
     // The only error is a failed write on stdout: the manager is gone, and nobody is left to tell.
     let _ = protocol::run_stdio(&config);
     Ok(())

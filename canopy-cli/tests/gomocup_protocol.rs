@@ -596,3 +596,53 @@ fn answers_keep_the_time_limits() {
         b.end();
     }
 }
+
+/// Reads lines up to the next answer; returns the last MESSAGE line before it and the answer.
+fn message_and_answer(b: &mut Brain) -> (String, String) {
+    let mut message = String::new();
+    loop {
+        let line = b.lines.recv_timeout(ANSWER).expect("an answer");
+        if line.starts_with("MESSAGE") {
+            message = line;
+        } else {
+            return (message, line);
+        }
+    }
+}
+
+/// The number before "kept from the last turn" in a search's MESSAGE line.
+fn kept(message: &str) -> u64 {
+    let (head, _) = message.split_once(" kept from the last turn").unwrap_or_else(|| panic!("{message}"));
+    head.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+/// The brain keeps its tree between turns: after the reply its principal variation expected, the next
+/// search starts with playouts already in the root, and says how many.
+#[test]
+fn the_tree_is_kept_across_the_expected_reply() {
+    let mut b = Brain::start(false);
+    assert_eq!(b.expect("START 15"), "OK");
+    b.send("INFO timeout_turn 400");
+    b.send("BEGIN");
+    let (_, first) = message_and_answer(&mut b);
+    b.send("TURN 8,8");
+    let (message, mine) = message_and_answer(&mut b);
+    let pv: Vec<&str> = message.rsplit_once("pv ").unwrap().1.split(' ').collect();
+    assert_eq!(pv[0], mine, "{message}");
+    let expected = pv.get(1).copied().expect("a reply in the principal variation");
+    assert!(![first.as_str(), "8,8", mine.as_str()].contains(&expected));
+    b.send(&format!("TURN {expected}"));
+    let (message, _) = message_and_answer(&mut b);
+    assert!(kept(&message) > 0, "{message}");
+    b.end();
+    // Without reuse every turn starts from nothing.
+    let mut b = Brain::start_binary(env!("CARGO_BIN_EXE_canopy"), &["gomocup", "--no-reuse"], false);
+    assert_eq!(b.expect("START 15"), "OK");
+    b.send("INFO timeout_turn 300");
+    b.send("BEGIN");
+    message_and_answer(&mut b);
+    b.send("TURN 8,8");
+    let (message, _) = message_and_answer(&mut b);
+    assert_eq!(kept(&message), 0, "{message}");
+    b.end();
+}

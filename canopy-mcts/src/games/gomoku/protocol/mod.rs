@@ -87,10 +87,12 @@ use std::time::{Duration, Instant};
 use super::agents::forced_move;
 use super::board::{Cell, GomokuState, MAX_SIZE};
 use super::player::{fallback_move, Plan, Tuning, DEFAULT_EXPLORATION};
+use super::policy::GomokuPolicy;
 use super::rules::Rule;
 use super::Gomoku;
+use crate::policy::Coverage;
 use crate::rng::{seeded, Rng};
-use crate::search::{Progress, SearchParams, SearchReport};
+use crate::search::{Event, Limits, Progress, SearchParams, SearchReport};
 use input::{command_word, Input, Session, Signal, Text};
 
 pub use input::MAX_LINE_BYTES;
@@ -119,6 +121,9 @@ pub struct BrainConfig {
     pub messages: bool,
     /// How the search shapes the game.
     pub tuning: Tuning,
+    /// Keep the search tree between turns: the brain's move and the opponent's reply re-root it
+    /// ([`crate::search::Session::advance`]), so that a turn starts from what the last one learnt.
+    pub reuse: bool,
 }
 
 impl Default for BrainConfig {
@@ -127,6 +132,7 @@ impl Default for BrainConfig {
             params: SearchParams { playouts: None, exploration: DEFAULT_EXPLORATION, ..SearchParams::default() },
             messages: true,
             tuning: Tuning::default(),
+            reuse: true,
         }
     }
 }
@@ -222,6 +228,8 @@ struct Brain<'a, W: Write> {
     max_memory: u64,
     moves: u64,
     rng: Rng,
+    /// The search tree kept from the last searched turn ([`BrainConfig::reuse`]).
+    tree: Option<crate::search::Session<Gomoku, GomokuPolicy>>,
     #[cfg(test)]
     fault: Option<Fault>,
 }
@@ -249,6 +257,7 @@ impl<'a, W: Write> Brain<'a, W> {
             max_memory: 0,
             moves: 0,
             rng: seeded(config.params.seed, 0x676f_6d6f),
+            tree: None,
             #[cfg(test)]
             fault: None,
         }
@@ -448,7 +457,6 @@ impl<'a, W: Write> Brain<'a, W> {
         params.memory_bytes = memory_budget(self.max_memory, params.memory_bytes);
         params.seed = params.seed.wrapping_add(self.moves);
         let policy = tuning.policy();
-        let search = tuning.search(game, &policy, params, root_moves);
         let mut settle = Settle::new(budget);
         let mut observe = |p: &Progress| {
             let elapsed = received.elapsed().as_millis() as u64;
@@ -457,8 +465,43 @@ impl<'a, W: Write> Brain<'a, W> {
             }
         };
         let interval = (budget.soft_ms / 10).clamp(5, 50);
-        let report = search.run_observed(state, Some(signal.stop_flag()), Some((interval, &mut observe)));
+        let progress = Some((interval, &mut observe as &mut dyn FnMut(&Progress)));
+        let report = if self.config.reuse {
+            let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
+            let tree = self.kept_tree(game, state, policy, params);
+            tree.restrict_root(root_moves.map(|m| (m, Coverage::ProofSafe)));
+            tree.search_observed(limits, Some(signal.stop_flag()), progress)
+        } else {
+            tuning.search(game, &policy, params, root_moves).run_observed(state, Some(signal.stop_flag()), progress)
+        };
         (report.best, Some((report, budget)))
+    }
+
+    /// The kept search tree, following the game to `state`: re-rooted on the brain's last move and the
+    /// opponent's reply when the tree stands for the position before them, else a fresh tree (a new game,
+    /// BOARD, TAKEBACK, or turns played without a search).
+    fn kept_tree(
+        &mut self,
+        game: &Gomoku,
+        state: &GomokuState,
+        policy: GomokuPolicy,
+        params: SearchParams,
+    ) -> &mut crate::search::Session<Gomoku, GomokuPolicy> {
+        let same = |t: &crate::search::Session<Gomoku, GomokuPolicy>| {
+            t.game() == game && t.state().key() == state.key() && t.state().stone_count() == state.stone_count()
+        };
+        let follows = self.tree.take().filter(|t| *t.game() == *game).and_then(|mut t| {
+            if same(&t) {
+                return Some(t);
+            }
+            let (&mine, &theirs) = (self.mine.last()?, self.theirs.last()?);
+            let advanced = t.advance(Event::Action(mine)).is_ok() && t.advance(Event::Action(theirs)).is_ok();
+            (advanced && same(&t)).then_some(t)
+        });
+        let mut tree = follows
+            .unwrap_or_else(|| crate::search::Session::with_policy(*game, policy, state.clone(), params.clone()));
+        tree.set_params(params);
+        self.tree.insert(tree)
     }
 
     /// A move without a search: [`fallback_move`], or the first empty cell when that panics.
@@ -485,11 +528,13 @@ fn search_message(report: &SearchReport<Cell>, budget: MoveBudget) -> String {
     };
     let win_rate = report.best.and_then(|b| report.action(&b)).and_then(|a| a.mean);
     format!(
-        "MESSAGE canopy: {} playouts in {:.0} ms (budget {}-{} ms), win rate {}{proof}, pv {}",
+        "MESSAGE canopy: {} playouts in {:.0} ms (budget {}-{} ms; {} kept from the last turn), win rate \
+         {}{proof}, pv {}",
         report.playouts,
         report.elapsed_ms,
         budget.soft_ms,
         budget.hard_ms,
+        report.root_visits.saturating_sub(report.playouts),
         win_rate.map_or("-".into(), |v| format!("{v:.3}")),
         report.pv.join(" ")
     )
@@ -513,6 +558,7 @@ mod tests {
             params: SearchParams { threads: 1, pin_threads: false, playouts, ..BrainConfig::default().params },
             messages: true,
             tuning: Tuning::default(),
+            reuse: true,
         }
     }
 
