@@ -170,10 +170,11 @@ pub fn print_totals<A>(r: &SearchReport<A>) {
 
 /// The keys of the search statistics every `--json` analysis carries, in order: `playouts`, `root_visits`,
 /// `nodes`, `max_depth`, `mean_depth`, `elapsed_ms` (milliseconds), `playouts_per_sec`, `memory_bytes`,
-/// `memory_limited`, `table` (null when the transposition table is off), `threads`, `normalisation` and
+/// `memory_limited`, `recycled_nodes` (nodes an open-ended analysis let go to grow on within its budget),
+/// `table` (null when the transposition table is off), `threads`, `normalisation` and
 /// `solver` (whether MCTS-Solver ran: "on", "off: disabled by params" or "off: game is not two-player
 /// win/draw/loss").
-const STATS_KEYS: [&str; 13] = [
+const STATS_KEYS: [&str; 14] = [
     "playouts",
     "root_visits",
     "nodes",
@@ -183,6 +184,7 @@ const STATS_KEYS: [&str; 13] = [
     "playouts_per_sec",
     "memory_bytes",
     "memory_limited",
+    "recycled_nodes",
     "table",
     "threads",
     "normalisation",
@@ -201,6 +203,7 @@ pub fn search_stats_json<A>(r: &SearchReport<A>) -> Map<String, Value> {
         json!(r.playouts_per_sec),
         json!(r.memory_bytes),
         json!(r.memory_limited),
+        json!(r.recycled_nodes),
         json!(r.table),
         json!(r.threads),
         json!(r.normalisation),

@@ -71,30 +71,63 @@ where
     P: Policy<G> + Clone + Send + 'static,
 {
     let params = search.params().clone();
-    let mut session = Session::with_policy(search.game().clone(), search.policy().clone(), state.clone(), params);
+    let mut session: Session<G, P> =
+        Session::with_policy(search.game().clone(), search.policy().clone(), state.clone(), params);
     session.restrict_root(search.root_restriction().map(|(m, c)| (m.to_vec(), c)));
     let stop = stop_flag();
     let game = search.game().clone();
-    let handle = session.start(limits);
     let interval = Duration::from_millis(options.interval);
-    let mut next = Instant::now() + interval;
-    let mut out = std::io::stdout().lock();
-    while !stop.load(Ordering::Relaxed) && !handle.is_finished() {
-        std::thread::sleep(Duration::from_millis(10).min(interval));
-        if Instant::now() < next {
+    let began = Instant::now();
+    let mut next = began + interval;
+    // Playouts of the segments before the current one, and nodes recycled between them: each segment
+    // ends when the tree fills the budget, the session lets go of its least visited subtrees, and the
+    // next segment searches on (within what is left of the limits).
+    let (mut before, mut recycled) = (0u64, 0u64);
+    let mut until_full = true;
+    loop {
+        let left = Limits {
+            playouts: limits.playouts.map(|p| p.saturating_sub(before)),
+            time_ms: limits.time_ms.map(|t| t.saturating_sub(began.elapsed().as_millis() as u64)),
+        };
+        let handle = if until_full { session.start_until_full(left) } else { session.start(left) };
+        let mut out = std::io::stdout().lock();
+        while !stop.load(Ordering::Relaxed) && !handle.is_finished() {
+            std::thread::sleep(Duration::from_millis(10).min(interval));
+            if Instant::now() < next {
+                continue;
+            }
+            next += interval;
+            let mut snap = handle.snapshot();
+            snap.playouts += before;
+            snap.elapsed_ms = began.elapsed().as_secs_f64() * 1e3;
+            let line = if json { progress_json(&game, &snap).to_string() } else { progress_text(&snap) };
+            if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+                drop(handle);
+                std::process::exit(crate::BROKEN_PIPE_EXIT);
+            }
+        }
+        drop(out);
+        let (kept, mut report) = handle.stop();
+        session = kept;
+        before += report.playouts;
+        let limit_reached = limits.playouts.is_some_and(|p| before >= p)
+            || limits.time_ms.is_some_and(|t| began.elapsed().as_millis() as u64 >= t);
+        let full =
+            report.memory_limited && !stop.load(Ordering::Relaxed) && !limit_reached && report.root_proof.is_none();
+        let freed = if full { session.recycle() } else { Default::default() };
+        if full {
+            // Nothing to let go: search on in the full tree (by rollouts from its leaves) until stopped.
+            until_full = freed.nodes_after < freed.nodes_before;
+            recycled += freed.nodes_before - freed.nodes_after;
             continue;
         }
-        next += interval;
-        let snap = handle.snapshot();
-        let line = if json { progress_json(&game, &snap).to_string() } else { progress_text(&snap) };
-        if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
-            drop(handle);
-            std::process::exit(crate::BROKEN_PIPE_EXIT);
-        }
+        report.playouts = before;
+        report.recycled_nodes += recycled;
+        report.memory_limited |= recycled > 0;
+        report.elapsed_ms = began.elapsed().as_secs_f64() * 1e3;
+        report.playouts_per_sec = before as f64 / began.elapsed().as_secs_f64().max(1e-9);
+        return report;
     }
-    drop(out);
-    let (_, report) = handle.stop();
-    report
 }
 
 /// One line of text: elapsed time, playouts and their rate, memory, the best moves with their visit

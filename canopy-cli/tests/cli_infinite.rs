@@ -109,3 +109,24 @@ fn a_given_limit_ends_the_analysis_and_other_agents_are_refused() {
     let line = common::refused(&["analyze", "tictactoe", "--board", "x.o/.o./..x", "--interval", "100"]);
     assert!(line.contains("--infinite"), "{line}");
 }
+
+#[test]
+fn an_analysis_that_fills_its_budget_recycles_and_searches_on_within_it() {
+    const BUDGET: u64 = 2 << 20;
+    let board = "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0";
+    let mut child =
+        start(&["analyze", "2048", "--board", board, "--infinite", "--memory", "2MiB", "--json", "--interval", "200"]);
+    std::thread::sleep(Duration::from_millis(2_500));
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let objects = lines(&out.stdout);
+    let (last, progress) = objects.split_last().unwrap();
+    for p in progress {
+        assert!(p["memory_bytes"].as_u64().unwrap() <= BUDGET, "{p}");
+    }
+    assert!(last["memory_bytes"].as_u64().unwrap() <= BUDGET, "{last}");
+    assert!(last["recycled_nodes"].as_u64().unwrap() > 0, "2 MiB fill up in 2.5 s: {last}");
+    let counts: Vec<u64> = progress.iter().map(|p| p["playouts"].as_u64().unwrap()).collect();
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "the count goes on across recycling: {counts:?}");
+}

@@ -196,3 +196,27 @@ fn a_root_restriction_holds_until_the_next_move() {
     let report = session.search(Limits::playouts(500));
     assert_eq!(report.actions.len(), 8, "no restriction after the move");
 }
+
+#[test]
+fn a_long_search_recycles_the_least_visited_subtrees_and_grows_on_within_its_budget() {
+    const BUDGET: usize = 2 << 20;
+    let params = SearchParams { memory_bytes: BUDGET, audit: true, ..one_thread() };
+    let mut rng = seeded(9, 0);
+    let mut session = Session::with_policy(G2048, G2048Policy::default(), G2048State::new_game(&mut rng), params);
+    let report = session.search(Limits::playouts(150_000));
+    assert_eq!(report.playouts, 150_000, "every playout ran");
+    assert_eq!(report.root_visits, 150_000);
+    assert!(report.recycled_nodes > 0, "a 2 MiB tree fills up and is recycled: {report:?}");
+    assert!(report.memory_limited);
+    assert!(report.memory_bytes <= BUDGET, "{} bytes", report.memory_bytes);
+    let audit = report.audit.as_ref().unwrap();
+    assert_eq!((audit.in_flight, audit.claimed_nodes, audit.overcounted_nodes), (0, 0, 0), "{audit:?}");
+    // Recycling by hand: at most half the budget after it, the root's statistics kept.
+    let visits = session.root_visits();
+    let r = session.recycle();
+    assert!(r.bytes_after <= BUDGET / 2 && r.nodes_after <= r.nodes_before, "{r:?}");
+    assert_eq!(session.root_visits(), visits);
+    // And the tree grows again from there.
+    let next = session.search(Limits::playouts(5_000));
+    assert!(next.nodes > r.nodes_after, "{} nodes after {}", next.nodes, r.nodes_after);
+}

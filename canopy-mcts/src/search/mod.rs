@@ -36,7 +36,7 @@ pub use params::{
     MIN_MEMORY_BYTES,
 };
 pub use report::{ActionStats, SearchReport, SolverStatus, TableStats, TreeAudit};
-pub use session::{AdvanceError, Event, Kept, Limits, SearchHandle, Session, Snapshot};
+pub use session::{AdvanceError, Event, Kept, Limits, Recycled, SearchHandle, Session, Snapshot};
 use tree::Tree;
 use tt::TranspositionTable;
 
@@ -181,7 +181,8 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         let params = self.effective_params(stop.is_some());
         let mut tree = Tree::new(self.game, root_state, &params);
         let gauges = memory_gauges(params.threads);
-        self.run_on(&mut tree, root_state, &params, start, (stop, &gauges), progress, prime)
+        let control = Control { stop, gauges: &gauges, stop_when_full: false };
+        self.run_on(&mut tree, root_state, &params, start, control, progress, prime)
     }
 
     /// The parameters a run uses: at least one thread and, with neither a playout nor a time limit nor a
@@ -205,7 +206,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         root_state: &G::State,
         params: &SearchParams,
         start: Instant,
-        (stop, gauges): (Option<&AtomicBool>, &[CachePadded<AtomicUsize>]),
+        Control { stop, gauges, stop_when_full }: Control<'_>,
         progress: Option<ProgressObserver<'_>>,
         prime: impl FnOnce(&GameNode<G>),
     ) -> SearchReport<G::Action> {
@@ -240,6 +241,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             solver: solver.is_on(),
             max_backup: params.backup == Backup::Max && game.players() == 1,
             memory: gauges,
+            stop_when_full,
         };
 
         if root_turn != Turn::Terminal {
@@ -373,6 +375,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             playouts_per_sec: if elapsed_ms > 0.0 { total.playouts as f64 / (elapsed_ms / 1e3) } else { 0.0 },
             memory_bytes,
             memory_limited: total.memory_limited,
+            recycled_nodes: 0,
             table: table.as_ref().map(|t| TableStats {
                 slots: t.capacity(),
                 filled: t.filled(),
@@ -388,6 +391,14 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             actions,
         }
     }
+}
+
+/// How a run is stopped and watched: an external stop flag, the live memory gauges
+/// ([`memory_gauges`] for its threads), and whether a full memory budget ends it.
+pub(crate) struct Control<'a> {
+    pub stop: Option<&'a AtomicBool>,
+    pub gauges: &'a [CachePadded<AtomicUsize>],
+    pub stop_when_full: bool,
 }
 
 /// Live memory gauges for a search of `threads` workers: one per worker and one for the rest of the

@@ -150,6 +150,9 @@ pub struct SearchReport<A> {
     pub memory_bytes: usize,
     /// Whether the memory budget stopped the tree from growing.
     pub memory_limited: bool,
+    /// Nodes a [`crate::Session`] let go during this search to keep growing within its budget (the least
+    /// visited subtrees became leaves, [`crate::search::Session::recycle`]); 0 for a [`crate::Search`].
+    pub recycled_nodes: u64,
     /// Transposition-table figures (`None` when the table is off or the game has no keys).
     pub table: Option<TableStats>,
     /// How values are put on `[0, 1]` for UCT: "bounds [lo, hi]" or "per-node min/max".

@@ -29,7 +29,9 @@ use crate::search::readout::{best_action, gauged_bytes, root_actions};
 use crate::search::report::{ActionStats, SearchReport};
 use crate::search::tree::Tree;
 use crate::search::worker::GameNode;
-use crate::search::{memory_gauges, physical_memory_bytes, table_slots, ProgressObserver, Search, SearchParams};
+use crate::search::{
+    memory_gauges, physical_memory_bytes, table_slots, Control, ProgressObserver, Search, SearchParams,
+};
 use crate::sync::{AtomicBool, AtomicUsize, Ordering};
 use crossbeam_utils::CachePadded;
 
@@ -79,6 +81,21 @@ pub struct Kept {
     pub nodes: u64,
     /// Bytes the tree holds after re-rooting (arenas and table).
     pub memory_bytes: usize,
+}
+
+/// What [`Session::recycle`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recycled {
+    /// Nodes below this many visits became leaves.
+    pub min_visits: u64,
+    /// Nodes before and after.
+    pub nodes_before: u64,
+    /// Nodes after.
+    pub nodes_after: u64,
+    /// Bytes held before.
+    pub bytes_before: usize,
+    /// Bytes held after.
+    pub bytes_after: usize,
 }
 
 /// Why [`Session::advance`] refused an event (the session is unchanged).
@@ -207,7 +224,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         progress: Option<ProgressObserver<'_>>,
     ) -> SearchReport<G::Action> {
         let outcome =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run_search(limits, stop, progress, None)));
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.recycling_search(limits, stop, progress)));
         match outcome {
             Ok(report) => report,
             Err(payload) => {
@@ -217,14 +234,101 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         }
     }
 
+    /// A search within `limits` that, each time the tree fills the budget, recycles memory
+    /// ([`Session::recycle`]) and searches on for what is left of the limits; with no limit (a stop flag
+    /// ends it) it goes on until stopped. The report covers all of it (`recycled_nodes` says how many
+    /// nodes the recycling let go).
+    fn recycling_search(
+        &mut self,
+        limits: Limits,
+        stop: Option<&AtomicBool>,
+        mut progress: Option<ProgressObserver<'_>>,
+    ) -> SearchReport<G::Action> {
+        let start = Instant::now();
+        let limits = match (limits, stop) {
+            (Limits { playouts: None, time_ms: None }, None) => Limits::playouts(crate::search::DEFAULT_PLAYOUTS),
+            _ => limits,
+        };
+        let mut done = 0u64;
+        let mut recycled = 0u64;
+        loop {
+            let left = Limits {
+                playouts: limits.playouts.map(|p| p.saturating_sub(done)),
+                time_ms: limits.time_ms.map(|t| t.saturating_sub(start.elapsed().as_millis() as u64)),
+            };
+            let progress = progress
+                .as_mut()
+                .map(|(interval, observer)| (*interval, &mut **observer as &mut dyn FnMut(&crate::search::Progress)));
+            let mut report = self.run_search(left, stop, progress, None, true);
+            done += report.playouts;
+            let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            let limit_reached = left.playouts == Some(report.playouts)
+                || limits.time_ms.is_some_and(|t| start.elapsed().as_millis() as u64 >= t);
+            let finished = !report.memory_limited || stopped || limit_reached || report.root_proof.is_some();
+            if !finished {
+                let r = self.recycle();
+                recycled += r.nodes_before.saturating_sub(r.nodes_after);
+                if r.nodes_after >= r.nodes_before {
+                    // Nothing could be let go: search on in the full tree until the limits.
+                    let rest = Limits {
+                        playouts: limits.playouts.map(|p| p.saturating_sub(done)),
+                        time_ms: limits.time_ms.map(|t| t.saturating_sub(start.elapsed().as_millis() as u64)),
+                    };
+                    report = self.run_search(rest, stop, None, None, false);
+                    done += report.playouts;
+                } else {
+                    continue;
+                }
+            }
+            report.playouts = done;
+            report.recycled_nodes = recycled;
+            report.memory_limited |= recycled > 0;
+            report.elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+            report.playouts_per_sec =
+                if report.elapsed_ms > 0.0 { done as f64 / (report.elapsed_ms / 1e3) } else { 0.0 };
+            return report;
+        }
+    }
+
+    /// Lets go of the least visited subtrees so that the tree holds at most half of the memory budget:
+    /// every node (but the root) with fewer visits than a threshold becomes a leaf that keeps its
+    /// statistics, the threshold doubling from 2 until the copy fits. Between searches only; the copy
+    /// stands beside the old tree for a moment (as in [`Session::advance`]).
+    pub fn recycle(&mut self) -> Recycled {
+        let (nodes_before, bytes_before) = (self.tree.nodes, self.memory_bytes());
+        let target = self.params.memory_bytes / 2;
+        let mut min_visits = 2u64;
+        let most = self.root_visits().max(2);
+        loop {
+            let copy = self.tree.collapsed(min_visits, self.params.memory_bytes);
+            match copy {
+                Some(tree) if tree.memory_bytes() <= target || min_visits >= most => {
+                    self.tree = tree;
+                    break;
+                }
+                _ if min_visits >= most => break,
+                _ => min_visits = min_visits.saturating_mul(2),
+            }
+        }
+        Recycled {
+            min_visits,
+            nodes_before,
+            nodes_after: self.tree.nodes,
+            bytes_before,
+            bytes_after: self.memory_bytes(),
+        }
+    }
+
     /// One search of the tree, publishing its memory to `gauges` when they are given (one more than the
-    /// threads); a panic leaves the tree as the workers left it.
+    /// threads) and ending when the tree fills the budget when `stop_when_full`; a panic leaves the tree
+    /// as the workers left it.
     fn run_search(
         &mut self,
         limits: Limits,
         stop: Option<&AtomicBool>,
         progress: Option<ProgressObserver<'_>>,
         gauges: Option<&[CachePadded<AtomicUsize>]>,
+        stop_when_full: bool,
     ) -> SearchReport<G::Action> {
         let start = Instant::now();
         let params = SearchParams { playouts: limits.playouts, time_ms: limits.time_ms, ..self.params.clone() };
@@ -245,7 +349,8 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
                 &local
             }
         };
-        search.run_on(&mut self.tree, &self.state, &params, start, (stop, gauges), progress, |_| {})
+        let control = Control { stop, gauges, stop_when_full };
+        search.run_on(&mut self.tree, &self.state, &params, start, control, progress, |_| {})
     }
 
     /// Replaces the tree by a fresh one (after a worker panicked: its virtual loss stays in the tree,
@@ -319,6 +424,25 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         G: Clone + Send + 'static,
         P: Send + 'static,
     {
+        self.start_with(limits, false)
+    }
+
+    /// [`Session::start`], ending the search as soon as the tree fills the memory budget: the caller
+    /// can then [`Session::recycle`] and start again (an open-ended analysis that keeps improving within
+    /// its budget).
+    pub fn start_until_full(self, limits: Limits) -> SearchHandle<G, P>
+    where
+        G: Clone + Send + 'static,
+        P: Send + 'static,
+    {
+        self.start_with(limits, true)
+    }
+
+    fn start_with(self, limits: Limits, until_full: bool) -> SearchHandle<G, P>
+    where
+        G: Clone + Send + 'static,
+        P: Send + 'static,
+    {
         let stop = Arc::new(AtomicBool::new(false));
         let root = NonNull::from(self.tree.root());
         let game = self.game.clone();
@@ -331,7 +455,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
             // The session (and the tree the handle reads) lives until the handle joins this thread, even
             // when the search panics ([I11]).
             let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                session.run_search(limits, Some(&flag), None, Some(&readings))
+                session.run_search(limits, Some(&flag), None, Some(&readings), until_full)
             }));
             (session, report)
         });

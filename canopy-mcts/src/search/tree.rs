@@ -103,10 +103,24 @@ impl<G: Game> Tree<G> {
     /// Must be called between searches (no worker running): it reads the statistics Relaxed and every
     /// virtual loss is zero then ([I5]).
     pub fn rerooted(&self, new_root: &GameNode<G>, budget: usize) -> Option<Tree<G>> {
+        self.copied(new_root, budget, 0)
+    }
+
+    /// A copy of this tree in which every node but the root with fewer than `min_visits` visits is a
+    /// leaf: its subtree is left out (the node keeps its statistics and proof, and a later search may
+    /// expand it again). Recycles the memory of the least visited subtrees; `None` when even that copy
+    /// does not fit in `budget` bytes.
+    pub fn collapsed(&self, min_visits: u64, budget: usize) -> Option<Tree<G>> {
+        self.copied(self.root(), budget, min_visits)
+    }
+
+    /// [`Tree::rerooted`] on `new_root`, leaving out the subtrees of nodes below `min_visits` visits.
+    fn copied(&self, new_root: &GameNode<G>, budget: usize, min_visits: u64) -> Option<Tree<G>> {
         let base = Bump::new();
+        let expand = |node: &GameNode<G>| std::ptr::eq(node, new_root) || node.visits_relaxed() >= min_visits;
         // A table of twice the kept nodes (at most the old size); the next search grows it to what it
         // needs ([`Tree::ensure_table`]). Counting first keeps a huge table from being rebuilt per move.
-        let kept = count_nodes(new_root);
+        let kept = count_nodes(new_root, &expand);
         let slots = self.table.as_ref().map(|t| t.capacity().min((2 * kept).max(16)));
         let table = slots.and_then(TranspositionTable::try_with_slots);
         let table_bytes = table.as_ref().map_or(0, |t| t.bytes());
@@ -123,7 +137,7 @@ impl<G: Game> Tree<G> {
                     let _: Lookup<'_, _> = unsafe { table.get_or_insert(key, copy) };
                 }
             }
-            let Some(children) = original.children_acquire() else { continue };
+            let Some(children) = original.children_acquire().filter(|_| expand(original)) else { continue };
             let block: &mut [GameEdge<G>] =
                 base.try_alloc_slice_fill_with(children.len(), |i| children[i].copied()).ok()?;
             for (edge, new_edge) in children.iter().zip(block.iter()) {
@@ -157,13 +171,14 @@ impl<G: Game> Tree<G> {
     }
 }
 
-/// Nodes reachable from `root`, each once (iteratively).
-fn count_nodes<M>(root: &Node<M>) -> usize {
+/// Nodes reachable from `root` through the nodes `expand` keeps expanded, each once (iteratively).
+fn count_nodes<M>(root: &Node<M>, expand: &impl Fn(&Node<M>) -> bool) -> usize {
     let mut seen: HashSet<*const Node<M>> = HashSet::new();
     let mut stack = vec![root];
     seen.insert(root);
     while let Some(node) = stack.pop() {
-        for edge in node.children_acquire().unwrap_or(&[]) {
+        let children = if expand(node) { node.children_acquire() } else { None };
+        for edge in children.unwrap_or(&[]) {
             if let Some(child) = edge.child_acquire() {
                 if seen.insert(child) {
                     stack.push(child);

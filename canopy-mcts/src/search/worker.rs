@@ -47,6 +47,9 @@ pub(crate) struct Shared<'a, G: Game, P: Policy<G>> {
     /// Bytes held by each worker's arena, as its worker last saw them (for live memory figures; one
     /// cache line each, as each worker writes its own).
     pub memory: &'a [CachePadded<AtomicUsize>],
+    /// End the search when the memory budget stops the tree from growing (a session then recycles
+    /// memory and searches on, [`crate::search::Limits::until_full`]).
+    pub stop_when_full: bool,
 }
 
 /// Per-worker counters, batched locally and summed when the search ends.
@@ -114,6 +117,14 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         Self { gauge: None, ..self }
     }
 
+    /// Records that the budget stopped the tree from growing (and ends the search when asked to).
+    fn memory_full(&mut self) {
+        self.stats.memory_limited = true;
+        if self.shared.stop_when_full {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// Publishes this worker's arena size to its gauge.
     fn note_memory(&self) {
         if let Some(g) = self.gauge.and_then(|i| self.shared.memory.get(i)) {
@@ -176,7 +187,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 Some(r)
             }
             Err(_) => {
-                self.stats.memory_limited = true;
+                self.memory_full();
                 None
             }
         }
@@ -345,7 +356,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             // The memory budget is spent: give the claim back ([I1]), so the node stays a leaf that is
             // evaluated by rollouts and that a worker whose arena still has room may expand later.
             node.abandon_expansion();
-            self.stats.memory_limited = true;
+            self.memory_full();
             return None;
         };
         if edges.is_empty() {
