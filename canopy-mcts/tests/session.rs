@@ -220,3 +220,15 @@ fn a_long_search_recycles_the_least_visited_subtrees_and_grows_on_within_its_bud
     let next = session.search(Limits::playouts(5_000));
     assert!(next.nodes > r.nodes_after, "{} nodes after {}", next.nodes, r.nodes_after);
 }
+
+#[test]
+fn sessions_and_handles_move_between_threads() {
+    fn send<T: Send>(_: &T) {}
+    let session = Session::new(TicTacToe, TicTacToeState::default(), one_thread());
+    send(&session);
+    let handle = session.start(Limits::playouts(100));
+    send(&handle);
+    // A handle can be driven from another thread.
+    let (_, report) = std::thread::spawn(move || handle.wait()).join().unwrap();
+    assert_eq!(report.playouts, 100);
+}
