@@ -36,6 +36,10 @@ mod loom_f64 {
             f64::from_bits(self.0.load(order))
         }
 
+        pub fn store(&self, v: f64, order: Ordering) {
+            self.0.store(v.to_bits(), order)
+        }
+
         pub fn fetch_add(&self, v: f64, order: Ordering) -> f64 {
             let mut cur = self.0.load(Ordering::Relaxed);
             loop {

@@ -1,6 +1,9 @@
 //! Sessions: a tree kept across searches, re-rooted on the moves and outcomes played, searched in the
 //! background, and held within its memory budget.
 
+// Normal build only: under `--cfg canopy_loom` the atomics are loom's, usable in loom models only.
+#![cfg(not(canopy_loom))]
+
 use std::time::Duration;
 
 use canopy_mcts::games::g2048::{G2048Policy, G2048State, G2048};
