@@ -18,7 +18,7 @@ use super::two_player::{
     duel, tictactoe_agent, warn_unused_options, AgentMaker, DuelGame, GOMOKU_AGENTS, TICTACTOE_AGENTS,
 };
 use super::{common, input_error, AgentName};
-use canopy_mcts::games::gomoku::{Gomoku, GomokuState, Tuning};
+use canopy_mcts::games::gomoku::{Gomoku, GomokuState, PlayerAgent, Tuning};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::Game;
 
@@ -214,7 +214,7 @@ fn run_rows<G: Game>(
 /// A Gomoku agent maker from its description (`match`'s forms).
 fn gomoku_agent(spec: &str, base: &canopy_mcts::SearchParams, brain: Tuning) -> Result<AgentMaker<Gomoku>, String> {
     let player = parse_agent(spec, base, brain)?;
-    Ok(Box::new(move || Box::new(player.clone())))
+    Ok(Box::new(move || Box::new(PlayerAgent::new(player.clone()))))
 }
 
 /// The Gomoku game, opening and opponent of a series.

@@ -133,6 +133,9 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let game = args.game.rules.game()?;
     let state = args.game.rules.position(&game, args.game.board.as_deref(), false)?;
     let tuning = args.game.brain.settings;
+    if args.game.brain.has("reuse") {
+        eprintln!("warning: analyze runs one search, with no tree to keep; --no-reuse ignored");
+    }
     let policy = tuning.policy();
     let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
     // The brain's own decision: a forced move or its victory by fours without a search, else the search
@@ -251,10 +254,6 @@ pub struct GomocupArgs {
     /// Do not print a MESSAGE line with the search figures before each move.
     #[arg(long)]
     pub quiet: bool,
-    /// Search every turn from a new tree (by default the tree is kept between turns, re-rooted on the
-    /// brain's move and the opponent's reply).
-    #[arg(long)]
-    pub no_reuse: bool,
 }
 
 /// Runs the Gomocup protocol on stdin and stdout ([`protocol::run_stdio`]): exits with status 0 after
@@ -263,7 +262,8 @@ pub fn gomocup(args: &GomocupArgs) -> anyhow::Result<()> {
     let mut params = args.search.params(1);
     params.playouts = args.search.playouts;
     params.time_ms = args.search.time;
-    let config = BrainConfig { params, messages: !args.quiet, tuning: args.brain.settings, reuse: !args.no_reuse };
+    // The brain's `reuse` setting (`--no-reuse`) keeps or drops the tree between turns.
+    let config = BrainConfig { params, messages: !args.quiet, tuning: args.brain.settings };
     // The only error is a failed write on stdout: the manager is gone, and nobody is left to tell.
     let _ = protocol::run_stdio(&config);
     Ok(())

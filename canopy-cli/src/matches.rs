@@ -12,7 +12,7 @@ use super::params::SettingsFlags;
 use super::search_args::ForGomoku;
 use super::{args, input_error};
 use canopy_mcts::agent::{play_game, Agent, GameSeeds, Step};
-use canopy_mcts::games::gomoku::{How, Player, Tuning, DEFAULT_FLAT_ROLLOUTS};
+use canopy_mcts::games::gomoku::{How, Player, PlayerAgent, Tuning, DEFAULT_FLAT_ROLLOUTS};
 use canopy_mcts::param::Settings;
 use canopy_mcts::search::SearchParams;
 
@@ -193,7 +193,8 @@ pub fn run(args: &MatchGomoku) -> anyhow::Result<()> {
         let a_black = !args.swap || g % 2 == 0;
         let (black, white) = if a_black { (0, 1) } else { (1, 0) };
         let mut searched = [0u64; 2];
-        let (mut a, mut b) = (agents[black].clone(), agents[white].clone());
+        // Fresh agents every game: each keeps its own search tree through the game.
+        let (mut a, mut b) = (PlayerAgent::new(agents[black].clone()), PlayerAgent::new(agents[white].clone()));
         let mut players: [&mut dyn Agent<canopy_mcts::games::gomoku::Gomoku>; 2] = [&mut a, &mut b];
         let opening = |_: &mut canopy_mcts::Rng| start.clone();
         let record =
@@ -258,6 +259,7 @@ pub fn run(args: &MatchGomoku) -> anyhow::Result<()> {
             "winner_agent": winner_agent.map(|a| IDS[a]),
             "moves": moves,
             "playouts": record.work,
+            "kept_playouts": record.kept_playouts,
             "think_ms": record.think_ms,
             "searched_moves": searched,
         }));

@@ -10,7 +10,7 @@ use super::params::SettingsFlags;
 use super::search_args::{ForGomoku, ForTicTacToe};
 use super::{common, input_error, AgentName};
 use canopy_mcts::agent::{play_game, Agent, GameRecord, GameSeeds, Mcts, RandomAgent};
-use canopy_mcts::games::gomoku::{Gomoku, Player, Tuning, DEFAULT_FLAT_ROLLOUTS};
+use canopy_mcts::games::gomoku::{Gomoku, Player, PlayerAgent, Tuning, DEFAULT_FLAT_ROLLOUTS};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::SearchParams;
 use canopy_mcts::{Game, Rng};
@@ -33,6 +33,10 @@ pub struct TicTacToeChooser {
     /// Who chooses the moves (both sides).
     #[arg(long, default_value = "mcts", value_parser = agent_parser(TICTACTOE_AGENTS))]
     pub agent: AgentName,
+    /// mcts: search every move from a new tree (by default each side keeps its tree from move to move,
+    /// re-rooted on both sides' moves).
+    #[arg(long)]
+    pub no_reuse: bool,
 }
 
 /// The Gomoku agent of `play`, the opening and the brain settings.
@@ -73,16 +77,16 @@ pub fn warn_unused_options(
 
 /// Plays `args.games` self-play games of tic-tac-toe with the agent on both sides.
 pub fn play_tictactoe(args: &PlayTicTacToe) -> anyhow::Result<()> {
-    warn_unused_options(
-        args.game.agent == AgentName::Mcts,
-        &format!("{} does not search", args.game.agent),
-        &args.search,
-        None,
-    );
+    let searching = args.game.agent == AgentName::Mcts;
+    warn_unused_options(searching, &format!("{} does not search", args.game.agent), &args.search, None);
+    if !searching && args.game.no_reuse {
+        eprintln!("warning: {} does not search; --no-reuse ignored", args.game.agent);
+    }
     let agent: AgentMaker<TicTacToe> = match args.game.agent {
         AgentName::Mcts => {
             let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
-            Box::new(move || Box::new(Mcts::new(params.clone())))
+            let reuse = !args.game.no_reuse;
+            Box::new(move || Box::new(Mcts::<TicTacToe>::new(params.clone()).with_reuse(reuse)))
         }
         _ => Box::new(|| Box::new(RandomAgent)),
     };
@@ -111,7 +115,8 @@ pub fn play_gomoku(args: &PlayGomoku) -> anyhow::Result<()> {
         AgentName::Threat => Player::Threat,
         _ => Player::Random,
     };
-    let agent: AgentMaker<Gomoku> = Box::new(move || Box::new(player.clone()));
+    // Each side gets its own agent, and so its own kept tree.
+    let agent: AgentMaker<Gomoku> = Box::new(move || Box::new(PlayerAgent::new(player.clone())));
     let out = Out {
         game: "gomoku",
         games: args.games,
@@ -123,7 +128,7 @@ pub fn play_gomoku(args: &PlayGomoku) -> anyhow::Result<()> {
 }
 
 /// A tic-tac-toe agent from its description: `mcts[:key=value,...]` (the declared search parameters, on
-/// top of `base`) or `random`.
+/// top of `base`, and `reuse=true|false`: keep the tree between moves, default true) or `random`.
 ///
 /// # Errors
 /// A one-line message naming the unknown agent, key or bad value.
@@ -133,13 +138,22 @@ pub fn tictactoe_agent(text: &str, base: &SearchParams) -> Result<AgentMaker<Tic
         "random" if opts.trim().is_empty() => Ok(Box::new(|| Box::new(RandomAgent))),
         "mcts" => {
             let mut params = base.clone();
+            let mut reuse = true;
             let opts = opts.trim();
             let opts = if opts.is_empty() { Vec::new() } else { common::comma_list(opts)? };
             for kv in opts {
                 let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' is not key=value"))?;
+                if k.trim() == "reuse" {
+                    reuse = match v.trim() {
+                        "true" => true,
+                        "false" => false,
+                        other => return Err(format!("agent option reuse: {other} is not true or false")),
+                    };
+                    continue;
+                }
                 super::matches::set_search(&mut params, k, v).map_err(|e| format!("agent option {e}"))?;
             }
-            Ok(Box::new(move || Box::new(Mcts::new(params.clone()))))
+            Ok(Box::new(move || Box::new(Mcts::<TicTacToe>::new(params.clone()).with_reuse(reuse))))
         }
         other => Err(format!("'{other}' is not a tic-tac-toe agent (mcts[:key=value,...] or random)")),
     }
@@ -200,7 +214,14 @@ pub fn duel<G: Game>(
             None => "1/2-1/2",
         };
         let first_name = if a_first { "A" } else { "B" };
-        let json = json!({ "seed": record.seed, "first": first_name, "result": result, "moves": moves, "playouts": record.work });
+        let json = json!({
+            "seed": record.seed,
+            "first": first_name,
+            "result": result,
+            "moves": moves,
+            "playouts": record.work,
+            "kept_playouts": record.kept_playouts,
+        });
         let played = DuelGame {
             number: g + 1,
             a_first,

@@ -15,7 +15,8 @@
 //! use canopy_mcts::SearchParams;
 //!
 //! let params = SearchParams { playouts: Some(2_000), threads: 1, ..SearchParams::default() };
-//! let mut mcts = Mcts::new(params);
+//! // The search keeps its tree from move to move (`Mcts::with_reuse(false)` searches afresh each move).
+//! let mut mcts = Mcts::<TicTacToe>::new(params);
 //! let mut random = RandomAgent;
 //! let mut agents: [&mut dyn Agent<TicTacToe>; 2] = [&mut mcts, &mut random];
 //! let record = play_game(&TicTacToe, |_| TicTacToeState::default(), &mut agents, GameSeeds::new(7), None, |_, _| {});
@@ -29,7 +30,7 @@ use std::time::Instant;
 
 use crate::game::{Game, Returns, Turn};
 use crate::rng::{self, Rng};
-use crate::search::{Event, Search, SearchParams, SearchReport};
+use crate::search::{Event, Limits, Search, SearchParams, SearchReport, Session};
 use crate::sync::AtomicBool;
 
 /// How an agent arrived at its move.
@@ -190,6 +191,9 @@ pub enum Step<G: Game> {
         memory_bytes: usize,
         /// Whether that search reached its memory budget.
         memory_limited: bool,
+        /// Playouts the search's root already held when it started, from the tree kept since the agent's
+        /// last search (its `root_visits - playouts`; 0 for a fresh tree or without a search).
+        kept_playouts: u64,
     },
     /// A chance outcome.
     Chance(G::Outcome),
@@ -215,6 +219,9 @@ pub struct GameRecord<G: Game> {
     pub moves: Vec<u64>,
     /// Work of each player's decisions, summed (see [`Decision::work`]; one entry per player).
     pub work: Vec<u64>,
+    /// Playouts each player's searches found in their kept trees when they started, summed (see
+    /// [`Step::Move`]'s `kept_playouts`; one entry per player).
+    pub kept_playouts: Vec<u64>,
     /// Decision time of each player, milliseconds (one entry per player).
     pub think_ms: Vec<f64>,
     /// Wall time of the whole game, milliseconds.
@@ -283,6 +290,7 @@ pub fn play_game<G: Game>(
         returns: G::Returns::zero(),
         moves: vec![0; game.players()],
         work: vec![0; game.players()],
+        kept_playouts: vec![0; game.players()],
         think_ms: vec![0.0; game.players()],
         elapsed_ms: 0.0,
     };
@@ -327,6 +335,8 @@ pub fn play_game<G: Game>(
                 record.returns[p] += reward;
                 record.moves[p] += 1;
                 record.work[p] += decision.work;
+                let kept_playouts = decision.report.as_ref().map_or(0, |r| r.root_visits.saturating_sub(r.playouts));
+                record.kept_playouts[p] += kept_playouts;
                 record.think_ms[p] += elapsed_ms;
                 let step = Step::Move {
                     player: p,
@@ -337,6 +347,7 @@ pub fn play_game<G: Game>(
                     reward,
                     memory_bytes: decision.report.as_ref().map_or(0, |r| r.memory_bytes),
                     memory_limited: decision.report.as_ref().is_some_and(|r| r.memory_limited),
+                    kept_playouts,
                 };
                 on_step(&state, &step);
                 record.steps.push(step);
@@ -349,29 +360,84 @@ pub fn play_game<G: Game>(
     record
 }
 
-/// The tree search as an agent: one [`Search`] per move with `params` (its seed replaced by the
-/// decision's seed).
-#[derive(Clone, Debug)]
-pub struct Mcts {
+/// The tree search as an agent for game `G`, with `params` (their seed replaced by the decision's).
+///
+/// By default it keeps its search tree from move to move in a game ([`Session`]): every move and chance
+/// outcome the game loop reports ([`Agent::observe`]) re-roots the tree, so that the next search starts
+/// from what the earlier ones learnt about the position. A position the tree does not stand for (a new
+/// game, a move it could not follow) starts a fresh tree. [`Mcts::with_reuse`]`(false)` runs one fresh
+/// [`Search`] per move instead.
+pub struct Mcts<G: Game> {
     /// Search parameters of every move.
     pub params: SearchParams,
+    /// Keep the tree between moves.
+    reuse: bool,
+    /// The kept tree, at the position after the last event observed.
+    session: Option<Session<G>>,
 }
 
-impl Mcts {
-    /// The search agent with `params`.
+impl<G: Game> Mcts<G> {
+    /// The search agent with `params`, keeping its tree between moves.
     pub fn new(params: SearchParams) -> Self {
-        Mcts { params }
+        Mcts { params, reuse: true, session: None }
+    }
+
+    /// The same agent keeping its tree between moves (`true`, the default) or searching every move from a
+    /// new tree (`false`).
+    pub fn with_reuse(mut self, reuse: bool) -> Self {
+        self.reuse = reuse;
+        self.session = None;
+        self
+    }
+
+    /// Whether the agent keeps its tree between moves.
+    pub fn reuse(&self) -> bool {
+        self.reuse
     }
 }
 
-impl<G: Game> Agent<G> for Mcts {
+impl<G: Game> fmt::Debug for Mcts<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Mcts")
+            .field("params", &self.params)
+            .field("reuse", &self.reuse)
+            .field("kept_nodes", &self.session.as_ref().map(Session::nodes))
+            .finish()
+    }
+}
+
+/// States are compared to tell whether the kept tree stands for the position asked about.
+impl<G: Game + Clone> Agent<G> for Mcts<G>
+where
+    G::State: PartialEq,
+{
     fn name(&self) -> String {
         "mcts".to_string()
     }
 
     fn choose(&mut self, game: &G, state: &G::State, cx: &mut Context<'_>) -> Option<Decision<G::Action>> {
         let params = SearchParams { seed: cx.seed, ..self.params.clone() };
-        Decision::from_report(Search::new(game, params).run_with_stop(state, cx.stop))
+        if !self.reuse {
+            return Decision::from_report(Search::new(game, params).run_with_stop(state, cx.stop));
+        }
+        let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
+        let session = match &mut self.session {
+            Some(s) if s.state() == state => {
+                s.set_params(params);
+                s
+            }
+            kept => kept.insert(Session::new(game.clone(), state.clone(), params)),
+        };
+        Decision::from_report(session.search_observed(limits, cx.stop, None))
+    }
+
+    /// Re-roots the kept tree on the event; a tree that cannot follow is dropped.
+    fn observe(&mut self, _game: &G, event: Event<G::Action, G::Outcome>) {
+        if let Some(s) = &mut self.session {
+            if s.advance(event).is_err() {
+                self.session = None;
+            }
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 
 use canopy_mcts::agent::{play_game, Agent, GameSeeds, Step};
 use canopy_mcts::games::gomoku::{
-    flat, vcf, Cell, Gomoku, GomokuPolicy, GomokuState, How, Player, RolloutPolicy, Rule, Tuning, BLACK,
+    flat, vcf, Cell, Gomoku, GomokuPolicy, GomokuState, How, Player, PlayerAgent, RolloutPolicy, Rule, Tuning, BLACK,
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::{Search, SearchParams};
@@ -131,7 +131,8 @@ fn players_only_play_empty_cells() {
         Player::Random,
     ];
     for i in 0..players.len() {
-        let (mut a, mut b) = (players[i].clone(), players[(i + 1) % players.len()].clone());
+        let (mut a, mut b) =
+            (PlayerAgent::new(players[i].clone()), PlayerAgent::new(players[(i + 1) % players.len()].clone()));
         let mut agents: [&mut dyn Agent<Gomoku>; 2] = [&mut a, &mut b];
         let record = play_game(
             &game,
@@ -161,8 +162,10 @@ fn players_only_play_empty_cells() {
 fn mcts_beats_threat_with_both_colours() {
     let game = Gomoku::new(15, Rule::Freestyle);
     for side in [0, 1] {
-        let (mut mcts, mut threat) =
-            (Player::Mcts { params: params(3_000, 1), tuning: Tuning::default() }, Player::Threat);
+        let (mut mcts, mut threat) = (
+            PlayerAgent::new(Player::Mcts { params: params(3_000, 1), tuning: Tuning::default() }),
+            PlayerAgent::new(Player::Threat),
+        );
         let mut agents: [&mut dyn Agent<Gomoku>; 2] =
             if side == 0 { [&mut mcts, &mut threat] } else { [&mut threat, &mut mcts] };
         let record = play_game(&game, |_| game.new_game(), &mut agents, GameSeeds::new(side as u64), None, |_, _| {});

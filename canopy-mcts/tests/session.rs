@@ -235,3 +235,31 @@ fn sessions_and_handles_move_between_threads() {
     let (_, report) = std::thread::spawn(move || handle.wait()).join().unwrap();
     assert_eq!(report.playouts, 100);
 }
+
+/// A two-player tree re-rooted on moves reports for the side to move: the proofs of the root's moves,
+/// the root's proof and its value read as a fresh search of the position reads them (the re-rooted root
+/// records its statistics for the player who moved into it).
+#[test]
+fn a_re_rooted_two_player_tree_reports_for_the_side_to_move() {
+    let params = SearchParams { transposition_table: false, ..one_thread() };
+    let mut start = TicTacToeState::default();
+    TicTacToe.apply(&mut start, 4);
+    // X took the centre; O answers in a corner and X threatens 3-4-5: O must block at 3.
+    let mut session = Session::new(TicTacToe, start, params.clone());
+    session.search(Limits::playouts(300));
+    session.advance_all([Event::Action(8), Event::Action(5)]).unwrap();
+    let kept = session.search(Limits::playouts(300));
+    let fresh = Session::new(TicTacToe, *session.state(), params.clone()).search(Limits::playouts(300));
+    assert_eq!(kept.best, Some(3));
+    assert_eq!(fresh.best, Some(3));
+    for a in kept.actions.iter().filter(|a| a.action != 3) {
+        assert_eq!(a.proof, Some(canopy_mcts::Proof::Loss), "{} leaves the three open: {:?}", a.name, kept.actions);
+    }
+    // One more move each way: X to move after O's blunder at 2 (X wins at once with 3).
+    let mut session = Session::new(TicTacToe, *session.state(), params.clone());
+    session.search(Limits::playouts(2_000));
+    session.advance(Event::Action(2)).unwrap();
+    let report = session.search(Limits::playouts(200));
+    assert_eq!((report.best, report.root_proof), (Some(3), Some(canopy_mcts::Proof::Win)), "{report:?}");
+    assert!(report.root_value.unwrap() > 0.5, "{:?}", report.root_value);
+}

@@ -87,6 +87,10 @@ pub struct SnakePlayArgs {
     /// (default a quarter of the cells; 0 turns it off).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| ENDGAME.parse(t).map(|n| n as usize))]
     pub endgame: Option<usize>,
+    /// MCTS agent: search every move from a new tree (by default the tree is kept from move to move,
+    /// re-rooted on the move and the food spawn).
+    #[arg(long)]
+    pub no_reuse: bool,
     #[command(flatten)]
     pub search: SnakeSearchArgs,
 }

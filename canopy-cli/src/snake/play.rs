@@ -50,6 +50,9 @@ pub struct GameResult {
     mean_search_ms: Option<f64>,
     /// Moves chosen by a search (MCTS; forced moves are played without one).
     searches: u64,
+    /// Playouts the searches found in the tree kept from the earlier moves when they started, summed (0
+    /// with --no-reuse).
+    kept_playouts: u64,
     /// Moves along a closing cycle (MCTS endgame lock-in).
     cycle_moves: u64,
     /// Length of the snake when the agent locked into a closing cycle (`null`: never).
@@ -70,6 +73,7 @@ pub struct SeriesSetup {
     params: SearchParams,
     policy: SnakePolicy,
     endgame: usize,
+    reuse: bool,
 }
 
 impl SeriesSetup {
@@ -89,7 +93,7 @@ impl SeriesSetup {
         }
         let endgame = snake.endgame.unwrap_or(MctsAgent::default_endgame(w, h));
         let policy = SnakePolicy { rollout_cycle_free: endgame, ..super::search_policy(&snake.search, w, h) };
-        Ok(SeriesSetup { rules: Snake::new(w, h), agent, params, policy, endgame })
+        Ok(SeriesSetup { rules: Snake::new(w, h), agent, params, policy, endgame, reuse: !snake.no_reuse })
     }
 
     /// The search parameters of the MCTS agent.
@@ -115,9 +119,11 @@ impl SeriesSetup {
     fn agent(&self) -> Box<dyn Agent<Snake>> {
         let (w, h) = (self.rules.width, self.rules.height);
         match self.agent {
-            AgentName::Mcts => {
-                Box::new(MctsAgent::new(self.rules, self.policy, self.params.clone()).with_endgame(self.endgame))
-            }
+            AgentName::Mcts => Box::new(
+                MctsAgent::new(self.rules, self.policy, self.params.clone())
+                    .with_endgame(self.endgame)
+                    .with_reuse(self.reuse),
+            ),
             AgentName::Random => Box::new(Baseline::RandomSafe.agent(w, h)),
             AgentName::Greedy => Box::new(Baseline::Greedy.agent(w, h)),
             AgentName::Tailfollow => Box::new(Baseline::TailFollow.agent(w, h)),
@@ -192,12 +198,14 @@ pub fn warn_unused_options(agents: &[AgentName], search: &crate::SearchArgs, sna
     }
     let policy = snake.search.given.iter().map(|(name, _)| format!("--{}", name.replace('_', "-")));
     let endgame = snake.endgame.map(|_| "--endgame".to_string());
+    let no_reuse = snake.no_reuse.then(|| "--no-reuse".to_string());
     let unused: Vec<String> = search
         .given_flags()
         .filter(|(name, _)| *name != "seed")
         .map(|(_, flag)| flag)
         .chain(policy)
         .chain(endgame)
+        .chain(no_reuse)
         .collect();
     if !unused.is_empty() {
         let names: Vec<String> = agents.iter().map(ToString::to_string).collect();
@@ -215,7 +223,8 @@ pub fn play(args: &super::Play) -> anyhow::Result<()> {
     let super::Chooser { agent, options } = &args.game;
     let setup = SeriesSetup::new(*agent, &args.search, options)?;
     warn_unused_options(&[*agent], &args.search, options);
-    let (rules, params, search_policy, endgame) = (setup.rules, &setup.params, setup.policy, setup.endgame);
+    let (rules, params, search_policy, endgame, reuse) =
+        (setup.rules, &setup.params, setup.policy, setup.endgame, setup.reuse);
     let (w, h) = (rules.width, rules.height);
     let agent_name = setup.agent_name();
     let bar = progress_bar(args.games, options.watch || args.out.json);
@@ -240,6 +249,7 @@ pub fn play(args: &super::Play) -> anyhow::Result<()> {
                 "rollout_patience": search_policy.rollout_patience,
                 "tail_filter": format!("{:?}", search_policy.tail_filter).to_lowercase(),
                 "endgame_free_cells": endgame,
+                "reuse": reuse,
             })),
             "summary": summary,
             "games": results,
@@ -350,6 +360,7 @@ fn play_one(
         max_ms_per_move: max_ms,
         mean_search_ms: (searches > 0).then(|| search_ms / searches as f64),
         searches,
+        kept_playouts: record.kept_playouts[0],
         cycle_moves,
         locked_at_length,
         max_search_memory_bytes: max_memory,

@@ -43,7 +43,7 @@ use tt::TranspositionTable;
 use crate::game::{Game, Returns, Turn};
 use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use readout::{audit_tree, best_action, progress_of, root_actions};
+use readout::{audit_tree, best_action, progress_of, root_actions, root_for_mover};
 use worker::{GameNode, Shared, Worker, WorkerStats};
 
 /// Sizes in bytes of one tree node and one edge of the children blocks for game `G` (for memory
@@ -349,6 +349,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         let elapsed_ms = elapsed.as_secs_f64() * 1e3;
 
         let actions = root_actions(game, root, root.visits_relaxed());
+        let (root_value, root_proof) = root_for_mover(game, root);
         let best = best_action(&actions);
         let mut pv = Vec::new();
         if let Some(b) = &best {
@@ -364,9 +365,9 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             best: best.map(|b| b.action),
             best_name: best.map(|b| b.name.clone()),
             pv,
-            root_value: root.mean_relaxed(),
+            root_value,
             root_visits: root.visits_relaxed(),
-            root_proof: root.proof_relaxed(),
+            root_proof,
             playouts: total.playouts,
             nodes: *tree_nodes,
             max_depth: total.max_depth,

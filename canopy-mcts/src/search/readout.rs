@@ -7,9 +7,8 @@ use std::time::Instant;
 use crossbeam_utils::CachePadded;
 
 use crate::game::Game;
-use crate::search::node::{Node, Step};
+use crate::search::node::{Edge, Node, NodeKind, Step};
 use crate::search::report::{ActionStats, Proof, TreeAudit};
-use crate::search::solver::proof_for;
 use crate::search::worker::{q_value, GameNode};
 use crate::search::Progress;
 use crate::sync::{AtomicUsize, Ordering};
@@ -74,12 +73,36 @@ pub(super) fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64)
                     reward: e.reward as f64,
                     prior: e.prob as f64,
                     pv: e.child_acquire().map(|c| principal_variation(game, c)).unwrap_or_default(),
-                    proof: proof_for(e, root.player()),
+                    proof: move_proof(e),
                 })
             }
             Step::Outcome(_) | Step::Sampled => None,
         })
         .collect()
+}
+
+/// The root's mean return and proven result for the player to move. The root records them for its own
+/// player: the player to move in a fresh tree, but in a tree re-rooted on a move
+/// ([`crate::Session::advance`]) the player who made that move (a decision root's children tell the player
+/// to move: each records the player who moved into it). In a win/draw/loss game the two players' views
+/// are exact complements, so the root's are turned round; other games' are read as they stand.
+pub(super) fn root_for_mover<G: Game>(game: &G, root: &GameNode<G>) -> (Option<f64>, Option<Proof>) {
+    let (mean, proof) = (root.mean_relaxed(), root.proof_relaxed());
+    let mover = root.children_acquire().and_then(|c| c.iter().find_map(|e| e.child_acquire())).map(|c| c.player());
+    if root.kind() == NodeKind::Decision && game.win_draw_loss() && mover.is_some_and(|m| m != root.player()) {
+        (mean.map(|m| 1.0 - m), proof.map(Proof::flipped))
+    } else {
+        (mean, proof)
+    }
+}
+
+/// The proven result of a root action for the player who plays it. The child records its proof for its
+/// own player, the one who moved into it, which is that player: read as it stands. (The root's own
+/// player is the player to move only in a fresh tree; in a tree re-rooted on a move
+/// ([`crate::Session::advance`]) it is the player who made that move, so reading the children for the
+/// root's player would turn a two-player tree's wins into losses.)
+fn move_proof<M>(e: &Edge<M>) -> Option<Proof> {
+    e.child_acquire()?.proof_relaxed()
 }
 
 /// The best root action: a proven win if there is one; otherwise the most visited action that is not a

@@ -48,7 +48,7 @@ pub use agents::{
 pub use board::{Cell, GomokuState, BLACK, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, WHITE};
 pub use parse::{check_size, parse_moves, PositionError};
 pub use player::{
-    fallback_move, Move, Plan, Player, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, VCF_BUDGET,
+    fallback_move, Move, Plan, Player, PlayerAgent, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, VCF_BUDGET,
     VCF_DEFENCE_BUDGET,
 };
 pub use rules::Rule;

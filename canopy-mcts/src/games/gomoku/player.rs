@@ -7,6 +7,9 @@
 //! the opponent's sequence of fours when it has one. Whatever a player returns is checked: a cell that
 //! is off the board or occupied is never played; the [`threat`] player's choice, then the first empty
 //! cell, stand in for it. docs/gomoku.md measures each setting.
+//!
+//! In a game ([`crate::agent::play_game`]) a player is a [`PlayerAgent`]: its MCTS keeps the search tree
+//! from move to move ([`Tuning::reuse`]), re-rooted on both sides' moves.
 
 use std::time::{Duration, Instant};
 
@@ -15,12 +18,12 @@ use super::board::{Cell, GomokuState};
 use super::playout::RolloutPolicy;
 use super::tactics::vcf_until;
 use super::{Gomoku, GomokuPolicy, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS, MAX_SIZE};
-use crate::agent::How;
+use crate::agent::{Agent, Context, Decision, How};
 use crate::game::Game;
 use crate::param::{Kind, Param, Settings, Store, Value};
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
-use crate::search::{Search, SearchParams, SearchReport};
+use crate::search::{Event, Limits, Search, SearchParams, SearchReport, Session};
 use crate::sync::AtomicBool;
 
 /// The UCT exploration constant Gomoku's commands use unless told otherwise: lower than the engine's
@@ -54,6 +57,12 @@ pub struct Tuning {
     /// (and play it), and for one of the opponent's (and search only the moves that defuse it). Default
     /// true.
     pub threat_search: bool,
+    /// In a game ([`PlayerAgent`]), keep the search tree from move to move: the player's move and the
+    /// opponent's reply re-root it ([`Session::advance`]), so that a search starts from what the last
+    /// ones learnt about the position. A root restricted to the defences against a sequence of fours is
+    /// searched on the kept tree too ([`Session::restrict_root`]). The Gomocup brain keeps its tree between
+    /// turns the same way. Default true.
+    pub reuse: bool,
 }
 
 impl Default for Tuning {
@@ -66,6 +75,7 @@ impl Default for Tuning {
             quiet_radius: Some(1),
             rollout_radius: DEFAULT_ROLLOUT_RADIUS,
             threat_search: true,
+            reuse: true,
         }
     }
 }
@@ -125,6 +135,13 @@ static TUNING_PARAMS: &[Param<Tuning>] = &[
         store: Store::Int(|t, v| t.rollout_radius = v as usize),
         get: |t| Value::Int(t.rollout_radius as u64),
     },
+    Param {
+        name: "reuse",
+        help: "Keep the search tree from move to move (re-rooted on both sides' moves)",
+        kind: Kind::Flag,
+        store: Store::Flag(|t, v| t.reuse = v),
+        get: |t| Value::Flag(t.reuse),
+    },
 ];
 
 impl Settings for Tuning {
@@ -182,14 +199,28 @@ impl Player {
 
     /// The player's move for the side to move of the non-terminal `state`, or `None` when the position is
     /// terminal. The move is always an empty cell of the board. `stop` ends a search early (the
-    /// protocol's END); `rng` drives the baselines and the fallbacks.
+    /// protocol's END); `rng` drives the baselines and the fallbacks. A search starts from a new tree
+    /// ([`PlayerAgent`] keeps one between the moves of a game).
     pub fn choose(&self, game: &Gomoku, state: &GomokuState, rng: &mut Rng, stop: Option<&AtomicBool>) -> Option<Move> {
+        self.choose_on(game, state, rng, stop, None)
+    }
+
+    /// [`Player::choose`], searching on the kept tree in `tree` when given and [`Tuning::reuse`] is on (a
+    /// new one when it does not stand for `state`).
+    fn choose_on(
+        &self,
+        game: &Gomoku,
+        state: &GomokuState,
+        rng: &mut Rng,
+        stop: Option<&AtomicBool>,
+        tree: Option<&mut Option<KeptTree>>,
+    ) -> Option<Move> {
         if state.is_terminal() {
             return None;
         }
         let start = Instant::now();
         let (cell, how, report) = match self {
-            Player::Mcts { params, tuning } => mcts_move(game, state, params, tuning, stop, start),
+            Player::Mcts { params, tuning } => mcts_move(game, state, params, tuning, (stop, tree), start),
             Player::Flat { rollouts } => (flat(game, state, *rollouts, rng), How::Baseline, None),
             Player::Threat => (threat(game, state, rng), How::Baseline, None),
             Player::Random => (random(game, state, rng), How::Baseline, None),
@@ -279,13 +310,17 @@ impl Tuning {
     }
 }
 
-/// The MCTS player's choice: [`Tuning::plan`], then the search it asks for.
+/// The search tree a [`PlayerAgent`] keeps between moves.
+type KeptTree = Session<Gomoku, GomokuPolicy>;
+
+/// The MCTS player's choice: [`Tuning::plan`], then the search it asks for (on the kept tree in `tree`
+/// when given and [`Tuning::reuse`] is on).
 fn mcts_move(
     game: &Gomoku,
     state: &GomokuState,
     params: &SearchParams,
     tuning: &Tuning,
-    stop: Option<&AtomicBool>,
+    (stop, tree): (Option<&AtomicBool>, Option<&mut Option<KeptTree>>),
     start: Instant,
 ) -> (Option<Cell>, How, Option<SearchReport<Cell>>) {
     // A time-limited move gives the threat searches at most a third of its time.
@@ -298,7 +333,22 @@ fn mcts_move(
     let spent = start.elapsed().as_millis() as u64;
     params.time_ms = params.time_ms.map(|t| t.saturating_sub(spent).max(1));
     let policy = tuning.policy();
-    let report = tuning.search(game, &policy, params, root_moves).run_with_stop(state, stop);
+    let report = match tree {
+        Some(slot) if tuning.reuse => {
+            let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
+            let kept = match slot {
+                Some(kept) if kept.game() == game && kept.state() == state => {
+                    kept.set_params(params);
+                    kept
+                }
+                slot => slot.insert(Session::with_policy(*game, policy, state.clone(), params)),
+            };
+            // As in `Tuning::search`: the moves left out let the opponent's sequence of fours through.
+            kept.restrict_root(root_moves.map(|m| (m, Coverage::ProofSafe)));
+            kept.search_observed(limits, stop, None)
+        }
+        _ => tuning.search(game, &policy, params, root_moves).run_with_stop(state, stop),
+    };
     (report.best, How::Search, Some(report))
 }
 
@@ -337,27 +387,66 @@ pub fn fallback_move(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Optio
     (0..size * size).map(|i| Cell::from_index(i, size)).find(|&c| state.is_empty_cell(c))
 }
 
-/// The player as an [`crate::agent::Agent`]: the search's seed is the decision's, the baselines draw
-/// from the agent's stream, and a protocol's stop reaches the search.
-impl crate::agent::Agent<Gomoku> for Player {
-    fn name(&self) -> String {
-        Player::name(self).to_string()
+/// A [`Player`] playing a game ([`crate::agent::play_game`]): its choices, and the search tree its MCTS
+/// keeps from move to move when [`Tuning::reuse`] is on (every move of the game, both sides', re-roots
+/// it; a position the tree does not stand for starts a fresh one).
+pub struct PlayerAgent {
+    player: Player,
+    tree: Option<KeptTree>,
+}
+
+impl PlayerAgent {
+    /// `player` at the start of a game, with no tree yet.
+    pub fn new(player: Player) -> Self {
+        PlayerAgent { player, tree: None }
     }
 
-    fn choose(
-        &mut self,
-        game: &Gomoku,
-        state: &GomokuState,
-        cx: &mut crate::agent::Context<'_>,
-    ) -> Option<crate::agent::Decision<Cell>> {
-        let player = match &*self {
+    /// The player.
+    pub fn player(&self) -> &Player {
+        &self.player
+    }
+}
+
+impl From<Player> for PlayerAgent {
+    fn from(player: Player) -> Self {
+        PlayerAgent::new(player)
+    }
+}
+
+impl std::fmt::Debug for PlayerAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlayerAgent")
+            .field("player", &self.player)
+            .field("kept_nodes", &self.tree.as_ref().map(Session::nodes))
+            .finish()
+    }
+}
+
+/// The search's seed is the decision's, the baselines draw from the agent's stream, and a protocol's stop
+/// reaches the search.
+impl Agent<Gomoku> for PlayerAgent {
+    fn name(&self) -> String {
+        self.player.name().to_string()
+    }
+
+    fn choose(&mut self, game: &Gomoku, state: &GomokuState, cx: &mut Context<'_>) -> Option<Decision<Cell>> {
+        let player = match &self.player {
             Player::Mcts { params, tuning } => {
                 Player::Mcts { params: SearchParams { seed: cx.seed, ..params.clone() }, tuning: *tuning }
             }
             other => other.clone(),
         };
-        let mv = Player::choose(&player, game, state, cx.rng, cx.stop)?;
+        let mv = player.choose_on(game, state, cx.rng, cx.stop, Some(&mut self.tree))?;
         let work = mv.report.as_ref().map_or(0, |r| r.playouts);
-        Some(crate::agent::Decision { action: mv.cell, how: mv.how, work, report: mv.report })
+        Some(Decision { action: mv.cell, how: mv.how, work, report: mv.report })
+    }
+
+    /// Re-roots the kept tree on the move; a tree that cannot follow is dropped.
+    fn observe(&mut self, _game: &Gomoku, event: Event<Cell, crate::game::NoOutcome>) {
+        if let Some(tree) = &mut self.tree {
+            if tree.advance(event).is_err() {
+                self.tree = None;
+            }
+        }
     }
 }

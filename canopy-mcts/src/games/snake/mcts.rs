@@ -20,6 +20,11 @@
 //!   free cell to the tail; with the body it closes a Hamiltonian cycle, and walking that cycle fills the
 //!   board with every food at most (free cells) moves away. From then on the agent follows the cycle
 //!   without searching. Off by default in [`MctsAgent::new`]; the command line turns it on.
+//! - **The tree is kept between moves** ([`MctsAgent::with_reuse`], on by default): the search tree of
+//!   one move, re-rooted on the move played and the food spawned ([`Session::advance`]), starts the next
+//!   search. The agent follows every move of the game ([`Agent::observe`]), searched or not, so the tree
+//!   still stands for the position after forced and cycle moves (a fresh one where the old tree has no
+//!   node for it); a position it does not stand for starts a fresh tree.
 //!
 //! Food spawns are chance nodes: the game lists every free cell (closed loop, one edge per outcome)
 //! while there are at most [`Snake::max_listed_outcomes`] of them; beyond that the list is empty and the
@@ -27,10 +32,10 @@
 
 use crate::agent::{Agent, Context, Decision, How};
 use crate::policy::Policy;
-use crate::search::{Search, SearchParams, SearchReport};
+use crate::search::{Event, Limits, Search, SearchParams, SearchReport, Session};
 
 use super::cycle::ClosingCycle;
-use super::state::{Dir, SnakeState};
+use super::state::{Cell, Dir, SnakeState};
 use super::{RolloutPolicy, Snake, SnakePolicy, TailFilter};
 
 /// Default rollout cap of the MCTS agent, in board areas (`width * height` moves).
@@ -50,7 +55,8 @@ pub struct Choice {
     pub report: Option<SearchReport<Dir>>,
 }
 
-/// An MCTS player: the game, a search policy, search parameters, and the closing cycle it locked into.
+/// An MCTS player: the game, a search policy, search parameters, the closing cycle it locked into and
+/// the search tree it keeps between moves.
 pub struct MctsAgent {
     game: Snake,
     policy: SnakePolicy,
@@ -59,6 +65,10 @@ pub struct MctsAgent {
     /// Look for a closing cycle once at most this many cells are free (0: never).
     endgame_free: usize,
     cycle: Option<ClosingCycle>,
+    /// Keep the search tree between moves.
+    reuse: bool,
+    /// The kept tree, at the position after the last event observed.
+    session: Option<Session<Snake, SnakePolicy>>,
 }
 
 impl MctsAgent {
@@ -74,10 +84,32 @@ impl MctsAgent {
         }
     }
 
-    /// An agent searching `game` (its rules must match the game played) with `policy` and `params`.
-    /// Each search takes its seed from [`MctsAgent::choose`]'s caller.
+    /// An agent searching `game` (its rules must match the game played) with `policy` and `params`,
+    /// keeping its tree between moves. Each search takes its seed from [`MctsAgent::choose`]'s caller.
     pub fn new(game: Snake, policy: SnakePolicy, params: SearchParams) -> Self {
-        MctsAgent { game, policy, params, legal: Vec::with_capacity(4), endgame_free: 0, cycle: None }
+        MctsAgent {
+            game,
+            policy,
+            params,
+            legal: Vec::with_capacity(4),
+            endgame_free: 0,
+            cycle: None,
+            reuse: true,
+            session: None,
+        }
+    }
+
+    /// The same agent keeping its search tree between moves (`true`, the default; see the
+    /// [module docs](self)) or searching every move from a new tree (`false`).
+    pub fn with_reuse(mut self, reuse: bool) -> Self {
+        self.reuse = reuse;
+        self.session = None;
+        self
+    }
+
+    /// Whether the agent keeps its search tree between moves.
+    pub fn reuse(&self) -> bool {
+        self.reuse
     }
 
     /// The same agent with the endgame lock-in: it looks for a closing cycle whenever at most
@@ -107,7 +139,10 @@ impl MctsAgent {
         &self.params
     }
 
-    /// Chooses a move for `s`, a position where the snake is to move; a search uses `seed`.
+    /// Chooses a move for `s`, a position where the snake is to move; a search uses `seed`. With
+    /// [`MctsAgent::with_reuse`] on, the search goes on in the kept tree when that stands for `s` (the
+    /// caller reported every event since the last choice to [`MctsAgent::observe`]), else in a fresh one
+    /// kept from now on.
     ///
     /// # Panics
     /// When the snake is not to move in `s` (the game is over or the food is pending).
@@ -121,9 +156,32 @@ impl MctsAgent {
             return Choice { dir: self.legal[0], how: How::Forced, report: None };
         }
         let params = SearchParams { seed, ..self.params.clone() };
-        let report = Search::with_policy(&self.game, &self.policy, params).run(s);
+        let report = if self.reuse {
+            let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
+            let session = match &mut self.session {
+                Some(kept) if kept.state() == s => {
+                    kept.set_params(params);
+                    kept
+                }
+                slot => slot.insert(Session::with_policy(self.game, self.policy, s.clone(), params)),
+            };
+            session.search(limits)
+        } else {
+            Search::with_policy(&self.game, &self.policy, params).run(s)
+        };
         let dir = report.best.unwrap_or(self.legal[0]);
         Choice { dir, how: How::Search, report: Some(report) }
+    }
+
+    /// Follows the game on the kept tree: `event` is the move played or the food spawned, in order; a tree
+    /// that cannot follow is dropped (the next search starts a fresh one). Without a kept tree it does
+    /// nothing.
+    pub fn observe(&mut self, event: Event<Dir, Cell>) {
+        if let Some(kept) = &mut self.session {
+            if kept.advance(event).is_err() {
+                self.session = None;
+            }
+        }
     }
 
     /// The next move along the closing cycle, finding one first when the endgame has come.
@@ -154,5 +212,9 @@ impl Agent<Snake> for MctsAgent {
         let c = MctsAgent::choose(self, s, cx.seed);
         let work = c.report.as_ref().map_or(0, |r| r.playouts);
         Some(Decision { action: c.dir, how: c.how, work, report: c.report })
+    }
+
+    fn observe(&mut self, _game: &Snake, event: Event<Dir, Cell>) {
+        MctsAgent::observe(self, event);
     }
 }

@@ -70,8 +70,9 @@
 //! runs but the reader thread waiting for input. Gomocup's tournament rules forbid pondering (the manager
 //! suspends a brain while the other one thinks; <https://gomocup.org/detail-information/>); only the
 //! experimental tournaments played on the participants' own machines (2020, 2021) allowed it. Each move
-//! is searched from scratch, in one place (`Brain::think`), where a search session kept across turns
-//! would go.
+//! is searched in one place (`Brain::think`), on the tree kept from the brain's last searched turn and
+//! re-rooted on its move and the reply ([`Tuning::reuse`]; `canopy gomocup --no-reuse` searches every
+//! turn from a new tree).
 
 mod commands;
 mod input;
@@ -119,11 +120,10 @@ pub struct BrainConfig {
     pub params: SearchParams,
     /// Print a `MESSAGE` line with the search figures before each searched move.
     pub messages: bool,
-    /// How the search shapes the game.
+    /// How the search shapes the game; with [`Tuning::reuse`] the brain keeps its search tree between
+    /// turns: its move and the opponent's reply re-root it ([`crate::search::Session::advance`]), so that
+    /// a turn starts from what the last one learnt.
     pub tuning: Tuning,
-    /// Keep the search tree between turns: the brain's move and the opponent's reply re-root it
-    /// ([`crate::search::Session::advance`]), so that a turn starts from what the last one learnt.
-    pub reuse: bool,
 }
 
 impl Default for BrainConfig {
@@ -132,7 +132,6 @@ impl Default for BrainConfig {
             params: SearchParams { playouts: None, exploration: DEFAULT_EXPLORATION, ..SearchParams::default() },
             messages: true,
             tuning: Tuning::default(),
-            reuse: true,
         }
     }
 }
@@ -228,7 +227,7 @@ struct Brain<'a, W: Write> {
     max_memory: u64,
     moves: u64,
     rng: Rng,
-    /// The search tree kept from the last searched turn ([`BrainConfig::reuse`]).
+    /// The search tree kept from the last searched turn ([`Tuning::reuse`]).
     tree: Option<crate::search::Session<Gomoku, GomokuPolicy>>,
     #[cfg(test)]
     fault: Option<Fault>,
@@ -380,8 +379,8 @@ impl<'a, W: Write> Brain<'a, W> {
     /// Thinks about the move in the non-terminal, non-empty `state`: the threat-space plan, then the tree
     /// search, within the move's budget; returns an empty cell, or `None` when the move was cancelled.
     ///
-    /// The one place where the brain starts a search (a search session kept across turns would be held
-    /// here). A panic in the search plays [`fallback_move`] instead (the first empty cell when that
+    /// The one place where the brain starts a search (on the tree kept across turns, with
+    /// [`Tuning::reuse`]). A panic in the search plays [`fallback_move`] instead (the first empty cell when that
     /// panics too), after a `MESSAGE`.
     fn think(
         &mut self,
@@ -466,7 +465,7 @@ impl<'a, W: Write> Brain<'a, W> {
         };
         let interval = (budget.soft_ms / 10).clamp(5, 50);
         let progress = Some((interval, &mut observe as &mut dyn FnMut(&Progress)));
-        let report = if self.config.reuse {
+        let report = if tuning.reuse {
             let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
             let tree = self.kept_tree(game, state, policy, params);
             tree.restrict_root(root_moves.map(|m| (m, Coverage::ProofSafe)));
@@ -558,7 +557,6 @@ mod tests {
             params: SearchParams { threads: 1, pin_threads: false, playouts, ..BrainConfig::default().params },
             messages: true,
             tuning: Tuning::default(),
-            reuse: true,
         }
     }
 
