@@ -263,3 +263,14 @@ fn a_re_rooted_two_player_tree_reports_for_the_side_to_move() {
     assert_eq!((report.best, report.root_proof), (Some(3), Some(canopy_mcts::Proof::Win)), "{report:?}");
     assert!(report.root_value.unwrap() > 0.5, "{:?}", report.root_value);
 }
+
+#[test]
+fn a_kept_root_already_proven_is_not_searched_again() {
+    let mut session = Session::new(TicTacToe, TicTacToeState::parse("x.o/.o./..x").unwrap(), one_thread());
+    let first = session.search(Limits::playouts(50_000));
+    assert!(first.root_proof.is_some(), "a small position is proven");
+    let again = session.search(Limits::playouts(50_000));
+    assert_eq!(again.playouts, 0, "the proof stands");
+    assert_eq!(again.best, first.best);
+    assert_eq!(again.root_proof, first.root_proof);
+}

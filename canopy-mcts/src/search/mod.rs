@@ -250,6 +250,10 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             *tree_nodes += w.stats.nodes;
         }
         prime(root);
+        if solver.is_on() && root.proof_relaxed().is_some() {
+            // A kept root already proven (a session's tree): nothing a search could change.
+            internal_stop.store(true, Ordering::Relaxed);
+        }
         let threads = params.threads;
         let held = tree::held_bytes(base, arenas, table.as_ref());
         // The workers share what the table and the tree built so far leave of the budget.

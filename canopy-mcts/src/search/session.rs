@@ -25,7 +25,7 @@ use std::time::Instant;
 use crate::game::{Game, Turn};
 use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::search::node::Step;
-use crate::search::readout::{best_action, gauged_bytes, root_actions};
+use crate::search::readout::{best_action, gauged_bytes, root_actions, root_for_mover};
 use crate::search::report::{ActionStats, SearchReport};
 use crate::search::tree::Tree;
 use crate::search::worker::GameNode;
@@ -533,7 +533,7 @@ impl<G: Game, P: Policy<G>> SearchHandle<G, P> {
             root_visits,
             best: best.map(|b| b.action),
             pv,
-            root_value: root.mean_relaxed(),
+            root_value: root_for_mover(&self.game, root).0,
             memory_bytes: gauged_bytes(&self.gauges),
             actions,
         }
