@@ -24,7 +24,8 @@ const LINE_MOVES: usize = 3;
 #[derive(clap::Args, Debug, Clone, Copy)]
 #[command(next_help_heading = "Open-ended analysis")]
 pub struct InfiniteArgs {
-    /// Search until Enter, a closed stdin or Ctrl-C (or the --time or --playouts limit), printing the
+    /// Search until Enter, a closed stdin or Ctrl-C (with --time or --playouts: until Enter, Ctrl-C or
+    /// the limit), printing the
     /// statistics at every interval; with --json, one JSON object per line (JSON Lines), the last one the
     /// final report.
     #[arg(long)]
@@ -35,8 +36,9 @@ pub struct InfiniteArgs {
     pub interval: u64,
 }
 
-/// Set by Ctrl-C (SIGINT) or by the end of the standard input; the handler is installed once.
-fn stop_flag() -> Arc<AtomicBool> {
+/// Set by Ctrl-C (SIGINT), by a line on the standard input (Enter) or, when `eof_stops`, by its end;
+/// installed once.
+fn stop_flag(eof_stops: bool) -> Arc<AtomicBool> {
     static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
     Arc::clone(FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
@@ -45,10 +47,13 @@ fn stop_flag() -> Arc<AtomicBool> {
         let _ = ctrlc::set_handler(move || on_signal.store(true, Ordering::Relaxed));
         let on_input = Arc::clone(&flag);
         std::thread::spawn(move || {
-            // Any line (Enter) or the end of the input stops the analysis.
+            // Any line (Enter) stops the analysis; so does the end of the input unless a limit will
+            // (a closed stdin, as under `< /dev/null`, then leaves the limit to end it).
             let mut line = String::new();
-            let _ = std::io::stdin().lock().read_line(&mut line);
-            on_input.store(true, Ordering::Relaxed);
+            let read = std::io::stdin().lock().read_line(&mut line);
+            if eof_stops || !matches!(read, Ok(0)) {
+                on_input.store(true, Ordering::Relaxed);
+            }
         });
         flag
     }))
@@ -74,7 +79,7 @@ where
     let mut session: Session<G, P> =
         Session::with_policy(search.game().clone(), search.policy().clone(), state.clone(), params);
     session.restrict_root(search.root_restriction().map(|(m, c)| (m.to_vec(), c)));
-    let stop = stop_flag();
+    let stop = stop_flag(limits.playouts.is_none() && limits.time_ms.is_none());
     let game = search.game().clone();
     let interval = Duration::from_millis(options.interval);
     let began = Instant::now();

@@ -48,7 +48,14 @@ pub struct MatchOptions {
 /// # Errors
 /// The declaration's message for an unknown name or a value out of range.
 pub fn set_search(params: &mut SearchParams, k: &str, v: &str) -> Result<(), String> {
-    match (k.trim().replace('-', "_").as_str(), v.trim()) {
+    let name = k.trim().replace('-', "_");
+    // The per-side settings are for the two-player games, which take none of these (as their flags).
+    if let Some(skipped) =
+        <super::search_args::ForGomoku as super::search_args::Profile>::SKIP.iter().find(|s| **s == name)
+    {
+        return Err(format!("{skipped} is not a setting of the two-player games"));
+    }
+    match (name.as_str(), v.trim()) {
         ("playouts", "0") => params.playouts = None,
         ("time", "0") => params.time_ms = None,
         ("memory", text) => {
@@ -75,6 +82,12 @@ pub fn parse_agent(text: &str, base: &SearchParams, brain: Tuning) -> Result<Pla
         .map(|kv| kv.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or(kv))
         .collect::<Result<_, _>>()
         .map_err(|kv| format!("agent option '{kv}' in '{text}' is not key=value"))?;
+    for (i, (k, _)) in pairs.iter().enumerate() {
+        let key = k.replace('-', "_");
+        if pairs[..i].iter().any(|(j, _)| j.replace('-', "_") == key) {
+            return Err(format!("agent option {k} is given twice in '{text}'"));
+        }
+    }
     // A value checked against its option's range; the message names the agent option.
     fn within<T>(k: &str, checked: Result<T, String>) -> Result<T, String> {
         checked.map_err(|e| format!("agent option {k}: {e}"))

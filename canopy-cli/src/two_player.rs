@@ -141,8 +141,14 @@ pub fn tictactoe_agent(text: &str, base: &SearchParams) -> Result<AgentMaker<Tic
             let mut reuse = true;
             let opts = opts.trim();
             let opts = if opts.is_empty() { Vec::new() } else { common::comma_list(opts)? };
+            let mut seen: Vec<String> = Vec::new();
             for kv in opts {
                 let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' is not key=value"))?;
+                let key = k.trim().replace('-', "_");
+                if seen.contains(&key) {
+                    return Err(format!("agent option {} is given twice in '{text}'", k.trim()));
+                }
+                seen.push(key);
                 if k.trim() == "reuse" {
                     reuse = match v.trim() {
                         "true" => true,
@@ -168,6 +174,11 @@ pub fn matched(args: &MatchTicTacToe) -> anyhow::Result<()> {
     let forms = Forms { json: args.json, csv: false };
     let out = Out { game: "tic-tac-toe", games: args.games, seed: args.search.seed, forms, quiet: false };
     series(&TicTacToe, |_| TicTacToeState::default(), [a.as_ref(), b.as_ref()], args.swap, &out, |c| c.to_string())
+}
+
+/// `text` as one CSV field: quoted (moves hold commas), inner quotes doubled.
+fn csv_field(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
 }
 
 /// A maker of fresh agents for game `G` (one per game played).
@@ -270,7 +281,7 @@ fn series<G: Game>(
                 record.seed,
                 g.result,
                 g.moves.len(),
-                g.moves.join(" ")
+                csv_field(&g.moves.join(" "))
             );
         }
         if lines || tables {

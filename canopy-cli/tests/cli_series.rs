@@ -199,3 +199,26 @@ fn options_only_the_search_reads_are_named_when_no_agent_searches() {
         common::canopy(&["compare", "tictactoe", "--games", "1", "--playouts", "50", "--threads", "1", "--quiet"]);
     assert!(String::from_utf8_lossy(&out.stderr).is_empty());
 }
+
+#[test]
+fn per_side_settings_are_refused_when_repeated_or_not_for_two_player_games_and_csv_quotes_moves() {
+    for (args, why) in [
+        (&["match", "tictactoe", "--black", "mcts:playouts=5,playouts=6"][..], "agent option playouts is given twice"),
+        (&["match", "gomoku", "--black", "mcts:radius=2,radius=3"], "agent option radius is given twice"),
+        (&["match", "gomoku", "--black", "mcts:backup=max"], "backup is not a setting of the two-player games"),
+        (&["match", "tictactoe", "--white", "mcts:chance=sample"], "chance is not a setting of the two-player games"),
+    ] {
+        let line = refused(args);
+        assert!(line.contains(why), "{args:?}: {line}");
+    }
+    // The moves of a game hold commas: the CSV field is quoted, so every row has the header's fields.
+    let out = common::text(&["play", "gomoku", "--agent", "random", "--size", "5", "--games", "2", "--csv"]);
+    let mut rows = out.lines();
+    let header = rows.next().unwrap();
+    assert_eq!(header.split(',').count(), 8);
+    for row in rows {
+        let (head, line) = row.split_once(",\"").expect("a quoted last field");
+        assert_eq!(head.split(',').count(), 7, "{row}");
+        assert!(line.ends_with('"') && !line[..line.len() - 1].contains('"'), "{row}");
+    }
+}

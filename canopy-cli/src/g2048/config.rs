@@ -35,7 +35,8 @@ pub fn agent_label(name: AgentName) -> String {
 /// (which agent reads which option is the library's [`AgentKind::uses`]; `--seed` counts as used by all:
 /// it also seeds the tile spawns of `play`).
 pub fn unused_options(agents: &[AgentKind], search: &SearchArgs, g: &G2048Args) -> Vec<String> {
-    let own = g.given.iter().map(|(name, _)| (*name, format!("--{}", name.replace('_', "-"))));
+    let reference = AgentConfig::new(AgentKind::Mcts);
+    let own = g.given.iter().map(|(name, _)| (*name, crate::params::flag_of(name, &reference)));
     search
         .given_flags()
         .chain(own)

@@ -14,6 +14,13 @@
 //! assert!(kept.visits > 0);
 //! let next = session.search(Limits::playouts(1_000));
 //! assert_eq!(next.root_visits, kept.visits + 1_000);
+//!
+//! // In the background: read the statistics while it runs, then stop it and get the session back.
+//! let handle = session.start(Limits::time_ms(50));
+//! let live = handle.snapshot();
+//! let (session, report) = handle.stop();
+//! assert!(report.root_visits >= live.root_visits);
+//! assert_eq!(session.root_visits(), report.root_visits);
 //! ```
 
 use std::fmt;
@@ -37,7 +44,7 @@ use crossbeam_utils::CachePadded;
 
 /// The limits of one search of a [`Session`]: whichever comes first. With neither, a blocking
 /// [`Session::search`] runs [`crate::search::DEFAULT_PLAYOUTS`] playouts and a background
-/// [`Session::start`] runs until stopped.
+/// [`Session::start`] runs until stopped (or until MCTS-Solver proves the root).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Playouts of this search (all threads together).
@@ -139,8 +146,8 @@ pub struct Session<G: Game, P: Policy<G> = UniformPolicy> {
 }
 
 impl<G: Game> Session<G> {
-    /// A session on `state` of `game`, with `params` (their playout and time limits are the default
-    /// [`Limits`] of [`Session::search`]) and the plain-MCTS [`UniformPolicy`].
+    /// A session on `state` of `game`, with `params` for every search (their playout and time limits
+    /// are not used: each search takes its own [`Limits`]) and the plain-MCTS [`UniformPolicy`].
     pub fn new(game: G, state: G::State, params: SearchParams) -> Self {
         Session::with_policy(game, UniformPolicy, state, params)
     }
