@@ -42,6 +42,15 @@ class Brain:
         except Exception:
             self.p.kill()
 
+def joined(cmd, size, turn_ms, stones, side):
+    """A brain started on the position `stones` (cell -> side) by BOARD, to move as `side`."""
+    brain = Brain(cmd, size, turn_ms)
+    brain.send("BOARD")
+    for (x, y), who in stones.items():
+        brain.send(f"{x},{y},{1 if who == side else 2}")
+    brain.send("DONE")
+    return brain
+
 def play(cmds, size, turn_ms, opening):
     """Plays one game with cmds[0] as black; returns the winner's index (0/1) or None."""
     stones = {}
@@ -50,12 +59,7 @@ def play(cmds, size, turn_ms, opening):
     mover = len(opening) % 2
     # The brain to move gets the position by BOARD; the other joins once it has a move to answer.
     brains = [None, None]
-    brains[mover] = Brain(cmds[mover], size, turn_ms)
-    b = brains[mover]
-    b.send("BOARD")
-    for (x, y), who in stones.items():
-        b.send(f"{x},{y},{1 if who == mover else 2}")
-    b.send("DONE")
+    brains[mover] = joined(cmds[mover], size, turn_ms, stones, mover)
     try:
         while True:
             x, y = map(int, brains[mover].answer().split(","))
@@ -68,12 +72,7 @@ def play(cmds, size, turn_ms, opening):
                 return None
             other = 1 - mover
             if brains[other] is None:
-                brains[other] = Brain(cmds[other], size, turn_ms)
-                o = brains[other]
-                o.send("BOARD")
-                for (sx, sy), who in stones.items():
-                    o.send(f"{sx},{sy},{1 if who == other else 2}")
-                o.send("DONE")
+                brains[other] = joined(cmds[other], size, turn_ms, stones, other)
             else:
                 brains[other].send(f"TURN {x},{y}")
             mover = other
