@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use canopy_mcts::games::g2048::{G2048Policy, G2048State, G2048};
 use canopy_mcts::games::gomoku::{Gomoku, Rule};
-use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
+use canopy_mcts::games::tictactoe::{minimax, TicTacToe, TicTacToeState};
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::{AdvanceError, Event, Limits, SearchParams, Session};
-use canopy_mcts::{Game, Turn};
+use canopy_mcts::{Game, Proof, Turn};
 
 fn one_thread() -> SearchParams {
     SearchParams { threads: 1, pin_threads: false, seed: 7, ..SearchParams::default() }
@@ -273,4 +273,31 @@ fn a_kept_root_already_proven_is_not_searched_again() {
     assert_eq!(again.playouts, 0, "the proof stands");
     assert_eq!(again.best, first.best);
     assert_eq!(again.root_proof, first.root_proof);
+}
+
+#[test]
+fn proven_nodes_list_the_solved_positions_with_their_paths() {
+    // Tic-tac-toe is a draw: the solver proves the root, and every listed node replays to a position
+    // whose exact minimax value is the listed proof.
+    let mut session = Session::new(TicTacToe, TicTacToeState::default(), one_thread());
+    let report = session.search(Limits::playouts(200_000));
+    assert_eq!(report.root_proof, Some(Proof::Draw));
+    let proven = session.proven_nodes(usize::MAX);
+    assert_eq!((proven[0].path.len(), proven[0].proof), (0, Proof::Draw), "the root comes first");
+    assert!(proven.len() > 100, "{} proven nodes", proven.len());
+    for p in &proven {
+        let mut s = TicTacToeState::default();
+        for e in &p.path {
+            match e {
+                Event::Action(a) => {
+                    TicTacToe.apply(&mut s, *a);
+                }
+                Event::Outcome(_) => unreachable!("no chance in tic-tac-toe"),
+            }
+        }
+        if TicTacToe.to_move(&s) != Turn::Terminal {
+            assert_eq!(minimax(&s), p.proof.value(), "{:?} after {:?}", p.proof, p.path);
+        }
+    }
+    assert_eq!(session.proven_nodes(3).len(), 3, "the limit holds");
 }

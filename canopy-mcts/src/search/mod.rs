@@ -35,7 +35,7 @@ pub use params::{
     DEFAULT_PLAYOUTS, MAX_EXPAND_THRESHOLD, MAX_EXPLORATION, MAX_PLAYOUTS, MAX_THREADS, MAX_TIME_MS, MAX_VIRTUAL_LOSS,
     MIN_MEMORY_BYTES,
 };
-pub use report::{ActionStats, SearchReport, SolverStatus, TableStats, TreeAudit};
+pub use report::{ActionStats, ProvenNode, SearchReport, SolverStatus, TableStats, TreeAudit};
 pub use session::{AdvanceError, Event, Kept, Limits, Recycled, SearchHandle, Session, Snapshot};
 use tree::Tree;
 use tt::TranspositionTable;

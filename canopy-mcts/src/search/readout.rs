@@ -6,9 +6,10 @@ use std::time::Instant;
 
 use crossbeam_utils::CachePadded;
 
-use crate::game::Game;
+use crate::game::{Game, Turn};
 use crate::search::node::{Edge, Node, NodeKind, Step};
-use crate::search::report::{ActionStats, Proof, TreeAudit};
+use crate::search::report::{ActionStats, Proof, ProvenNode, TreeAudit};
+use crate::search::session::Event;
 use crate::search::worker::{q_value, GameNode};
 use crate::search::Progress;
 use crate::sync::{AtomicUsize, Ordering};
@@ -178,4 +179,55 @@ pub(super) fn audit_tree<M>(root: &Node<M>) -> TreeAudit {
         }
     }
     audit
+}
+
+/// Every proven decision node reachable from `root` (the position `state`), each once however many
+/// paths reach it, depth-first, at most `limit` of them; see [`crate::Session::proven_nodes`].
+pub(super) fn proven_nodes<G: Game>(
+    game: &G,
+    root: &GameNode<G>,
+    state: &G::State,
+    limit: usize,
+) -> Vec<ProvenNode<G::Action, G::Outcome>> {
+    let mut found = Vec::new();
+    let mut seen: HashSet<*const GameNode<G>> = HashSet::new();
+    // Iterative: each stack entry is a node, its position and the path to it.
+    type Path<G> = Vec<Event<<G as Game>::Action, <G as Game>::Outcome>>;
+    let mut stack: Vec<(&GameNode<G>, G::State, Path<G>)> = vec![(root, state.clone(), Vec::new())];
+    seen.insert(root);
+    while let Some((node, state, path)) = stack.pop() {
+        if found.len() >= limit {
+            break;
+        }
+        if let (Some(proof), Turn::Player(mover)) = (node.proof_relaxed(), game.to_move(&state)) {
+            if node.kind() == NodeKind::Decision {
+                let proof = if node.player() == mover { proof } else { proof.flipped() };
+                found.push(ProvenNode { path: path.clone(), proof });
+            }
+        }
+        let Some(children) = node.children_acquire() else { continue };
+        for e in children.iter().rev() {
+            let Some(child) = e.child_acquire() else { continue };
+            if !seen.insert(child as *const _) {
+                continue;
+            }
+            let mut next = state.clone();
+            let event = match e.step {
+                Step::Action(a) => {
+                    game.apply(&mut next, a);
+                    Event::Action(a)
+                }
+                Step::Outcome(o) => {
+                    game.apply_outcome(&mut next, o);
+                    Event::Outcome(o)
+                }
+                // An open-loop node stands for many positions: none of them is a single proven one.
+                Step::Sampled => continue,
+            };
+            let mut path = path.clone();
+            path.push(event);
+            stack.push((child, next, path));
+        }
+    }
+    found
 }

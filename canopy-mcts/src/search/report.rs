@@ -86,6 +86,16 @@ pub struct TableStats {
     pub hits: u64,
 }
 
+/// A node of a kept tree whose game-theoretic value MCTS-Solver has proven
+/// ([`crate::Session::proven_nodes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProvenNode<A, O> {
+    /// The moves and chance outcomes from the session's position to the node, in order.
+    pub path: Vec<crate::search::Event<A, O>>,
+    /// The proven result for the player to move at the node.
+    pub proof: Proof,
+}
+
 /// Conservation checks on the finished tree (with `SearchParams::audit`).
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]

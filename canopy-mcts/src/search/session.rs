@@ -32,8 +32,8 @@ use std::time::Instant;
 use crate::game::{Game, Turn};
 use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::search::node::Step;
-use crate::search::readout::{best_action, gauged_bytes, root_actions, root_for_mover};
-use crate::search::report::{ActionStats, SearchReport};
+use crate::search::readout::{best_action, gauged_bytes, proven_nodes, root_actions, root_for_mover};
+use crate::search::report::{ActionStats, ProvenNode, SearchReport};
 use crate::search::tree::Tree;
 use crate::search::worker::GameNode;
 use crate::search::{
@@ -210,6 +210,15 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// Bytes the tree holds (its arenas' chunks and the transposition table).
     pub fn memory_bytes(&self) -> usize {
         self.tree.memory_bytes()
+    }
+
+    /// The proven nodes of the tree (MCTS-Solver's wins, losses and draws), each once, depth-first from
+    /// the root, at most `limit` of them: the path from the session's position to each and its result
+    /// for the player to move there. For checking proofs with another solver, or listing the lines an
+    /// analysis has settled. Open-loop subtrees (chance nodes whose outcomes are sampled, not listed) stand
+    /// for many positions and are not walked.
+    pub fn proven_nodes(&self, limit: usize) -> Vec<ProvenNode<G::Action, G::Outcome>> {
+        proven_nodes(&self.game, self.tree.root(), &self.state, limit)
     }
 
     /// Searches the current position within `limits`, adding to what the tree holds, and reports on the

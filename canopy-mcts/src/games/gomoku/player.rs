@@ -365,12 +365,15 @@ pub struct Move {
     pub elapsed_ms: f64,
 }
 
-/// The candidate move when the search would have exactly one (the centre of the empty board).
+/// The candidate move when the search would have exactly one and no other move can be better: a
+/// candidate set safe for proofs (the only defence against an open three, say), or the centre of the
+/// empty board. A lone candidate of a heuristic narrowing (a double three, say) is searched and
+/// checked for the opponent's fours like any other position.
 fn only_candidate(game: &Gomoku, policy: &GomokuPolicy, state: &GomokuState) -> Option<Cell> {
     let mut candidates = Vec::new();
-    policy.candidates(game, state, &mut candidates);
+    let coverage = policy.candidates(game, state, &mut candidates);
     match candidates.as_slice() {
-        [only] => Some(*only),
+        [only] if coverage.allows_proofs() || state.stone_count() == 0 => Some(*only),
         _ => None,
     }
 }

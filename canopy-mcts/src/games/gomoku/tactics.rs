@@ -11,7 +11,9 @@
 //!    the opponent must answer first); when no cell does either (two open threes), the cells that block
 //!    one of them;
 //! 5. the side to move can make a *double threat* (a four or an open three on two lines at once: 4-4,
-//!    4-3, 3-3): those cells;
+//!    4-3, 3-3): those cells, where a 3-3 counts only when the opponent has no four to make (against a
+//!    3-3 the opponent has a move, and its fours, each answered by a block, may end in a win of its
+//!    own);
 //! 6. otherwise every candidate within the radius, those that make a four or an open three first, then
 //!    those that take the opponent's four or open-three cell, then the rest in row-major order (the
 //!    search visits every child once, in this order, before UCT chooses). With a *quiet radius* smaller
@@ -19,9 +21,11 @@
 //!
 //! Rules 1, 2 and 4 are the standard answers of Gomoku theory: any other move loses to the threat. Rule 3
 //! wins by force: the opponent has no five to make (rule 2 did not apply), and one stone cannot block
-//! both ends of a straight four. Rule 5 gives up the rare positions where the opponent could meet the
-//! double threat with a winning sequence of fours of its own (and, for a 3-3, with a four that also
-//! blocks). The rules narrow the tree in exactly the positions where a uniform search wastes most
+//! both ends of a straight four. Rule 5 gives up the rare positions where the opponent could meet a 4-4 or
+//! 4-3 with a winning sequence of fours of its own started by its block; a 3-3 is kept only when the
+//! opponent has no four at all, because otherwise its fours come first (a refereed game was lost to
+//! exactly that: the tree saw only its 3-3 while the opponent's four-three and the side's own sequence
+//! of fours were left out). The rules narrow the tree in exactly the positions where a uniform search wastes most
 //! playouts: a move that allows a double threat is refuted by the first reply the search tries, and lines
 //! of forcing moves are single-branch paths.
 //!
@@ -102,9 +106,12 @@ pub(crate) fn threat_candidates(
     // Rate each candidate: double threats of the side to move (a four or an open three on two lines),
     // then its fours and open threes, then the cells where the opponent would make them.
     let mut scores = [0u8; MAX_SIZE * MAX_SIZE];
-    let mut double = false;
+    // Per candidate: 2 for a double threat with a four in it (4-4, 4-3), 1 for a double three.
+    let mut doubles = [0u8; MAX_SIZE * MAX_SIZE];
+    let mut their_four = false;
     for (k, &cell) in out.iter().enumerate() {
         let mut threats = 0;
+        let mut four = false;
         let mut score = 0;
         for d in 0..4 {
             let (l, i) = line_of(cell, d);
@@ -114,12 +121,14 @@ pub(crate) fn threat_candidates(
             let t = lines.stones[op][d][l] | bit;
             if five_cells(m, e, rule) != 0 {
                 threats += 1;
+                four = true;
                 score = score.max(8);
             } else if open_four_cells(m, e, rule) != 0 {
                 threats += 1;
                 score = score.max(4);
             }
             if five_cells(t, e, rule) != 0 {
+                their_four = true;
                 score = score.max(2);
             } else if open_four_cells(t, e, rule) != 0 {
                 score = score.max(1);
@@ -127,15 +136,18 @@ pub(crate) fn threat_candidates(
         }
         if threats >= 2 {
             score = 16;
-            double = true;
+            doubles[k] = if four { 2 } else { 1 };
         }
         scores[k] = score;
     }
-    if double {
+    // Rule 5: a double three gives the opponent a move, so it wins only when the opponent has no four
+    // to gain a tempo with (a four answered by a block, and a sequence of them may end in a win).
+    let keep = |kind: u8| kind == 2 || (kind == 1 && !their_four);
+    if doubles[..out.len()].iter().any(|&kind| keep(kind)) {
         let mut k = 0;
         out.retain(|_| {
             k += 1;
-            scores[k - 1] == 16
+            keep(doubles[k - 1])
         });
         return Coverage::Pruned;
     }
