@@ -27,6 +27,9 @@ pub enum RuleArg {
     Freestyle,
     /// Exactly five in a row wins (an overline does not).
     Standard,
+    /// Renju: Black wins only with exactly five and loses by a forbidden move (an overline, a double
+    /// four or a double three); White wins with five or more.
+    Renju,
 }
 
 impl From<RuleArg> for Rule {
@@ -34,6 +37,7 @@ impl From<RuleArg> for Rule {
         match r {
             RuleArg::Freestyle => Rule::Freestyle,
             RuleArg::Standard => Rule::Standard,
+            RuleArg::Renju => Rule::Renju,
         }
     }
 }
@@ -64,7 +68,7 @@ pub struct PositionArgs {
     /// Board side, 5..=20.
     #[arg(long, default_value_t = 15, allow_negative_numbers = true, value_parser = |t: &str| BOARD_SIDE.parse(t).map(|s| s as usize))]
     pub size: usize,
-    /// The winning rule.
+    /// The rule: which lines win and, under renju, which moves Black may not play.
     #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
     pub rule: RuleArg,
 }

@@ -46,9 +46,10 @@
 //!
 //! `timeout_turn` (milliseconds per move, 0 = play fast), `timeout_match` (milliseconds per game,
 //! 0 = no limit), `time_left` (milliseconds left in the game; negative counts as 0, 2147483647 as no
-//! limit), `max_memory` (bytes, 0 = no limit), `rule` (a bit mask: bit 0 = exactly five wins, i.e.
-//! [`Rule::Standard`]; renju and caro bits are not supported and draw a `MESSAGE`), `game_type`
-//! (informational). Other keys are ignored.
+//! limit), `max_memory` (bytes, 0 = no limit), `rule` (a bit mask: 1 = exactly five wins, i.e.
+//! [`Rule::Standard`]; 2 = continuous game, nothing to do; 4 = renju, [`Rule::Renju`], whatever bit 1
+//! says; 8 = caro, not supported: it draws a `MESSAGE`, as do higher bits, and the other bits still
+//! apply), `game_type` (informational). Other keys are ignored.
 //!
 //! # Time and memory
 //!
