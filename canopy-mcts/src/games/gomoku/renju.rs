@@ -42,12 +42,14 @@
 //!
 //! # Cost
 //!
-//! [`foul`] first looks at the four lines through the cell: a foul needs two lines with two Black stones
-//! or more within four cells of it, or one line with four within five. Most cells fail that at once; the
-//! rest copy the line masks once and run the full test, recursion included.
+//! [`foul`] first looks at the four lines through the cell: a foul needs two lines with a three or a four
+//! in reach (enough Black stones near the cell on a stretch free of White stones), or one line with four
+//! Black stones within five cells. Most cells fail that at once. The rest run the tests on the four lines
+//! (five, overline, double four, the four cells of the threes); only a possible double three copies the
+//! line masks, to try the four cells recursively.
 
 use super::board::{Cell, GomokuState, BLACK};
-use super::rules::{cell_on_line, line_of, Lines, DIRECTIONS};
+use super::rules::{cell_on_line, five_cells, line_of, open_four_cells, Lines, Rule, DIRECTIONS};
 
 /// Why a Black move is forbidden under the renju rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -92,23 +94,58 @@ enum Verdict {
 /// is allowed (a five is always allowed). `lines` are the position's line masks without the stone.
 #[inline]
 pub(crate) fn foul(lines: &Lines, cell: Cell) -> Option<Foul> {
-    if !may_foul(lines, cell) {
+    let through = lines_through(lines, cell);
+    if !may_foul(&through) {
         return None;
     }
-    let mut work = lines.clone();
-    match verdict(&mut work, cell) {
+    match first_tests(&through) {
+        Ok(verdict) => as_foul(verdict),
+        // Only a possible double three is left: it needs the recursion, on a copy of the lines.
+        Err(fills) => as_foul(count_threes(&mut lines.clone(), cell, &fills)),
+    }
+}
+
+/// Whether a Black stone on the empty `cell` of `state` is forbidden under the renju rule (see [`foul`]),
+/// read from the rows; the line masks of the whole board are built only when a double three is to be
+/// checked.
+pub(crate) fn foul_in(state: &GomokuState, cell: Cell) -> Option<Foul> {
+    let through = std::array::from_fn(|d| line_through(state, cell, d));
+    if !may_foul(&through) {
+        return None;
+    }
+    match first_tests(&through) {
+        Ok(verdict) => as_foul(verdict),
+        Err(fills) => as_foul(count_threes(&mut Lines::new(state), cell, &fills)),
+    }
+}
+
+/// The foul of a verdict, if it is one.
+fn as_foul(verdict: Verdict) -> Option<Foul> {
+    match verdict {
         Verdict::Foul(f) => Some(f),
         Verdict::Allowed | Verdict::Five => None,
     }
 }
 
-/// Whether a Black stone on the empty `cell` of `state` is forbidden under the renju rule (see [`foul`]);
-/// builds the line masks only when a quick look at the four lines through `cell` allows a foul.
-pub(crate) fn foul_in(state: &GomokuState, cell: Cell) -> Option<Foul> {
-    if !may_foul_rows(state, cell) {
-        return None;
+/// The line of direction `d` through `cell` read from `state`'s rows, as in [`Lines`] with a Black stone
+/// on `cell`: Black's stones, the empty cells, and `cell`'s bit.
+fn line_through(state: &GomokuState, cell: Cell, d: usize) -> (u32, u32, u32) {
+    let (dx, dy) = DIRECTIONS[d];
+    let (_, i) = line_of(cell, d);
+    let size = state.size() as i32;
+    let (mut m, mut e) = (1u32 << i, 0u32);
+    for sign in [1, -1] {
+        let (mut x, mut y) = (cell.x as i32 + sign * dx, cell.y as i32 + sign * dy);
+        while x >= 0 && y >= 0 && x < size && y < size {
+            let (_, k) = line_of(Cell { x: x as u8, y: y as u8 }, d);
+            let (bx, bw) = (state.rows[BLACK][y as usize] >> x & 1, state.rows[1 - BLACK][y as usize] >> x & 1);
+            m |= bx << k;
+            e |= (1 - (bx | bw)) << k;
+            x += sign * dx;
+            y += sign * dy;
+        }
     }
-    foul(&Lines::new(state), cell)
+    (m, e, i)
 }
 
 /// Removes from `cells` the cells where a Black stone is forbidden; returns how many were removed.
@@ -127,46 +164,45 @@ fn around(i: u32, r: u32) -> u32 {
     span & !(1 << i)
 }
 
-/// A necessary condition for a foul (or, inside the recursion, a five) at `cell`: two lines through it
-/// with at least two Black stones within four cells, or one line with at least four within five. A
-/// three needs two more stones within three cells, a four three more within four, a double four on one
-/// line four more within three, a five four more within four, an overline five more within five.
+/// The four lines through `cell` as `(stones, empty, bit)` with a Black stone on `cell`: Black's stones
+/// (`cell` included), the empty cells (`cell` left out) and `cell`'s bit on the line.
 #[inline]
-fn may_foul(lines: &Lines, cell: Cell) -> bool {
-    let mut busy = 0;
-    for d in 0..4 {
+fn lines_through(lines: &Lines, cell: Cell) -> [(u32, u32, u32); 4] {
+    std::array::from_fn(|d| {
         let (l, i) = line_of(cell, d);
-        let m = lines.stones[BLACK][d][l];
-        if (m & around(i, 5)).count_ones() >= 4 {
+        (lines.stones[BLACK][d][l] | 1 << i, lines.empty[d][l] & !(1 << i), i)
+    })
+}
+
+/// A necessary condition for a foul (or, inside the recursion, a five) of a Black stone on the lines
+/// `through` it ([`lines_through`]). Only the stretch of the line free of White stones around the cell
+/// matters; on it, a three needs two more Black stones within three cells and a stretch of six, a four
+/// three more within four and a stretch of five, and a five, an overline or a double four on one line
+/// four more within five. A foul needs two lines with a three or a four, or one of the latter.
+#[inline]
+fn may_foul(through: &[(u32, u32, u32); 4]) -> bool {
+    let mut busy = 0;
+    for &(m, e, i) in through {
+        let free = run_bits(m | e, i);
+        let len = free.count_ones();
+        let others = m & free & !(1 << i);
+        if len >= 5 && (others & around(i, 5)).count_ones() >= 4 {
             return true;
         }
-        if (m & around(i, 4)).count_ones() >= 2 {
-            busy += 1;
-        }
+        let three = len >= 6 && (others & around(i, 3)).count_ones() >= 2;
+        let four = len >= 5 && (others & around(i, 4)).count_ones() >= 3;
+        busy += (three || four) as u32;
     }
     busy >= 2
 }
 
-/// [`may_foul`] read from `state`'s rows, without building the line masks.
-fn may_foul_rows(state: &GomokuState, cell: Cell) -> bool {
-    let size = state.size() as i32;
-    let rows = &state.rows[BLACK];
-    let mut busy = 0;
-    for (dx, dy) in DIRECTIONS {
-        let (mut near4, mut near5) = (0, 0);
-        for k in (-5..=5).filter(|&k| k != 0) {
-            let (x, y) = (cell.x as i32 + k * dx, cell.y as i32 + k * dy);
-            if x >= 0 && y >= 0 && x < size && y < size && rows[y as usize] >> x & 1 != 0 {
-                near5 += 1;
-                near4 += (k.abs() <= 4) as u32;
-            }
-        }
-        if near5 >= 4 {
-            return true;
-        }
-        busy += (near4 >= 2) as u32;
-    }
-    busy >= 2
+/// The run of set bits of `m` through bit `i` (which is set), as a mask.
+#[inline]
+fn run_bits(m: u32, i: u32) -> u32 {
+    let up = (!(m >> i)).trailing_zeros();
+    let down = (!(m << (31 - i))).leading_zeros();
+    let lo = i + 1 - down;
+    (((1u64 << (up + down - 1)) - 1) << lo) as u32
 }
 
 /// Length of the run of set bits of `m` through bit `i` (which is set).
@@ -177,24 +213,16 @@ fn run_through(m: u32, i: u32) -> u32 {
     up + down - 1
 }
 
-/// Whether bit `k` of `m` is set (`false` for negative `k`: off the line).
-#[inline]
-fn bit(m: u32, k: i32) -> bool {
-    (0..32).contains(&k) && m >> k & 1 != 0
-}
-
 /// The number of fours through bit `i` on a line with Black stones `m` (bit `i` set) and empty cells
-/// `e`: the empty cells that complete an exact five in a window of five holding `i`, a straight four's
-/// two counting once.
+/// `e`: the empty cells that complete an exact five holding `i`, a straight four's two counting once.
+///
+/// The cells that complete an exact five ([`five_cells`]) with `i` a stone, less those that do so with
+/// `i` neither stone nor empty: a five holding `i` is gone then, one apart from `i` is the same (it does
+/// not touch `i`: a Black `i` next to it would make it an overline), so only the fives holding `i` are
+/// left.
 #[inline]
 fn fours_through(m: u32, e: u32, i: u32) -> u32 {
-    let mut cells = 0u32;
-    for s in i.saturating_sub(4)..=i {
-        let w = 0x1F << s;
-        if (m & w).count_ones() == 4 && (e & w).count_ones() == 1 && !bit(m, s as i32 - 1) && !bit(m, s as i32 + 5) {
-            cells |= e & w;
-        }
-    }
+    let cells = five_cells(m, e, Rule::Standard) & !five_cells(m & !(1 << i), e, Rule::Standard);
     let n = cells.count_ones();
     if n == 2 && cells >> cells.trailing_zeros() == 0x21 {
         1
@@ -206,83 +234,83 @@ fn fours_through(m: u32, e: u32, i: u32) -> u32 {
 /// The four cells of the threes through bit `i` on a line with Black stones `m` (bit `i` set) and empty
 /// cells `e`: the empty cells where one more stone makes a straight four `.XXXX.` holding `i` whose two
 /// fives would be exact.
+///
+/// As in [`fours_through`]: the straight-four cells ([`open_four_cells`]) with `i` a stone, less those
+/// with `i` neither stone nor empty (a straight four apart from `i` is the same either way, or is one
+/// only without the stone, when `i` is just beyond one of its ends).
 #[inline]
 fn four_cells_through(m: u32, e: u32, i: u32) -> u32 {
-    let mut cells = 0u32;
-    for s in i.saturating_sub(4)..i {
-        let (s, inner) = (s as i32, 0xFu32 << (s + 1));
-        if bit(e, s)
-            && bit(e, s + 5)
-            && !bit(m, s - 1)
-            && !bit(m, s + 6)
-            && (m & inner).count_ones() == 3
-            && (e & inner).count_ones() == 1
-        {
-            cells |= e & inner;
-        }
-    }
-    cells
+    open_four_cells(m, e, Rule::Standard) & !open_four_cells(m & !(1 << i), e, Rule::Standard)
 }
 
-/// The full test of a Black stone on the empty `cell` (see the module documentation); `lines` are left
-/// as they were.
-fn verdict(lines: &mut Lines, cell: Cell) -> Verdict {
-    lines.put(BLACK, cell);
-    let result = verdict_placed(lines, cell);
-    lines.remove(BLACK, cell);
-    result
-}
-
-/// [`verdict`] with the stone already on `cell`.
-fn verdict_placed(lines: &mut Lines, cell: Cell) -> Verdict {
-    let mut at = [(0usize, 0u32); 4];
+/// The tests that need no recursion, on the four lines through the cell (`(stones, empty, bit)` with
+/// the Black stone on it): a five, an overline or a double four decide; otherwise, when two lines or more
+/// have four cells of threes, `Err` with those cells per direction (the double three is then decided by
+/// [`count_threes`]).
+#[inline]
+fn first_tests(through: &[(u32, u32, u32); 4]) -> Result<Verdict, [u32; 4]> {
     let (mut five, mut over) = (false, false);
-    for (d, slot) in at.iter_mut().enumerate() {
-        let (l, i) = line_of(cell, d);
-        *slot = (l, i);
-        let run = run_through(lines.stones[BLACK][d][l], i);
+    for &(m, _, i) in through {
+        let run = run_through(m, i);
         five |= run == 5;
         over |= run >= 6;
     }
     if five {
-        return Verdict::Five;
+        return Ok(Verdict::Five);
     }
     if over {
-        return Verdict::Foul(Foul::Overline);
+        return Ok(Verdict::Foul(Foul::Overline));
     }
-    let fours: u32 = (0..4)
-        .map(|d| {
-            let (l, i) = at[d];
-            fours_through(lines.stones[BLACK][d][l], lines.empty[d][l], i)
-        })
-        .sum();
-    if fours >= 2 {
-        return Verdict::Foul(Foul::DoubleFour);
+    if through.iter().map(|&(m, e, i)| fours_through(m, e, i)).sum::<u32>() >= 2 {
+        return Ok(Verdict::Foul(Foul::DoubleFour));
     }
-    let fills: [u32; 4] = std::array::from_fn(|d| {
-        let (l, i) = at[d];
-        four_cells_through(lines.stones[BLACK][d][l], lines.empty[d][l], i)
-    });
+    let fills = through.map(|(m, e, i)| four_cells_through(m, e, i));
     if fills.iter().filter(|&&f| f != 0).count() < 2 {
-        return Verdict::Allowed;
+        return Ok(Verdict::Allowed);
     }
+    Err(fills)
+}
+
+/// The double-three test of a Black stone on the empty `cell` whose threes have the four cells `fills`
+/// (per direction): the threes with a four cell that Black may play, with the stone on `cell`, and that
+/// makes no five there. `lines` are left as they were.
+fn count_threes(lines: &mut Lines, cell: Cell, fills: &[u32; 4]) -> Verdict {
+    lines.put(BLACK, cell);
     let mut threes = 0;
     for (d, &f) in fills.iter().enumerate() {
+        let (l, _) = line_of(cell, d);
         let mut rest = f;
         while rest != 0 {
-            let four_cell = cell_on_line(d, at[d].0, rest.trailing_zeros());
+            let four_cell = cell_on_line(d, l, rest.trailing_zeros());
             rest &= rest - 1;
-            // A four cell counts when Black may play it and makes no five there.
-            if !may_foul(lines, four_cell) || verdict(lines, four_cell) == Verdict::Allowed {
+            if verdict(lines, four_cell) == Verdict::Allowed {
                 threes += 1;
                 break;
             }
         }
         if threes >= 2 {
-            return Verdict::Foul(Foul::DoubleThree);
+            break;
         }
     }
-    Verdict::Allowed
+    lines.remove(BLACK, cell);
+    if threes >= 2 {
+        Verdict::Foul(Foul::DoubleThree)
+    } else {
+        Verdict::Allowed
+    }
+}
+
+/// The full test of a Black stone on the empty `cell` (see the module documentation), with a five
+/// reported as such; `lines` are left as they were.
+fn verdict(lines: &mut Lines, cell: Cell) -> Verdict {
+    let through = lines_through(lines, cell);
+    if !may_foul(&through) {
+        return Verdict::Allowed;
+    }
+    match first_tests(&through) {
+        Ok(verdict) => verdict,
+        Err(fills) => count_threes(lines, cell, &fills),
+    }
 }
 
 #[cfg(test)]
@@ -295,6 +323,8 @@ mod tests {
         assert_eq!(run_through(0b1, 0), 1);
         assert_eq!(run_through(1 << 19 | 1 << 18, 19), 2);
         assert_eq!(around(0, 2), 0b110);
+        assert_eq!(run_bits(0b0111_1100, 4), 0b0111_1100);
+        assert_eq!(run_bits(0b1011, 0), 0b11);
         assert_eq!(around(10, 1), 0b101 << 9);
         // .XXXX. : one four; X.XXX.X : two.
         let e = 0xFFFF;
