@@ -10,7 +10,7 @@ use canopy_mcts::games::gomoku::{
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::{Proof, Search, SearchParams};
-use canopy_mcts::{Game, Policy};
+use canopy_mcts::{Coverage, Game, Policy};
 
 const CASES: &str = include_str!("../../tests/data/renju.tsv");
 
@@ -221,10 +221,16 @@ fn white_wins_by_forcing_black_onto_a_forbidden_cell() {
     assert_eq!(game.winning_moves(&after, WHITE), [Cell::new(7, 7)]);
     assert_eq!(game.foul(&after, Cell::new(7, 7)), Some(Foul::DoubleThree));
     match Tuning::default().plan(&game, &state, None) {
-        Plan::Play(c, how) => assert_eq!((c, how), (four, How::Tactic("vcf"))),
+        // The only candidate of threat pruning, so played without a search.
+        Plan::Play(c, how) => assert_eq!((c, how), (four, How::Forced)),
         other => panic!("expected the VCF, got {other:?}"),
     }
     let policy = Tuning::default().policy();
+    // Threat pruning offers White the four alone, and the set is safe for proofs.
+    let mut candidates = Vec::new();
+    assert!(policy.threat_pruning());
+    assert_eq!(policy.candidates(&game, &state, &mut candidates), Coverage::ProofSafe);
+    assert_eq!(candidates, [four]);
     for seed in 0..3 {
         let report = Search::with_policy(&game, &policy, params(5_000, seed)).run(&state);
         assert_eq!(report.best, Some(four), "seed {seed}");

@@ -24,6 +24,8 @@ use crate::rng::{below, Rng};
 ///   straight-four cell, else a uniform random cell within [`GomokuPolicy::rollout_radius`] (default 1)
 ///   of a stone (module `playout`). [`RolloutPolicy::Uniform`] plays uniformly random empty cells
 ///   instead (plain MCTS, for throughput comparisons).
+/// - **Renju** ([`super::Rule::Renju`]): Black's forbidden cells ([`Gomoku::foul`]) are neither candidates
+///   nor rollout moves for Black while it has other cells; see module `renju` and docs/gomoku.md.
 ///
 /// # Proofs
 ///
@@ -33,7 +35,9 @@ use crate::rng::{below, Rng};
 /// side to move (each wins by force) and the answers to the opponent's open three (with a candidate
 /// radius of at least 2) are safe for proofs, because no left-out cell is better than the best candidate
 /// (docs/ARCHITECTURE.md gives the arguments); every other narrowing (the neighbourhood, the
-/// double-threat rule, the quiet positions, the centre on an empty board) is [`Coverage::Pruned`].
+/// double-threat rule, the quiet positions, the centre on an empty board) is [`Coverage::Pruned`]. Leaving
+/// out Black's forbidden cells under renju keeps the coverage (they lose at once; a complete set becomes
+/// [`Coverage::ProofSafe`]); answering Black's open three as White is [`Coverage::Pruned`] under renju.
 ///
 /// ```
 /// use canopy_mcts::games::gomoku::{Cell, Gomoku, GomokuPolicy, Rule};

@@ -28,6 +28,16 @@
 //! For MCTS-Solver, rules 1 to 3, and rule 4 with a candidate radius of at least 2, are safe for proofs
 //! ([`Coverage::ProofSafe`]: every left-out move is no better than the best candidate); rules 5 and 6 are
 //! heuristics ([`Coverage::Pruned`]). docs/ARCHITECTURE.md gives the arguments.
+//!
+//! Under [`Rule::Renju`], rule 3 also gives White its fours that Black cannot stop: two winning cells at
+//! once, or one that is forbidden for Black. Black's forbidden cells (module `renju`) are left out of Black's candidates
+//! under every rule: they lose at once, so no proof changes (a set left without any, when every block of
+//! a five is forbidden, becomes the nearby cells that lose one move later, or the forbidden cells when
+//! every nearby cell is one). Black's straight-four cells that are forbidden are no threat: rule 3 does
+//! not offer them to Black, and rule 4 does not answer them for White. Rule 4 with White to move is
+//! [`Coverage::Pruned`] under renju: a White stone anywhere may change which of Black's cells are
+//! forbidden (the recursion of the double-three test reaches beyond the stones), so a left-out White move
+//! is not known to lose.
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -91,6 +101,14 @@ pub(crate) fn threat_candidates(
         out.dedup();
         // Rule 3: each of them wins by force.
         return Coverage::ProofSafe;
+    }
+    if rule.has_fouls() && me != BLACK {
+        // Rule 3 under renju, for White: a four that Black cannot stop, because its only block is
+        // forbidden for Black, or two fives to block at once.
+        unstoppable_fours(state, &lines, radius, out);
+        if !out.is_empty() {
+            return Coverage::ProofSafe;
+        }
     }
     let their_lines = theirs.iter().flatten().filter(|&&f| f != 0).count();
     near_stones(state, radius, out);
@@ -202,6 +220,44 @@ pub(crate) fn threat_candidates(
 /// The straight-four cells of `player` on every line ([`open_four_cells`]), by direction and line.
 fn straight_fours(lines: &Lines, player: usize, rule: Rule) -> [[u32; LINES]; 4] {
     std::array::from_fn(|d| std::array::from_fn(|l| lines.open_four_cells(player, d, l, rule)))
+}
+
+/// Under renju, with White to move and no five for either side: fills `out` with the cells within
+/// `radius` of a stone where White makes a five threat that Black cannot stop, either two winning cells
+/// at once or one that is forbidden for Black (Black has no five to make instead: White's stone makes
+/// none). Each wins by force.
+fn unstoppable_fours(state: &GomokuState, lines: &Lines, radius: usize, out: &mut Vec<Cell>) {
+    near_stones(state, radius, out);
+    let white = state.mover();
+    let rule = Rule::Renju.for_player(white);
+    let mut work = lines.clone();
+    out.retain(|&cell| {
+        let mut fives = [Cell { x: 0, y: 0 }; 2];
+        let mut n = 0;
+        for d in 0..4 {
+            let (l, i) = line_of(cell, d);
+            let bit = 1u32 << i;
+            let mut w = five_cells(lines.stones[white][d][l] | bit, lines.empty[d][l] & !bit, rule);
+            while w != 0 && n < 2 {
+                let c = cell_on_line(d, l, w.trailing_zeros());
+                w &= w - 1;
+                if n == 0 || fives[0] != c {
+                    fives[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        match n {
+            0 => false,
+            1 => {
+                work.put(white, cell);
+                let forbidden = renju::foul(&work, fives[0]).is_some();
+                work.remove(white, cell);
+                forbidden
+            }
+            _ => true,
+        }
+    });
 }
 
 /// Clears, in a per-line table of Black's straight-four cells, the cells where a Black stone is forbidden.
