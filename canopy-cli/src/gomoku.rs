@@ -188,6 +188,10 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             })
             .collect();
         if let Some(obj) = v.as_object_mut() {
+            if let Some((c, foul)) = game.lost_by_foul(&state) {
+                // Renju only: the forbidden move that lost the game for Black.
+                obj.insert("forbidden_move".into(), json!({ "cell": c.to_string(), "foul": foul.name() }));
+            }
             obj.extend(common::analysis_json(&report, actions));
             // The move the brain plays, which is the search's best unless it played without one.
             obj.insert("best_action".into(), json!(decision.map(|(c, _)| c.to_string())));
@@ -201,9 +205,12 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     print!("{}", state.diagram(report.best));
     println!("{}x{} {}, {} stones", game.size(), game.size(), game.rule().name(), state.stone_count());
     if state.is_terminal() {
-        match state.winner() {
-            Some(w) => println!("game over: {} has won", colour(w)),
-            None => println!("game over: the board is full (draw)"),
+        match (state.winner(), game.lost_by_foul(&state)) {
+            (Some(w), Some((c, foul))) => {
+                println!("game over: {} has won (black's {c} is a forbidden {foul})", colour(w))
+            }
+            (Some(w), None) => println!("game over: {} has won", colour(w)),
+            (None, _) => println!("game over: the board is full (draw)"),
         }
         return Ok(());
     }

@@ -234,6 +234,11 @@ fn renju_rule_in_analyze_and_match() {
     let lost = json(&["analyze", "gomoku", "--moves", &format!("{moves} 7,7"), "--rule", "renju", "--json"]);
     assert_eq!(lost["game_over"], true);
     assert_eq!(lost["winner"], "white");
+    assert_eq!(lost["forbidden_move"]["cell"], "7,7");
+    assert_eq!(lost["forbidden_move"]["foul"], "double-three");
+    assert_eq!(free.get("forbidden_move"), None);
+    let out = text(&["analyze", "gomoku", "--moves", &format!("{moves} 7,7"), "--rule", "renju"]);
+    assert!(out.contains("game over: white has won (black's 7,7 is a forbidden double-three)"), "{out}");
     let v = json(&[
         "match", "gomoku", "--rule", "renju", "--black", "threat", "--white", "random", "--games", "2", "--size", "9",
         "--json",

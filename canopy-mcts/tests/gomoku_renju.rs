@@ -250,8 +250,10 @@ fn a_forbidden_move_ends_the_game_with_its_own_key() {
     assert_eq!(lost.winner(), Some(WHITE));
     assert_eq!(game.to_move(&lost), canopy_mcts::Turn::Terminal);
     assert_eq!(game.returns(&lost), [0.0, 1.0]);
+    assert_eq!(game.lost_by_foul(&lost), Some((Cell::new(7, 7), Foul::DoubleThree)));
     let open = game.from_moves("7,7 0,14 7,6 2,14 5,7 4,14 6,7 6,14 7,5").unwrap();
     assert_eq!(open.winner(), None);
+    assert_eq!(game.lost_by_foul(&open), None);
     assert_eq!(open.key(), lost.key());
     assert_ne!(game.zobrist(&open), game.zobrist(&lost));
     // Legal: every empty cell, the forbidden ones included.

@@ -262,6 +262,20 @@ impl Gomoku {
     }
 }
 
+impl Gomoku {
+    /// The forbidden move that ended the game, and why, when Black lost by one under [`Rule::Renju`]:
+    /// the last move of a position reached by play whose winner is White although Black moved last.
+    pub fn lost_by_foul(&self, state: &GomokuState) -> Option<(Cell, Foul)> {
+        let last = state.last_move()?;
+        if !self.rule.has_fouls() || state.winner() != Some(WHITE) || state.mover() != WHITE {
+            return None;
+        }
+        let mut lines = Lines::new(state);
+        lines.remove(BLACK, last);
+        renju::foul(&lines, last).map(|f| (last, f))
+    }
+}
+
 impl Game for Gomoku {
     type State = GomokuState;
     type Action = Cell;
