@@ -27,6 +27,9 @@ pub enum RuleArg {
     Freestyle,
     /// Exactly five in a row wins (an overline does not).
     Standard,
+    /// Renju: Black wins only with exactly five and loses by a forbidden move (an overline, a double
+    /// four or a double three); White wins with five or more.
+    Renju,
 }
 
 impl From<RuleArg> for Rule {
@@ -34,6 +37,7 @@ impl From<RuleArg> for Rule {
         match r {
             RuleArg::Freestyle => Rule::Freestyle,
             RuleArg::Standard => Rule::Standard,
+            RuleArg::Renju => Rule::Renju,
         }
     }
 }
@@ -64,7 +68,7 @@ pub struct PositionArgs {
     /// Board side, 5..=20.
     #[arg(long, default_value_t = 15, allow_negative_numbers = true, value_parser = |t: &str| BOARD_SIDE.parse(t).map(|s| s as usize))]
     pub size: usize,
-    /// The winning rule.
+    /// The rule: which lines win and, under renju, which moves Black may not play.
     #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]
     pub rule: RuleArg,
 }
@@ -184,6 +188,10 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             })
             .collect();
         if let Some(obj) = v.as_object_mut() {
+            if let Some((c, foul)) = game.lost_by_foul(&state) {
+                // Renju only: the forbidden move that lost the game for Black.
+                obj.insert("forbidden_move".into(), json!({ "cell": c.to_string(), "foul": foul.name() }));
+            }
             obj.extend(common::analysis_json(&report, actions));
             // The move the brain plays, which is the search's best unless it played without one.
             obj.insert("best_action".into(), json!(decision.map(|(c, _)| c.to_string())));
@@ -197,9 +205,12 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     print!("{}", state.diagram(report.best));
     println!("{}x{} {}, {} stones", game.size(), game.size(), game.rule().name(), state.stone_count());
     if state.is_terminal() {
-        match state.winner() {
-            Some(w) => println!("game over: {} has won", colour(w)),
-            None => println!("game over: the board is full (draw)"),
+        match (state.winner(), game.lost_by_foul(&state)) {
+            (Some(w), Some((c, foul))) => {
+                println!("game over: {} has won (black's {c} is a forbidden {foul})", colour(w))
+            }
+            (Some(w), None) => println!("game over: {} has won", colour(w)),
+            (None, _) => println!("game over: the board is full (draw)"),
         }
         return Ok(());
     }

@@ -97,6 +97,10 @@ enum Command {
         game: MatchGame,
     },
     /// Speak the Gomocup (Piskvork pbrain) protocol on stdin/stdout, as the pbrain-canopy binary does.
+    ///
+    /// The rule comes from the manager's `INFO rule`: 1 exactly five, 4 renju (Black wins only with
+    /// exactly five and loses by an overline, a double four or a double three; White wins with five or
+    /// more), otherwise freestyle; caro (8) is not supported.
     Gomocup(gomoku::GomocupArgs),
     /// Play the same games with several agents and print a table per agent.
     #[command(

@@ -144,7 +144,7 @@ fn bad_input_exits_2_with_one_line() {
         &["analyze", "gomoku", "--moves", "7,7 x"],
         &["analyze", "gomoku", "--moves", "1,1", "--size", "21"],
         &["analyze", "gomoku", "--moves", "1,1", "--size", "4"],
-        &["analyze", "gomoku", "--moves", "1,1", "--rule", "renju"],
+        &["analyze", "gomoku", "--moves", "1,1", "--rule", "caro"],
         &["analyze", "gomoku", "--moves", "1,1", "--board", "x"],
         &["analyze", "gomoku"],
         &["analyze", "gomoku", "--board", "x.../...."],
@@ -215,6 +215,42 @@ fn match_threat_against_random_with_swap_and_out() {
     assert!(out.contains("A (mcts:playouts=300)"), "{out}");
     assert!(out.contains("as black") && out.contains("as white") && out.contains("total"), "{out}");
     assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 2, "{out}");
+}
+
+/// `--rule renju`: the search does not play Black's double three (the freestyle answer), a forbidden
+/// move in `--moves` ends the game as White's win, and a renju match replays to its results.
+#[test]
+fn renju_rule_in_analyze_and_match() {
+    let moves = "7,5 0,14 7,6 4,14 5,7 8,14 6,7 12,14";
+    let args = |rule| {
+        ["analyze", "gomoku", "--moves", moves, "--rule", rule, "--playouts", "2000", "--threads", "1", "--json"]
+    };
+    let free = json(&args("freestyle"));
+    assert_eq!(free["best_action"], "7,7");
+    let renju = json(&args("renju"));
+    assert_eq!(renju["rule"], "renju");
+    assert_ne!(renju["best_action"], "7,7");
+    assert!(renju["actions"].as_array().unwrap().iter().all(|a| a["action"] != "7,7"));
+    let lost = json(&["analyze", "gomoku", "--moves", &format!("{moves} 7,7"), "--rule", "renju", "--json"]);
+    assert_eq!(lost["game_over"], true);
+    assert_eq!(lost["winner"], "white");
+    assert_eq!(lost["forbidden_move"]["cell"], "7,7");
+    assert_eq!(lost["forbidden_move"]["foul"], "double-three");
+    assert_eq!(free.get("forbidden_move"), None);
+    let out = text(&["analyze", "gomoku", "--moves", &format!("{moves} 7,7"), "--rule", "renju"]);
+    assert!(out.contains("game over: white has won (black's 7,7 is a forbidden double-three)"), "{out}");
+    let v = json(&[
+        "match", "gomoku", "--rule", "renju", "--black", "threat", "--white", "random", "--games", "2", "--size", "9",
+        "--json",
+    ]);
+    assert_eq!(v["rule"], "renju");
+    for game in v["games"].as_array().unwrap() {
+        let played: Vec<&str> = game["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+        let replay =
+            json(&["analyze", "gomoku", "--size", "9", "--rule", "renju", "--moves", &played.join(" "), "--json"]);
+        assert_eq!(replay["game_over"], true);
+        assert_eq!(replay["winner"], game["winner"]);
+    }
 }
 
 /// The board `analyze` prints (with its '*') reads back as the same position.

@@ -5,7 +5,8 @@
 //! 300 playouts a move (seeds 500, 501, ...). Reference: canopy's expectimax searched to a fixed depth
 //! (`--ref-depth`, default 5 moves, cut-off 1e-4) gives each legal move a value; a decision's *regret* is
 //! the reference value of the reference's best move minus that of the move chosen, as a fraction of
-//! the best value (0 when the choices agree). For each MCTS setting and budget the example prints how
+//! the spread between the reference's best and worst moves (0 when the choices agree, 1 for the worst
+//! move). For each MCTS setting and budget the example prints how
 //! often the choice agrees with the reference, the mean regret, and the share of the root's visits
 //! on the chosen move.
 //!
@@ -74,8 +75,9 @@ fn main() {
         Setting { name: "max backup, C 1", apply: |c| c.search.exploration = 1.0 },
         Setting { name: "max backup, C 16", apply: |c| c.search.exploration = 16.0 },
         Setting { name: "max backup, C 4, expand threshold 8", apply: |c| c.search.expand_threshold = 8 },
+        Setting { name: "default on 2 threads", apply: |c| c.search.threads = 2 },
     ];
-    println!("| setting | playouts | agrees with expectimax d{ref_depth} | mean regret (% of value) | visit share of the choice |");
+    println!("| setting | playouts | agrees with expectimax d{ref_depth} | mean regret (% of the moves' spread) | visit share of the choice |");
     println!("|---|---:|---:|---:|---:|");
     for setting in &settings {
         for &budget in &budgets {
@@ -88,6 +90,7 @@ fn main() {
                 config.search.threads = 1;
                 config.search.pin_threads = false;
                 config.reuse = false;
+                config.search.audit = false;
                 (setting.apply)(&mut config);
                 let decision = Agent::new(config).decide(board, 7_000 + k as u64);
                 let Some(chosen) = decision.best else { continue };
@@ -96,14 +99,15 @@ fn main() {
                 if chosen_value >= best_value {
                     agree += 1;
                 }
-                regret += (best_value - chosen_value) / best_value.abs().max(1.0);
+                let worst_value = values.iter().flatten().cloned().fold(f64::INFINITY, f64::min);
+                regret += (best_value - chosen_value) / (best_value - worst_value).max(1.0);
                 let total: u64 = decision.moves.iter().map(|m| m.visits).sum();
                 let on_choice = decision.moves.iter().find(|m| m.dir == chosen).map_or(0, |m| m.visits);
                 share += on_choice as f64 / total.max(1) as f64;
             }
             let n = boards.len() as f64;
             println!(
-                "| {} | {budget} | {:.0}% | {:.3}% | {:.1}% |",
+                "| {} | {budget} | {:.0}% | {:.1}% | {:.1}% |",
                 setting.name,
                 100.0 * agree as f64 / n,
                 100.0 * regret / n,

@@ -183,6 +183,7 @@ fn exact_five_and_overline_under_both_rules() {
                 assert!(!game.winning_moves(&s, BLACK).contains(&six));
                 assert_eq!(next.winner(), None);
             }
+            Rule::Renju => unreachable!("renju has its own tests (gomoku_renju.rs)"),
         }
         // Seven: X X X _ X X X.
         let s = game.from_moves("3,7 0,0 4,7 0,2 5,7 0,4 7,7 0,6 8,7 0,8 9,7 0,10").unwrap();

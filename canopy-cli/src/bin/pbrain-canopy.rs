@@ -19,7 +19,9 @@ use canopy_mcts::games::gomoku::protocol::{run_stdio, BrainConfig};
     version,
     about = "canopy as a Gomocup brain: reads the Piskvork pbrain protocol (START, BEGIN, TURN, BOARD, INFO, \
              END, ...) on stdin and answers on stdout. Game managers start it without arguments; \
-             `canopy gomocup` runs the same brain with search options."
+             `canopy gomocup` runs the same brain with search options. The rule comes from `INFO rule`: \
+             1 exactly five, 4 renju (Black wins only with exactly five and loses by an overline, a double \
+             four or a double three), otherwise freestyle."
 )]
 struct Cli {}
 

@@ -21,8 +21,9 @@
 //! (four lines can at most quadruple a tier, which stays below the next one). Ties are broken uniformly
 //! at random.
 
-use super::board::{Cell, GomokuState};
-use super::rules::{five_cells, line_of, Lines};
+use super::board::{Cell, GomokuState, BLACK};
+use super::renju;
+use super::rules::{five_cells, line_of, Lines, Rule};
 use super::{Gomoku, GomokuPolicy};
 use crate::game::Game;
 use crate::policy::Policy;
@@ -59,8 +60,8 @@ enum Pattern {
     Five,
 }
 
-fn pattern(m: u32, e: u32, i: u32, game: &Gomoku) -> Pattern {
-    let rule = game.rule();
+/// `rule` is the player's own ([`super::Rule::for_player`]).
+fn pattern(m: u32, e: u32, i: u32, rule: Rule) -> Pattern {
     let bit = 1u32 << i;
     let before = five_cells(m, e, rule);
     if before & bit != 0 {
@@ -94,14 +95,14 @@ fn score_with(game: &Gomoku, state: &GomokuState, lines: &Lines, cell: Cell) -> 
     for d in 0..4 {
         let (l, i) = line_of(cell, d);
         let e = lines.empty[d][l];
-        score += match pattern(lines.stones[me][d][l], e, i, game) {
+        score += match pattern(lines.stones[me][d][l], e, i, game.rule().for_player(me)) {
             Pattern::Five => FIVE,
             Pattern::OpenFour => OPEN_FOUR,
             Pattern::Four => FOUR,
             Pattern::OpenThree => OPEN_THREE,
             Pattern::None => 0,
         };
-        score += match pattern(lines.stones[1 - me][d][l], e, i, game) {
+        score += match pattern(lines.stones[1 - me][d][l], e, i, game.rule().for_player(1 - me)) {
             Pattern::Five => BLOCK_FIVE,
             Pattern::OpenFour => BLOCK_OPEN_FOUR,
             Pattern::Four => BLOCK_FOUR,
@@ -168,6 +169,8 @@ pub fn random(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Option<Cell>
 ///
 /// Both answers are right against every defence: a win ends the game, and any other move than the
 /// block lets the opponent win next move. Searching players answer these positions without a search.
+/// Under renju, a block on a cell forbidden for Black is not forced (`None`: Black has lost, and the
+/// search chooses a move that does not lose at once).
 pub fn forced_move(game: &Gomoku, state: &GomokuState) -> Option<Cell> {
     if state.is_terminal() {
         return None;
@@ -175,7 +178,12 @@ pub fn forced_move(game: &Gomoku, state: &GomokuState) -> Option<Cell> {
     let lines = Lines::new(state);
     let me = state.mover();
     let rule = game.rule();
-    lines.winning_cells(me, rule).first().or(lines.winning_cells(1 - me, rule).first()).copied()
+    if let Some(&win) = lines.winning_cells(me, rule).first() {
+        return Some(win);
+    }
+    let block = lines.winning_cells(1 - me, rule).first().copied()?;
+    let fouls = rule.has_fouls() && me == BLACK;
+    (!fouls || renju::foul(&lines, block).is_none()).then_some(block)
 }
 
 /// Flat Monte Carlo: `rollouts` playouts with the default [`GomokuPolicy`]'s rollouts after each of its

@@ -2,12 +2,16 @@
 //!
 //! - Boards from 5x5 to 20x20 (15x15 by default); coordinates are Gomocup's `x,y` (x = column, y = row,
 //!   0-based, see [`Cell`]).
-//! - Rules: [`Rule::Freestyle`] (five or more in a row wins) and [`Rule::Standard`] (exactly five wins,
-//!   an overline does not). A full board without a winner is a draw.
+//! - Rules: [`Rule::Freestyle`] (five or more in a row wins), [`Rule::Standard`] (exactly five wins,
+//!   an overline does not) and [`Rule::Renju`] (Black wins with exactly five and loses by a forbidden
+//!   move, [`Foul`]; White wins with five or more; module `renju`). A full board without a winner is a
+//!   draw.
 //! - Player 0 is Black and moves first, player 1 is White. Returns: 1 for a win, 0 for a loss, 0.5 each
 //!   for a draw.
-//! - Every empty cell is a legal move ([`crate::Game::legal_actions`], row-major). [`Gomoku`] holds the
-//!   rules only (board size and winning rule).
+//! - Every empty cell is a legal move ([`crate::Game::legal_actions`], row-major), Black's forbidden
+//!   cells under renju included: the renju rule says that a forbidden move *loses*, so playing one ends
+//!   the game as a win for White (as a game manager's judge does), and the search's candidates leave
+//!   them out ([`GomokuPolicy`]). [`Gomoku`] holds the rules only (board size and winning rule).
 //! - The search knowledge is a [`GomokuPolicy`]: the *candidates* the tree expands (empty cells within
 //!   Chebyshev distance 2 of a stone, or the centre on an empty board; with threat pruning, the answers
 //!   to a threat when there is one, module `tactics`) and the rollout (a winning cell when there is one,
@@ -37,6 +41,7 @@ mod player;
 mod playout;
 mod policy;
 pub mod protocol;
+mod renju;
 mod rules;
 mod tactics;
 
@@ -51,6 +56,7 @@ pub use player::{
     fallback_move, Move, Plan, Player, PlayerAgent, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, VCF_BUDGET,
     VCF_DEFENCE_BUDGET,
 };
+pub use renju::Foul;
 pub use rules::Rule;
 pub use tactics::vcf;
 
@@ -58,6 +64,9 @@ use crate::game::{win_draw_loss_returns, Game, NoOutcome, Turn};
 pub use playout::RolloutPolicy;
 pub use policy::GomokuPolicy;
 use rules::{holds_win, wins_at, Lines};
+
+/// Mixed into the key of a position that Black lost by a forbidden move (arbitrary, fixed).
+const FOUL_KEY: u64 = 0x5245_4E4A_555F_464F;
 
 /// Default Chebyshev radius of [`GomokuPolicy`]'s candidate moves around the stones.
 pub const DEFAULT_RADIUS: usize = 2;
@@ -240,6 +249,31 @@ impl Gomoku {
         }
         Lines::new(state).winning_cells(player, self.rule)
     }
+
+    /// Whether a Black stone on `cell` would be a forbidden move, and which: `Some` only under
+    /// [`Rule::Renju`], for an empty on-board cell where Black makes an overline, a double four or a
+    /// double three and no exact five (module `renju` gives the definitions). Whoever is to move: the
+    /// answer is about a Black stone there.
+    pub fn foul(&self, state: &GomokuState, cell: Cell) -> Option<Foul> {
+        if !self.rule.has_fouls() || !state.is_empty_cell(cell) {
+            return None;
+        }
+        renju::foul_in(state, cell)
+    }
+}
+
+impl Gomoku {
+    /// The forbidden move that ended the game, and why, when Black lost by one under [`Rule::Renju`]:
+    /// the last move of a position reached by play whose winner is White although Black moved last.
+    pub fn lost_by_foul(&self, state: &GomokuState) -> Option<(Cell, Foul)> {
+        let last = state.last_move()?;
+        if !self.rule.has_fouls() || state.winner() != Some(WHITE) || state.mover() != WHITE {
+            return None;
+        }
+        let mut lines = Lines::new(state);
+        lines.remove(BLACK, last);
+        renju::foul(&lines, last).map(|f| (last, f))
+    }
 }
 
 impl Game for Gomoku {
@@ -256,7 +290,8 @@ impl Game for Gomoku {
         }
     }
 
-    /// Every empty cell, row-major (none in a terminal position). The search's candidates are
+    /// Every empty cell, row-major (none in a terminal position), Black's forbidden cells under renju
+    /// included (they are legal and lose, see [`Gomoku::apply`]). The search's candidates are
     /// [`GomokuPolicy`]'s.
     fn legal_actions(&self, state: &GomokuState, out: &mut Vec<Cell>) {
         out.clear();
@@ -275,11 +310,16 @@ impl Game for Gomoku {
     }
 
     /// Places the stone and records a win made by it (checking only the four lines through `cell`).
+    /// Under [`Rule::Renju`], a Black stone that makes no exact five and is forbidden ([`Gomoku::foul`])
+    /// makes White the winner.
     fn apply(&self, state: &mut GomokuState, cell: Cell) -> f64 {
         let player = state.mover();
+        let foul = self.rule.has_fouls() && player == BLACK && renju::foul_in(state, cell).is_some();
         state.put(player, cell);
         if wins_at(state, player, cell, self.rule) {
             state.set_winner(player);
+        } else if foul {
+            state.set_winner(WHITE);
         }
         0.0
     }
@@ -288,7 +328,13 @@ impl Game for Gomoku {
         win_draw_loss_returns(state.winner())
     }
 
+    /// The position's key; under [`Rule::Renju`], a position that Black lost by a forbidden move gets
+    /// another key than the same stones reached without one (a forbidden move depends on which stone
+    /// came last, so the stones alone do not say whether the game is over).
     fn zobrist(&self, state: &GomokuState) -> Option<u64> {
+        if self.rule.has_fouls() && state.winner() == Some(WHITE) && state.mover() == WHITE {
+            return Some(state.key() ^ FOUL_KEY);
+        }
         Some(state.key())
     }
 

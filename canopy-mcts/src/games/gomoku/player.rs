@@ -280,7 +280,10 @@ impl Tuning {
             }
             let mut next = state.clone();
             game.apply(&mut next, c);
-            if next.is_terminal() || vcf_until(game, &next, 1 - me, VCF_DEFENCE_BUDGET, deadline).is_none() {
+            // A move that ends the game is safe unless it lost it (a forbidden move under renju).
+            let ended = next.is_terminal() && next.winner() != Some(1 - me);
+            if ended || (!next.is_terminal() && vcf_until(game, &next, 1 - me, VCF_DEFENCE_BUDGET, deadline).is_none())
+            {
                 safe.push(c);
             }
         }

@@ -13,8 +13,14 @@
 //!   four ([`Lines::open_four_cells`]), recomputed for both players on the four lines through each stone,
 //! - the candidate cells (empty, within Chebyshev distance `rollout_radius` of a stone) as a dense array
 //!   with a position index, so that a uniform draw, an insertion and a removal each take constant time.
+//!
+//! Under the renju rule Black never plays a forbidden cell (module `renju`): a block, a straight four or
+//! a random cell that is forbidden for Black is passed over (a block that Black cannot make loses
+//! anyway, one move later), and when every candidate is forbidden Black plays one and loses
+//! ([`Choice::Foul`]).
 
-use super::board::{Cell, GomokuState, MAX_SIZE};
+use super::board::{Cell, GomokuState, BLACK, MAX_SIZE, WHITE};
+use super::renju;
 use super::rules::{cell_on_line, line_of, Lines, Rule, DIRECTIONS, LINES};
 use crate::rng::{below, Rng};
 
@@ -57,6 +63,9 @@ pub(crate) enum Choice {
     BlockFour(Cell),
     /// A random candidate cell.
     Random(Cell),
+    /// Under renju, a forbidden cell that Black must play because every candidate is forbidden: Black
+    /// loses.
+    Foul(Cell),
     /// No cell is left: the board is full.
     Full,
 }
@@ -88,7 +97,12 @@ pub(crate) struct Playout {
     rule: Rule,
     radius: usize,
     threats: bool,
+    /// Whether Black has forbidden moves (renju).
+    fouls: bool,
 }
+
+/// Random draws tried before the candidates are scanned in order for a cell that Black may play.
+const FOUL_DRAWS: usize = 8;
 
 impl Playout {
     /// The working state for `state` with candidate cells within Chebyshev distance `radius` (>= 1) of a
@@ -113,6 +127,7 @@ impl Playout {
             rule,
             radius,
             threats: policy == RolloutPolicy::Threats,
+            fouls: rule.has_fouls(),
         };
         for p in 0..2 {
             // Winning cells lie on lines holding the player's stones: visit each such line once.
@@ -143,6 +158,9 @@ impl Playout {
     /// uniform draw among the candidates (the centre on an empty board).
     #[inline]
     pub fn choose(&self, rng: &mut Rng) -> Choice {
+        if self.fouls && self.mover == BLACK {
+            return self.choose_black_renju(rng);
+        }
         let p = self.mover;
         if any(&self.win_mask[p]) {
             return Choice::Win(self.first_win(p));
@@ -164,6 +182,81 @@ impl Playout {
         }
         // With radius >= 1, some empty cell touches a stone unless the board is full.
         Choice::Full
+    }
+
+    /// [`Playout::choose`] for Black under renju: the same order, each answer passed over when it is
+    /// forbidden for Black.
+    fn choose_black_renju(&self, rng: &mut Rng) -> Choice {
+        let (p, q) = (BLACK, WHITE);
+        if any(&self.win_mask[p]) {
+            // A five is never forbidden.
+            return Choice::Win(self.first_win(p));
+        }
+        if any(&self.win_mask[q]) {
+            let c = self.first_win(q);
+            if !self.forbidden(c) {
+                return Choice::Block(c);
+            }
+        }
+        if any(&self.four_mask[p]) {
+            if let Some(c) = self.random_four_allowed(p, rng) {
+                return Choice::OpenFour(c);
+            }
+        }
+        if any(&self.four_mask[q]) {
+            if let Some(c) = self.random_four_allowed(q, rng) {
+                return Choice::BlockFour(c);
+            }
+        }
+        if self.len > 0 {
+            for _ in 0..FOUL_DRAWS {
+                let c = self.cand[below(rng, self.len)];
+                if !self.forbidden(c) {
+                    return Choice::Random(c);
+                }
+            }
+            return match self.cand[..self.len].iter().find(|&&c| !self.forbidden(c)) {
+                Some(&c) => Choice::Random(c),
+                None => Choice::Foul(self.cand[0]),
+            };
+        }
+        if self.count == 0 {
+            return Choice::Random(Cell::new(self.size / 2, self.size / 2));
+        }
+        Choice::Full
+    }
+
+    /// Whether a Black stone on the empty `cell` is forbidden.
+    #[inline]
+    fn forbidden(&self, cell: Cell) -> bool {
+        renju::foul(&self.lines, cell).is_some()
+    }
+
+    /// A uniform draw among (up to [`MAX_FOUR_CELLS`] of) the cells where `player` makes a straight four
+    /// that are not forbidden for Black, or `None` when there is none.
+    fn random_four_allowed(&self, player: usize, rng: &mut Rng) -> Option<Cell> {
+        let mut cells = [Cell { x: 0, y: 0 }; MAX_FOUR_CELLS];
+        let mut n = 0;
+        'scan: for d in 0..4 {
+            let mut lines = self.four_mask[player][d];
+            while lines != 0 {
+                let l = lines.trailing_zeros() as usize;
+                lines &= lines - 1;
+                let mut f = self.fours[player][d][l];
+                while f != 0 {
+                    let c = cell_on_line(d, l, f.trailing_zeros());
+                    f &= f - 1;
+                    if !self.forbidden(c) {
+                        cells[n] = c;
+                        n += 1;
+                        if n == MAX_FOUR_CELLS {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+        }
+        (n > 0).then(|| cells[below(rng, n)])
     }
 
     /// The first winning cell of `player` in line-table order.
@@ -285,6 +378,7 @@ impl Playout {
         loop {
             match self.choose(rng) {
                 Choice::Win(_) => return Some(self.mover),
+                Choice::Foul(_) => return Some(WHITE),
                 Choice::Block(c) | Choice::OpenFour(c) | Choice::BlockFour(c) | Choice::Random(c) => self.play(c),
                 Choice::Full => return None,
             }
@@ -313,7 +407,9 @@ fn run_length(rows: &[u32; MAX_SIZE], size: i32, x: i32, y: i32, (dx, dy): (i32,
 ///
 /// The empty cells are drawn without replacement from a shuffled-on-the-fly array (a partial
 /// Fisher-Yates shuffle), and only the four lines through each new stone are checked: about 40 bit tests
-/// per move, no allocation.
+/// per move, no allocation. Under renju, Black's draw passes over forbidden cells (a few more draws,
+/// then the first allowed cell in the array); when every empty cell is forbidden, Black plays one and
+/// loses.
 pub(crate) fn uniform_run(
     state: &GomokuState,
     rule: Rule,
@@ -334,15 +430,38 @@ pub(crate) fn uniform_run(
         }
     }
     let mut mover = state.mover();
+    let mut lines = rule.has_fouls().then(|| Lines::new(state));
     while n > 0 {
-        let i = below(rng, n);
+        let mut i = below(rng, n);
+        if let (Some(lines), BLACK) = (&lines, mover) {
+            let allowed = |k: usize| {
+                let c = cells[k] as usize;
+                renju::foul(lines, Cell::new(c % MAX_SIZE, c / MAX_SIZE)).is_none()
+            };
+            if !allowed(i) {
+                let again = (0..FOUL_DRAWS).map(|_| below(rng, n)).find(|&k| allowed(k));
+                match again.or_else(|| (0..n).find(|&k| allowed(k))) {
+                    Some(k) => i = k,
+                    None => {
+                        let c = cells[i] as usize;
+                        played(Cell::new(c % MAX_SIZE, c / MAX_SIZE));
+                        return Some(WHITE);
+                    }
+                }
+            }
+        }
         let c = cells[i] as usize;
         cells[i] = cells[n - 1];
         n -= 1;
         let (x, y) = (c % MAX_SIZE, c / MAX_SIZE);
         rows[mover][y] |= 1 << x;
         played(Cell::new(x, y));
-        let wins = DIRECTIONS.iter().any(|&d| rule.wins(run_length(&rows[mover], size as i32, x as i32, y as i32, d)));
+        if let Some(lines) = &mut lines {
+            lines.put(mover, Cell::new(x, y));
+        }
+        let wins = DIRECTIONS
+            .iter()
+            .any(|&d| rule.wins_for(mover, run_length(&rows[mover], size as i32, x as i32, y as i32, d)));
         if wins {
             return Some(mover);
         }
@@ -383,7 +502,7 @@ mod tests {
     #[test]
     fn uniform_run_agrees_with_the_rules() {
         use crate::game::Game;
-        for rule in [Rule::Freestyle, Rule::Standard] {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
             for size in [5, 9, 15] {
                 let game = Gomoku::new(size, rule);
                 for seed in 0..200 {
@@ -395,6 +514,12 @@ mod tests {
                     for (i, &c) in moves.iter().enumerate() {
                         assert!(!state.is_terminal(), "{rule:?} {size} seed {seed}: moves after the end");
                         assert!(state.is_empty_cell(c), "{rule:?} {size} seed {seed}: {c} is occupied");
+                        if state.mover() == crate::games::gomoku::BLACK && game.foul(&state, c).is_some() {
+                            // Black plays a forbidden cell only when every empty cell is one.
+                            let mut legal = Vec::new();
+                            game.legal_actions(&state, &mut legal);
+                            assert!(legal.iter().all(|&e| game.foul(&state, e).is_some()), "seed {seed}: {c}\n{state}");
+                        }
                         game.apply(&mut state, c);
                         if i + 1 < moves.len() {
                             assert_eq!(state.winner(), None, "{rule:?} {size} seed {seed}: the run missed a win");
@@ -416,6 +541,8 @@ mod tests {
             (Rule::Freestyle, 1, RolloutPolicy::Threats),
             (Rule::Freestyle, 3, RolloutPolicy::Threats),
             (Rule::Standard, 20, RolloutPolicy::Basic),
+            (Rule::Renju, 1, RolloutPolicy::Threats),
+            (Rule::Renju, 2, RolloutPolicy::Basic),
         ];
         for (rule, radius, policy) in runs {
             let game = Gomoku::new(9, rule);
@@ -461,6 +588,12 @@ mod tests {
                         }
                         Choice::Full => {
                             assert!(state.is_full());
+                            break;
+                        }
+                        Choice::Foul(c) => {
+                            assert_eq!(rule, Rule::Renju);
+                            crate::Game::apply(&game, &mut state, c);
+                            assert_eq!(state.winner(), Some(crate::games::gomoku::WHITE));
                             break;
                         }
                     }

@@ -1,14 +1,15 @@
 //! [`GomokuPolicy`]: what the search knows about Gomoku beyond the rules — which cells the tree expands
 //! (the candidates) and how rollouts play.
 
-use super::board::{Cell, GomokuState, MAX_SIZE};
+use super::board::{Cell, GomokuState, BLACK, MAX_SIZE};
 use super::playout::{self, Choice, Playout, RolloutPolicy};
-use super::rules::near_stones;
+use super::renju;
+use super::rules::{near_stones, Lines};
 use super::tactics;
 use super::{Gomoku, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS};
 use crate::game::{win_draw_loss_returns, Game};
 use crate::policy::{Coverage, Policy};
-use crate::rng::Rng;
+use crate::rng::{below, Rng};
 
 /// The search policy for [`Gomoku`]:
 ///
@@ -23,6 +24,8 @@ use crate::rng::Rng;
 ///   straight-four cell, else a uniform random cell within [`GomokuPolicy::rollout_radius`] (default 1)
 ///   of a stone (module `playout`). [`RolloutPolicy::Uniform`] plays uniformly random empty cells
 ///   instead (plain MCTS, for throughput comparisons).
+/// - **Renju** ([`super::Rule::Renju`]): Black's forbidden cells ([`Gomoku::foul`]) are neither candidates
+///   nor rollout moves for Black while it has other cells; see module `renju` and docs/gomoku.md.
 ///
 /// # Proofs
 ///
@@ -32,7 +35,9 @@ use crate::rng::Rng;
 /// side to move (each wins by force) and the answers to the opponent's open three (with a candidate
 /// radius of at least 2) are safe for proofs, because no left-out cell is better than the best candidate
 /// (docs/ARCHITECTURE.md gives the arguments); every other narrowing (the neighbourhood, the
-/// double-threat rule, the quiet positions, the centre on an empty board) is [`Coverage::Pruned`].
+/// double-threat rule, the quiet positions, the centre on an empty board) is [`Coverage::Pruned`]. Leaving
+/// out Black's forbidden cells under renju keeps the coverage (they lose at once; a complete set becomes
+/// [`Coverage::ProofSafe`]); answering Black's open three as White is [`Coverage::Pruned`] under renju.
 ///
 /// ```
 /// use canopy_mcts::games::gomoku::{Cell, Gomoku, GomokuPolicy, Rule};
@@ -145,12 +150,25 @@ impl GomokuPolicy {
             return None;
         }
         if self.rollout == RolloutPolicy::Uniform {
-            return playout::uniform_cell(state, rng);
+            let cell = playout::uniform_cell(state, rng);
+            if game.rule().has_fouls() && state.mover() == BLACK && cell.is_some_and(|c| game.foul(state, c).is_some())
+            {
+                // As the uniform rollout: Black passes over forbidden cells while it has others.
+                let mut legal = Vec::new();
+                game.legal_actions(state, &mut legal);
+                let lines = Lines::new(state);
+                let allowed: Vec<Cell> = legal.into_iter().filter(|&c| renju::foul(&lines, c).is_none()).collect();
+                return if allowed.is_empty() { cell } else { Some(allowed[below(rng, allowed.len())]) };
+            }
+            return cell;
         }
         match Playout::new(state, game.rule(), self.rollout_radius, self.rollout).choose(rng) {
-            Choice::Win(c) | Choice::Block(c) | Choice::OpenFour(c) | Choice::BlockFour(c) | Choice::Random(c) => {
-                Some(c)
-            }
+            Choice::Win(c)
+            | Choice::Block(c)
+            | Choice::OpenFour(c)
+            | Choice::BlockFour(c)
+            | Choice::Random(c)
+            | Choice::Foul(c) => Some(c),
             Choice::Full => None,
         }
     }
@@ -171,17 +189,26 @@ impl Policy<Gomoku> for GomokuPolicy {
             out.push(Cell::new(size / 2, size / 2));
             return Coverage::Pruned;
         }
-        let coverage = if self.threat_pruning {
-            tactics::threat_candidates(state, game.rule(), self.radius, self.quiet_radius, out)
-        } else {
-            near_stones(state, self.radius, out);
-            Coverage::Pruned
-        };
-        if out.len() == size * size - state.stone_count() {
-            Coverage::Complete
-        } else {
-            coverage
+        if self.threat_pruning {
+            // Under renju, the threat rules leave Black's forbidden cells out themselves.
+            let coverage = tactics::threat_candidates(state, game.rule(), self.radius, self.quiet_radius, out);
+            return if out.len() == size * size - state.stone_count() { Coverage::Complete } else { coverage };
         }
+        near_stones(state, self.radius, out);
+        let coverage =
+            if out.len() == size * size - state.stone_count() { Coverage::Complete } else { Coverage::Pruned };
+        if game.rule().has_fouls() && state.mover() == BLACK {
+            let all = out.len();
+            renju::retain_allowed(&Lines::new(state), out);
+            if out.is_empty() {
+                // Every nearby cell is forbidden: offer them all the same (each loses at once).
+                near_stones(state, self.radius, out);
+            } else if out.len() < all && coverage == Coverage::Complete {
+                // The cells left out lose at once: no candidate is worse.
+                return Coverage::ProofSafe;
+            }
+        }
+        coverage
     }
 
     /// The rollout policy of [`GomokuPolicy`], with no allocation (the working state lives on the stack;

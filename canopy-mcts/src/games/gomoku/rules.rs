@@ -9,9 +9,9 @@
 //! bits are adjacent cells, so a run of stones is a run of set bits and a handful of shifts finds every
 //! cell that completes a five ([`five_cells`]).
 
-use super::board::{Cell, GomokuState, MAX_SIZE, MIN_SIZE};
+use super::board::{Cell, GomokuState, BLACK, MAX_SIZE, MIN_SIZE};
 
-/// Which lines win.
+/// Which lines win, and which moves are forbidden.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Rule {
     /// Five or more stones in a row win (an overline wins).
@@ -19,23 +19,55 @@ pub enum Rule {
     Freestyle,
     /// Exactly five stones in a row win; six or more (an overline) do not, for either player.
     Standard,
+    /// The renju rule (module `renju`): Black wins with exactly five and loses by playing a forbidden
+    /// move (an overline, a double four or a double three); White wins with five or more and has no
+    /// forbidden moves.
+    Renju,
 }
 
 impl Rule {
-    /// Whether a run of `length` stones in a row wins under this rule.
+    /// Whether a run of `length` stones in a row wins under this rule; under [`Rule::Renju`] this is
+    /// Black's test (exactly five; see [`Rule::wins_for`]).
     #[inline]
     pub fn wins(self, length: usize) -> bool {
         match self {
             Rule::Freestyle => length >= 5,
-            Rule::Standard => length == 5,
+            Rule::Standard | Rule::Renju => length == 5,
         }
     }
 
-    /// The rule's name as written in case files and on the command line (`freestyle`, `standard`).
+    /// Whether a run of `length` stones of `player` (0 = Black, 1 = White) wins under this rule: as
+    /// [`Rule::wins`], except that under [`Rule::Renju`] White wins with five or more.
+    #[inline]
+    pub fn wins_for(self, player: usize, length: usize) -> bool {
+        self.for_player(player).wins(length)
+    }
+
+    /// The rule that `player`'s lines follow: [`Rule::Renju`] is [`Rule::Standard`] (exactly five) for
+    /// Black and [`Rule::Freestyle`] for White; the other rules are the same for both players. The line
+    /// functions of module `rules` (`five_cells`, `open_four_cells`) take this per-player rule.
+    #[inline]
+    pub fn for_player(self, player: usize) -> Rule {
+        match self {
+            Rule::Renju if player == BLACK => Rule::Standard,
+            Rule::Renju => Rule::Freestyle,
+            other => other,
+        }
+    }
+
+    /// Whether Black has forbidden moves (only under [`Rule::Renju`]).
+    #[inline]
+    pub fn has_fouls(self) -> bool {
+        self == Rule::Renju
+    }
+
+    /// The rule's name as written in case files and on the command line (`freestyle`, `standard`,
+    /// `renju`).
     pub fn name(self) -> &'static str {
         match self {
             Rule::Freestyle => "freestyle",
             Rule::Standard => "standard",
+            Rule::Renju => "renju",
         }
     }
 }
@@ -43,12 +75,13 @@ impl Rule {
 impl std::str::FromStr for Rule {
     type Err = String;
 
-    /// Parses `freestyle` or `standard` (any case; `exact` is accepted for `standard`).
+    /// Parses `freestyle`, `standard` or `renju` (any case; `exact` is accepted for `standard`).
     fn from_str(s: &str) -> Result<Self, String> {
         match s.trim().to_ascii_lowercase().as_str() {
             "freestyle" | "free" => Ok(Rule::Freestyle),
             "standard" | "exact" => Ok(Rule::Standard),
-            other => Err(format!("unknown gomoku rule '{other}' (use freestyle or standard)")),
+            "renju" => Ok(Rule::Renju),
+            other => Err(format!("unknown gomoku rule '{other}' (use freestyle, standard or renju)")),
         }
     }
 }
@@ -120,6 +153,7 @@ static LINE_CELLS: [[[u32; LINES]; 4]; MAX_SIZE + 1] = {
 /// For each window of five cells `s..s+5` and each `k < 5`, the window is four stones and the empty cell
 /// `s + k`; under [`Rule::Standard`] the cells `s - 1` and `s + 5` must also not be the player's (else
 /// the five would be an overline). Cells off the line are never stones, so board edges need no care.
+/// `rule` is the player's own ([`Rule::for_player`]); [`Rule::Renju`] is read as Black's (exactly five).
 #[inline]
 pub(crate) fn five_cells(m: u32, e: u32, rule: Rule) -> u32 {
     let (m1, m2, m3, m4) = (m >> 1, m >> 2, m >> 3, m >> 4);
@@ -127,7 +161,7 @@ pub(crate) fn five_cells(m: u32, e: u32, rule: Rule) -> u32 {
     let m34 = m3 & m4;
     let guard = match rule {
         Rule::Freestyle => !0,
-        Rule::Standard => !(m << 1) & !(m >> 5),
+        Rule::Standard | Rule::Renju => !(m << 1) & !(m >> 5),
     };
     let a0 = m12 & m34;
     let a1 = m & m2 & m34;
@@ -141,7 +175,7 @@ pub(crate) fn five_cells(m: u32, e: u32, rule: Rule) -> u32 {
 /// empty cell at each end, so that two cells would then complete a five (an open four, which the
 /// opponent can no longer stop with one stone). `m` are one player's stones on the line and `e` its
 /// empty cells. Under [`Rule::Standard`] the cells beyond both ends must also not be the player's (else
-/// one of the two fives would be an overline).
+/// one of the two fives would be an overline). `rule` is the player's own, as for [`five_cells`].
 ///
 /// For each left end `s` (empty), right end `s + 5` (empty) and each `k < 4`, the inner cells
 /// `s + 1 ..= s + 4` hold three stones and the empty cell `s + 1 + k`, which is the answer.
@@ -149,7 +183,7 @@ pub(crate) fn five_cells(m: u32, e: u32, rule: Rule) -> u32 {
 pub(crate) fn open_four_cells(m: u32, e: u32, rule: Rule) -> u32 {
     let ends = match rule {
         Rule::Freestyle => e & (e >> 5),
-        Rule::Standard => e & (e >> 5) & !(m << 1) & !(m >> 6),
+        Rule::Standard | Rule::Renju => e & (e >> 5) & !(m << 1) & !(m >> 6),
     };
     let (m1, m2, m3, m4) = (m >> 1, m >> 2, m >> 3, m >> 4);
     let (e1, e2, e3, e4) = (e >> 1, e >> 2, e >> 3, e >> 4);
@@ -196,17 +230,28 @@ impl Lines {
         }
     }
 
-    /// The winning cells of `player` on line `line` of direction `d`.
+    /// Takes the stone of `player` off `cell` (the inverse of [`Lines::put`]).
+    #[inline]
+    pub fn remove(&mut self, player: usize, cell: Cell) {
+        for d in 0..4 {
+            let (l, i) = line_of(cell, d);
+            self.stones[player][d][l] &= !(1 << i);
+            self.empty[d][l] |= 1 << i;
+        }
+    }
+
+    /// The winning cells of `player` on line `line` of direction `d` under the game's `rule` (read for
+    /// `player`, [`Rule::for_player`]).
     #[inline]
     pub fn five_cells(&self, player: usize, d: usize, line: usize, rule: Rule) -> u32 {
-        five_cells(self.stones[player][d][line], self.empty[d][line], rule)
+        five_cells(self.stones[player][d][line], self.empty[d][line], rule.for_player(player))
     }
 
     /// The cells where a stone of `player` makes a straight four on line `line` of direction `d`
-    /// ([`open_four_cells`]).
+    /// ([`open_four_cells`]; `rule` is the game's, read for `player`).
     #[inline]
     pub fn open_four_cells(&self, player: usize, d: usize, line: usize, rule: Rule) -> u32 {
-        open_four_cells(self.stones[player][d][line], self.empty[d][line], rule)
+        open_four_cells(self.stones[player][d][line], self.empty[d][line], rule.for_player(player))
     }
 
     /// Every cell where a stone of `player` completes a win now, in row-major order, without repeats.
@@ -255,9 +300,10 @@ pub(crate) fn run_through(state: &GomokuState, player: usize, cell: Cell, (dx, d
 }
 
 /// Whether a stone of `player` on `cell` makes a winning line under `rule` (looks only at the four
-/// lines through `cell`).
+/// lines through `cell`). Under [`Rule::Renju`], Black's exact five wins even when the stone also makes
+/// an overline on another line or a forbidden pattern (a five comes first).
 pub(crate) fn wins_at(state: &GomokuState, player: usize, cell: Cell, rule: Rule) -> bool {
-    DIRECTIONS.iter().any(|&dir| rule.wins(run_through(state, player, cell, dir)))
+    DIRECTIONS.iter().any(|&dir| rule.wins_for(player, run_through(state, player, cell, dir)))
 }
 
 /// Whether `player` already holds a winning line anywhere on the board (used for positions built from a

@@ -32,11 +32,22 @@
 //! For MCTS-Solver, rules 1 to 3, and rule 4 with a candidate radius of at least 2, are safe for proofs
 //! ([`Coverage::ProofSafe`]: every left-out move is no better than the best candidate); rules 5 and 6 are
 //! heuristics ([`Coverage::Pruned`]). docs/ARCHITECTURE.md gives the arguments.
+//!
+//! Under [`Rule::Renju`], rule 3 also gives White its fours that Black cannot stop: two winning cells at
+//! once, or one that is forbidden for Black. Black's forbidden cells (module `renju`) are left out of Black's candidates
+//! under every rule: they lose at once, so no proof changes (a set left without any, when every block of
+//! a five is forbidden, becomes the nearby cells that lose one move later, or the forbidden cells when
+//! every nearby cell is one). Black's straight-four cells that are forbidden are no threat: rule 3 does
+//! not offer them to Black, and rule 4 does not answer them for White. Rule 4 with White to move is
+//! [`Coverage::Pruned`] under renju: a White stone anywhere may change which of Black's cells are
+//! forbidden (the recursion of the double-three test reaches beyond the stones), so a left-out White move
+//! is not known to lose.
 
 use std::collections::HashSet;
 use std::time::Instant;
 
-use super::board::{stone_key, Cell, GomokuState, MAX_SIZE};
+use super::board::{stone_key, Cell, GomokuState, BLACK, MAX_SIZE};
+use super::renju;
 use super::rules::{cell_on_line, five_cells, line_of, near_rows, near_stones, open_four_cells, Lines, Rule, LINES};
 use super::Gomoku;
 use crate::policy::Coverage;
@@ -60,16 +71,34 @@ pub(crate) fn threat_candidates(
     let lines = Lines::new(state);
     let me = state.mover();
     let op = 1 - me;
-    for player in [me, op] {
-        lines.push_winning_cells(player, rule, out);
-        if !out.is_empty() {
-            // Rule 1 (a win is among them) or rule 2 (any other move lets the opponent's five in).
-            return Coverage::ProofSafe;
+    // Under renju, Black's forbidden cells are never candidates for Black (they lose at once).
+    let fouls = rule.has_fouls() && me == BLACK;
+    lines.push_winning_cells(me, rule, out);
+    if !out.is_empty() {
+        // Rule 1: a win is among them (a five is never forbidden).
+        return Coverage::ProofSafe;
+    }
+    lines.push_winning_cells(op, rule, out);
+    if !out.is_empty() {
+        // Rule 2: any other move lets the opponent's five in.
+        if fouls && renju::retain_allowed(&lines, out) > 0 && out.is_empty() {
+            // Every block is forbidden: Black loses whatever it plays. Offer the moves that lose one
+            // move later rather than at once, or the forbidden blocks when there are none.
+            near_stones(state, radius, out);
+            renju::retain_allowed(&lines, out);
+            if out.is_empty() {
+                lines.push_winning_cells(op, rule, out);
+            }
         }
+        return Coverage::ProofSafe;
     }
     // The straight-four cells of both players, per line.
-    let mine = straight_fours(&lines, me, rule);
-    let theirs = straight_fours(&lines, op, rule);
+    let mut mine = straight_fours(&lines, me, rule);
+    let mut theirs = straight_fours(&lines, op, rule);
+    if rule.has_fouls() {
+        // Black's straight fours on forbidden cells are no threat: Black cannot make them.
+        drop_fouls(&lines, if me == BLACK { &mut mine } else { &mut theirs });
+    }
     push_cells(&mine, out);
     if !out.is_empty() {
         out.sort_unstable_by_key(|c| (c.y, c.x));
@@ -77,9 +106,23 @@ pub(crate) fn threat_candidates(
         // Rule 3: each of them wins by force.
         return Coverage::ProofSafe;
     }
+    if rule.has_fouls() && me != BLACK {
+        // Rule 3 under renju, for White: a four that Black cannot stop, because its only block is
+        // forbidden for Black, or two fives to block at once.
+        unstoppable_fours(state, &lines, radius, out);
+        if !out.is_empty() {
+            return Coverage::ProofSafe;
+        }
+    }
     let their_lines = theirs.iter().flatten().filter(|&&f| f != 0).count();
     near_stones(state, radius, out);
+    let all_near = out.len();
+    if fouls {
+        renju::retain_allowed(&lines, out);
+    }
     if their_lines > 0 {
+        let my_rule = rule.for_player(me);
+        let their_rule = rule.for_player(op);
         out.retain(|&cell| {
             let mut left = their_lines;
             let mut four = false;
@@ -87,10 +130,10 @@ pub(crate) fn threat_candidates(
                 let (l, i) = line_of(cell, d);
                 let bit = 1u32 << i;
                 let e = lines.empty[d][l] & !bit;
-                if their_line[l] != 0 && open_four_cells(lines.stones[op][d][l], e, rule) == 0 {
+                if their_line[l] != 0 && open_four_cells(lines.stones[op][d][l], e, their_rule) == 0 {
                     left -= 1;
                 }
-                four |= five_cells(lines.stones[me][d][l] | bit, e, rule) != 0;
+                four |= five_cells(lines.stones[me][d][l] | bit, e, my_rule) != 0;
             }
             left == 0 || four
         });
@@ -100,8 +143,21 @@ pub(crate) fn threat_candidates(
             push_cells(&theirs, out);
             out.sort_unstable_by_key(|c| (c.y, c.x));
             out.dedup();
+            if fouls && renju::retain_allowed(&lines, out) > 0 && out.is_empty() {
+                push_cells(&theirs, out);
+                out.sort_unstable_by_key(|c| (c.y, c.x));
+                out.dedup();
+            }
         }
-        return if radius >= 2 { Coverage::ProofSafe } else { Coverage::Pruned };
+        // Under renju with White to move, a White stone anywhere may change which of Black's cells are
+        // forbidden (the recursion of module `renju` reaches beyond the stones), so the answers to
+        // Black's three are a heuristic there.
+        let safe = radius >= 2 && !(rule.has_fouls() && me != BLACK);
+        return if safe { Coverage::ProofSafe } else { Coverage::Pruned };
+    }
+    if out.is_empty() && all_near > 0 {
+        // Every nearby cell is forbidden for Black: offer them all the same (each loses at once).
+        near_stones(state, radius, out);
     }
     // Rate each candidate: double threats of the side to move (a four or an open three on two lines),
     // then its fours and open threes, then the cells where the opponent would make them.
@@ -109,6 +165,7 @@ pub(crate) fn threat_candidates(
     // Per candidate: 2 for a double threat with a four in it (4-4, 4-3), 1 for a double three.
     let mut doubles = [0u8; MAX_SIZE * MAX_SIZE];
     let mut their_four = false;
+    let (my_rule, their_rule) = (rule.for_player(me), rule.for_player(op));
     for (k, &cell) in out.iter().enumerate() {
         let mut threats = 0;
         let mut four = false;
@@ -119,18 +176,18 @@ pub(crate) fn threat_candidates(
             let e = lines.empty[d][l] & !bit;
             let m = lines.stones[me][d][l] | bit;
             let t = lines.stones[op][d][l] | bit;
-            if five_cells(m, e, rule) != 0 {
+            if five_cells(m, e, my_rule) != 0 {
                 threats += 1;
                 four = true;
                 score = score.max(8);
-            } else if open_four_cells(m, e, rule) != 0 {
+            } else if open_four_cells(m, e, my_rule) != 0 {
                 threats += 1;
                 score = score.max(4);
             }
-            if five_cells(t, e, rule) != 0 {
+            if five_cells(t, e, their_rule) != 0 {
                 their_four = true;
                 score = score.max(2);
-            } else if open_four_cells(t, e, rule) != 0 {
+            } else if open_four_cells(t, e, their_rule) != 0 {
                 score = score.max(1);
             }
         }
@@ -177,6 +234,60 @@ fn straight_fours(lines: &Lines, player: usize, rule: Rule) -> [[u32; LINES]; 4]
     std::array::from_fn(|d| std::array::from_fn(|l| lines.open_four_cells(player, d, l, rule)))
 }
 
+/// Under renju, with White to move and no five for either side: fills `out` with the cells within
+/// `radius` of a stone where White makes a five threat that Black cannot stop, either two winning cells
+/// at once or one that is forbidden for Black (Black has no five to make instead: White's stone makes
+/// none). Each wins by force.
+fn unstoppable_fours(state: &GomokuState, lines: &Lines, radius: usize, out: &mut Vec<Cell>) {
+    near_stones(state, radius, out);
+    let white = state.mover();
+    let rule = Rule::Renju.for_player(white);
+    let mut work = lines.clone();
+    out.retain(|&cell| {
+        let mut fives = [Cell { x: 0, y: 0 }; 2];
+        let mut n = 0;
+        for d in 0..4 {
+            let (l, i) = line_of(cell, d);
+            let bit = 1u32 << i;
+            let mut w = five_cells(lines.stones[white][d][l] | bit, lines.empty[d][l] & !bit, rule);
+            while w != 0 && n < 2 {
+                let c = cell_on_line(d, l, w.trailing_zeros());
+                w &= w - 1;
+                if n == 0 || fives[0] != c {
+                    fives[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        match n {
+            0 => false,
+            1 => {
+                work.put(white, cell);
+                let forbidden = renju::foul(&work, fives[0]).is_some();
+                work.remove(white, cell);
+                forbidden
+            }
+            _ => true,
+        }
+    });
+}
+
+/// Clears, in a per-line table of Black's straight-four cells, the cells where a Black stone is forbidden.
+fn drop_fouls(lines: &Lines, table: &mut [[u32; LINES]; 4]) {
+    for (d, row) in table.iter_mut().enumerate() {
+        for (l, bits) in row.iter_mut().enumerate() {
+            let mut f = *bits;
+            while f != 0 {
+                let i = f.trailing_zeros();
+                f &= f - 1;
+                if renju::foul(lines, cell_on_line(d, l, i)).is_some() {
+                    *bits &= !(1 << i);
+                }
+            }
+        }
+    }
+}
+
 /// Appends the cells of a per-line table of cell masks.
 fn push_cells(table: &[[u32; LINES]; 4], out: &mut Vec<Cell>) {
     for (d, row) in table.iter().enumerate() {
@@ -200,6 +311,10 @@ fn push_cells(table: &[[u32; LINES]; 4], out: &mut Vec<Cell>) {
 /// ending with the attacker's winning move; `None` when no VCF was found within the budget. Works
 /// whoever is to move: when `attacker` is not the side to move, the answer is what the attacker would
 /// have if the side to move passed (a threat the side to move must defuse).
+///
+/// Under [`Rule::Renju`], Black never plays a forbidden cell: as attacker, its fours on forbidden cells
+/// are not tried; as defender, a block on a forbidden cell is no block, and White's line then ends with
+/// the four that Black cannot stop (any Black reply loses).
 pub fn vcf(game: &Gomoku, state: &GomokuState, attacker: usize, budget: usize) -> Option<Vec<Cell>> {
     vcf_until(game, state, attacker, budget, None)
 }
@@ -218,6 +333,7 @@ pub(crate) fn vcf_until(
     let mut search = Vcf {
         lines: Lines::new(state),
         rule: game.rule(),
+        fouls: game.rule().has_fouls(),
         attacker,
         key: state.key(),
         budget,
@@ -236,6 +352,8 @@ pub(crate) fn vcf_until(
 struct Vcf {
     lines: Lines,
     rule: Rule,
+    /// Whether Black has forbidden moves (renju).
+    fouls: bool,
     attacker: usize,
     /// Zobrist key of the stones (the side to move is always the attacker inside the search).
     key: u64,
@@ -259,12 +377,13 @@ impl Vcf {
     }
 
     fn remove(&mut self, player: usize, cell: Cell) {
-        for d in 0..4 {
-            let (l, i) = line_of(cell, d);
-            self.lines.stones[player][d][l] &= !(1 << i);
-            self.lines.empty[d][l] |= 1 << i;
-        }
+        self.lines.remove(player, cell);
         self.key ^= stone_key(player, cell);
+    }
+
+    /// Whether a stone of `player` on the empty `cell` is a forbidden move (Black under renju).
+    fn forbidden(&self, player: usize, cell: Cell) -> bool {
+        self.fouls && player == BLACK && renju::foul(&self.lines, cell).is_some()
     }
 
     /// Winning cells of `player` (at most `limit`, no repeats).
@@ -292,7 +411,8 @@ impl Vcf {
         (0..4).any(|d| {
             let (l, i) = line_of(cell, d);
             let bit = 1u32 << i;
-            five_cells(self.lines.stones[player][d][l] | bit, self.lines.empty[d][l] & !bit, self.rule) != 0
+            let rule = self.rule.for_player(player);
+            five_cells(self.lines.stones[player][d][l] | bit, self.lines.empty[d][l] & !bit, rule) != 0
         })
     }
 
@@ -301,6 +421,7 @@ impl Vcf {
     fn four_cells(&self, player: usize, out: &mut Vec<Cell>) {
         out.clear();
         let mut seen = [0u32; MAX_SIZE];
+        let rule = self.rule.for_player(player);
         for d in 0..4 {
             for l in 0..LINES {
                 let m = self.lines.stones[player][d][l];
@@ -314,9 +435,9 @@ impl Vcf {
                     let i = spots.trailing_zeros();
                     spots &= spots - 1;
                     let bit = 1u32 << i;
-                    if five_cells(m | bit, e & !bit, self.rule) != 0 {
+                    if five_cells(m | bit, e & !bit, rule) != 0 {
                         let c = cell_on_line(d, l, i);
-                        if seen[c.y as usize] >> c.x & 1 == 0 {
+                        if seen[c.y as usize] >> c.x & 1 == 0 && !self.forbidden(player, c) {
                             seen[c.y as usize] |= 1 << c.x;
                             out.push(c);
                         }
@@ -347,7 +468,7 @@ impl Vcf {
         match cells.len() {
             0 => self.four_cells(a, &mut cells),
             // The defender threatens a five: the only move is to block it, and it must be a four.
-            1 if self.makes_four(a, cells[0]) => {}
+            1 if self.makes_four(a, cells[0]) && !self.forbidden(a, cells[0]) => {}
             _ => {
                 self.failed.insert(self.key);
                 return false;
@@ -365,6 +486,8 @@ impl Vcf {
                     self.line.push(replies[0]);
                     true
                 }
+                // Black's only block is forbidden: any Black reply loses.
+                1 if self.forbidden(d, replies[0]) => true,
                 1 => {
                     let block = replies[0];
                     self.put(d, block);

@@ -200,10 +200,17 @@ impl<W: Write> Brain<'_, W> {
                         }
                     }
                     "rule" => {
-                        self.rule = if n & 1 != 0 { Rule::Standard } else { Rule::Freestyle };
-                        if n & !3 != 0 {
+                        // Bits: 1 exactly five, 2 continuous game (nothing to do), 4 renju, 8 caro.
+                        self.rule = if n & 4 != 0 {
+                            Rule::Renju
+                        } else if n & 1 != 0 {
+                            Rule::Standard
+                        } else {
+                            Rule::Freestyle
+                        };
+                        if n & !7 != 0 {
                             let msg = format!(
-                                "MESSAGE rule {n}: renju and caro are not supported; playing {}",
+                                "MESSAGE rule {n}: caro (8) and bits above it are not supported; playing {}",
                                 self.rule.name()
                             );
                             self.say(&msg)?;

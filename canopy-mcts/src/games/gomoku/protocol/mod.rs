@@ -46,9 +46,10 @@
 //!
 //! `timeout_turn` (milliseconds per move, 0 = play fast), `timeout_match` (milliseconds per game,
 //! 0 = no limit), `time_left` (milliseconds left in the game; negative counts as 0, 2147483647 as no
-//! limit), `max_memory` (bytes, 0 = no limit), `rule` (a bit mask: bit 0 = exactly five wins, i.e.
-//! [`Rule::Standard`]; renju and caro bits are not supported and draw a `MESSAGE`), `game_type`
-//! (informational). Other keys are ignored.
+//! limit), `max_memory` (bytes, 0 = no limit), `rule` (a bit mask: 1 = exactly five wins, i.e.
+//! [`Rule::Standard`]; 2 = continuous game, nothing to do; 4 = renju, [`Rule::Renju`], whatever bit 1
+//! says; 8 = caro, not supported: it draws a `MESSAGE`, as do higher bits, and the other bits still
+//! apply), `game_type` (informational). Other keys are ignored.
 //!
 //! # Time and memory
 //!
@@ -597,6 +598,33 @@ mod tests {
         assert!(![Cell::new(7, 7), Cell::new(8, 8), Cell::new(1, 1), reply].contains(&last));
         assert_eq!(session("START 20\n"), ["OK"]);
         assert_eq!(session(""), Vec::<String>::new());
+    }
+
+    /// `INFO rule 4` (and 5, renju with the exact-five bit) plays renju: as Black the brain does not play
+    /// the double three that wins under freestyle, and as White it plays the four whose only block is
+    /// Black's forbidden cell. `INFO rule 8` (caro) is answered with a `MESSAGE`.
+    #[test]
+    #[cfg(not(canopy_loom))]
+    fn info_rule_4_plays_renju() {
+        let black = "BOARD\n7,5,1\n0,14,2\n7,6,1\n4,14,2\n5,7,1\n8,14,2\n6,7,1\n12,14,2\nDONE\n";
+        let free = session(&format!("START 15\nINFO rule 0\n{black}"));
+        assert_eq!(free, ["OK", "7,7"], "freestyle: the double three wins");
+        let game = Gomoku::new(15, Rule::Renju);
+        let state = game.from_moves("7,5 0,14 7,6 4,14 5,7 8,14 6,7 12,14").unwrap();
+        for rule in [4, 5] {
+            let answers = session(&format!("START 15\nINFO rule {rule}\n{black}"));
+            let reply = Cell::parse(&answers[1]).unwrap();
+            assert!(state.is_empty_cell(reply) && game.foul(&state, reply).is_none(), "rule {rule}: {reply}");
+        }
+        let white = "BOARD\n7,5,2\n3,3,1\n7,6,2\n4,4,1\n5,7,2\n5,5,1\n6,7,2\n14,14,1\n2,2,2\nDONE\n";
+        for rule in [4, 5] {
+            let lines = run_all(&format!("START 15\nINFO rule {rule}\n{white}"), &config(Some(500)), None);
+            assert!(lines.iter().all(|l| !l.contains("not supported")), "{lines:?}");
+            assert_eq!(answer_lines(lines), ["OK", "6,6"], "rule {rule}: the four Black cannot block");
+        }
+        let lines = run_all("START 15\nINFO rule 8\nEND\n", &config(Some(500)), None);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[1].starts_with("MESSAGE rule 8: caro"), "{lines:?}");
     }
 
     #[test]
