@@ -11,7 +11,8 @@
 //! on the chosen move.
 //!
 //! ```sh
-//! cargo run --release -p canopy-mcts --example g2048_budgets -- --games 2 --every 200 --ref-depth 5
+//! cargo run --release -p canopy-mcts --example g2048_budgets -- --games 2 --every 200 --ref-depth 5 \
+//!     [--budgets 300,3000,30000] [--settings 0,3,4]
 //! ```
 
 use canopy_mcts::games::g2048::agents::{self, Agent, AgentConfig, AgentKind};
@@ -69,17 +70,32 @@ fn main() {
     let limits = expectimax::Limits { depth: Some(ref_depth), time_ms: None, prob_cutoff: 1e-4 };
     let refs: Vec<[Option<f64>; 4]> = boards.iter().map(|b| reference.search(b, &limits).values).collect();
 
-    let settings = [
+    let all = [
         Setting { name: "default (max backup, C 4)", apply: |_| {} },
         Setting { name: "mean backup, C 4", apply: |c| c.search.backup = Backup::Mean },
         Setting { name: "max backup, C 1", apply: |c| c.search.exploration = 1.0 },
         Setting { name: "max backup, C 16", apply: |c| c.search.exploration = 16.0 },
         Setting { name: "max backup, C 4, expand threshold 8", apply: |c| c.search.expand_threshold = 8 },
+        Setting {
+            name: "max backup, C 16, expand threshold 8",
+            apply: |c| {
+                c.search.exploration = 16.0;
+                c.search.expand_threshold = 8;
+            },
+        },
         Setting { name: "default on 2 threads", apply: |c| c.search.threads = 2 },
     ];
+    // `--settings 0,2,3`: the rows of `all` to run (default: all).
+    let chosen: Vec<usize> = args
+        .iter()
+        .position(|a| a == "--settings")
+        .and_then(|i| args.get(i + 1))
+        .map(|v| v.split(',').map(|b| b.parse().expect("--settings takes row numbers")).collect())
+        .unwrap_or_else(|| (0..all.len()).collect());
+    let settings: Vec<&Setting> = chosen.iter().map(|&i| &all[i]).collect();
     println!("| setting | playouts | agrees with expectimax d{ref_depth} | mean regret (% of the moves' spread) | visit share of the choice |");
     println!("|---|---:|---:|---:|---:|");
-    for setting in &settings {
+    for setting in settings {
         for &budget in &budgets {
             let mut agree = 0;
             let mut regret = 0.0;

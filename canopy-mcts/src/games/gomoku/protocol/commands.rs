@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use super::input::{command_word, Input};
-use super::{BoardBlock, Brain, Flow, MEMORY_RESERVE_BYTES, MIN_MAX_MEMORY_BYTES, MIN_MEMORY_BYTES};
+use super::{BoardBlock, Brain, Flow, Swap2Block, MEMORY_RESERVE_BYTES, MIN_MAX_MEMORY_BYTES, MIN_MEMORY_BYTES};
 use crate::games::gomoku::board::{Cell, MAX_SIZE, MIN_SIZE};
 use crate::games::gomoku::rules::Rule;
 
@@ -18,6 +18,9 @@ impl<W: Write> Brain<'_, W> {
         let (word, rest) = command_word(line);
         if self.board.is_some() {
             return self.board_line(&word, line, input);
+        }
+        if self.swap2.is_some() {
+            return self.swap2_line(&word, line, input);
         }
         match word.as_str() {
             "START" => match rest.parse::<usize>() {
@@ -56,6 +59,13 @@ impl<W: Write> Brain<'_, W> {
                 }
                 self.board =
                     Some(BoardBlock { mine: Vec::new(), theirs: Vec::new(), bad: None, received: input.received });
+                Ok(Flow::Continue)
+            }
+            "SWAP2BOARD" => {
+                if self.size.is_none() {
+                    return self.error("no board yet: send START first");
+                }
+                self.swap2 = Some(Swap2Block { stones: Vec::new(), bad: None, received: input.received });
                 Ok(Flow::Continue)
             }
             "TAKEBACK" => {
@@ -97,6 +107,7 @@ impl<W: Write> Brain<'_, W> {
         self.mine.clear();
         self.theirs.clear();
         self.board = None;
+        self.swap2 = None;
         self.moves = 0;
         self.say("OK")?;
         Ok(Flow::Continue)
@@ -159,6 +170,32 @@ impl<W: Write> Brain<'_, W> {
         });
         if let Err(msg) = result {
             *bad = Some(msg);
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// One line inside SWAP2BOARD ... DONE: a stone `x,y` (the opening's stones in the order they were
+    /// placed: Black, White, Black, ...), or DONE.
+    fn swap2_line(&mut self, word: &str, line: &str, input: &Input) -> io::Result<Flow> {
+        if word == "DONE" {
+            let Some(Swap2Block { stones, bad, received }) = self.swap2.take() else { return Ok(Flow::Continue) };
+            if let Some(msg) = bad {
+                return self.error(&msg);
+            }
+            return self.swap2_answer(&stones, received, &input.signal);
+        }
+        if word == "END" {
+            return Ok(Flow::End);
+        }
+        let size = self.size.unwrap_or(MAX_SIZE);
+        let Some(Swap2Block { stones, bad, .. }) = self.swap2.as_mut() else { return Ok(Flow::Continue) };
+        if bad.is_some() {
+            return Ok(Flow::Continue);
+        }
+        match parse_cell(line, size) {
+            Ok(cell) if stones.contains(&cell) => *bad = Some(format!("SWAP2BOARD cell {cell} is listed twice")),
+            Ok(cell) => stones.push(cell),
+            Err(msg) => *bad = Some(format!("SWAP2BOARD line: {msg}")),
         }
         Ok(Flow::Continue)
     }

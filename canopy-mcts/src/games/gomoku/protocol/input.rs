@@ -5,7 +5,7 @@
 //! Cancelling works through one [`Signal`] per line:
 //!
 //! - a line that changes the game or ends the session ([`stops_thinking`]: START, RECTSTART, RESTART,
-//!   BEGIN, TURN, BOARD, TAKEBACK, END) cancels the line before it (INFO lines in between do not count):
+//!   BEGIN, TURN, BOARD, SWAP2BOARD, TAKEBACK, END) cancels the line before it (INFO lines in between do not count):
 //!   if that line asked for a move, its search stops (or never starts) and the move is not printed;
 //! - END also marks the whole session as ending ([`Session::end`]): every search still to come or in
 //!   progress stops, and no searched move is printed any more.
@@ -133,7 +133,7 @@ pub(super) fn command_word(line: &str) -> (String, &str) {
 /// Whether a command (its upper-case word) changes the game or ends the session, so that a search for
 /// the move before it is no longer wanted.
 pub(super) fn stops_thinking(word: &str) -> bool {
-    matches!(word, "END" | "START" | "RECTSTART" | "RESTART" | "BEGIN" | "TURN" | "BOARD" | "TAKEBACK")
+    matches!(word, "END" | "START" | "RECTSTART" | "RESTART" | "BEGIN" | "TURN" | "BOARD" | "SWAP2BOARD" | "TAKEBACK")
 }
 
 /// Starts the reader thread over `input`; the brain receives the lines from the returned channel, which

@@ -13,6 +13,7 @@
 //! | `BEGIN`                              | its first move `x,y` (the centre of the empty board)            |
 //! | `TURN x,y`                           | the opponent played `x,y`; its own move `x,y`                   |
 //! | `BOARD`, lines `x,y,f`, `DONE`       | the whole position (`f`: 1 own stone, 2 opponent's); its move   |
+//! | `SWAP2BOARD`, lines `x,y`, `DONE`    | the SWAP2 opening (module `swap2`): three stones, `SWAP`, or a move |
 //! | `TAKEBACK x,y`                       | `OK` (the stone on `x,y` is removed)                            |
 //! | `INFO key value`                     | nothing (`ERROR ...` for a malformed number, `MESSAGE ...` for a `max_memory` too small) |
 //! | `ABOUT`                              | `name="canopy", version="...", author="...", country="..."`    |
@@ -29,7 +30,7 @@
 //! # Thinking, stopping, ending
 //!
 //! A reader thread reads the lines while the brain thinks. A command that changes the game or ends the
-//! session (START, RECTSTART, RESTART, BEGIN, TURN, BOARD, TAKEBACK, END) cancels the command just before
+//! session (START, RECTSTART, RESTART, BEGIN, TURN, BOARD, SWAP2BOARD, TAKEBACK, END) cancels the command just before
 //! it (INFO lines in between do not count): when that one asked for a move, its search stops at once (or
 //! never starts) and the move is not printed, since the manager has moved on (as in Piskvork's skeleton
 //! brain). END also stops every search still to come; the commands before it are still handled in order
@@ -77,6 +78,7 @@
 
 mod commands;
 mod input;
+mod swap2;
 mod time;
 
 use std::any::Any;
@@ -209,6 +211,14 @@ struct BoardBlock {
     received: Instant,
 }
 
+/// An open SWAP2BOARD block: the opening's stones read so far in order, the first error among its
+/// lines, and when SWAP2BOARD was read (the answer's clock starts there).
+struct Swap2Block {
+    stones: Vec<Cell>,
+    bad: Option<String>,
+    received: Instant,
+}
+
 /// One session's state.
 struct Brain<'a, W: Write> {
     config: &'a BrainConfig,
@@ -222,6 +232,13 @@ struct Brain<'a, W: Write> {
     theirs: Vec<Cell>,
     /// An open BOARD block.
     board: Option<BoardBlock>,
+    /// An open SWAP2BOARD block.
+    swap2: Option<Swap2Block>,
+    /// The share of a normal move's time the next search gets (1: all of it; SWAP2's first answer
+    /// searches several openings).
+    time_share: u64,
+    /// The root value of the last searched move for the side to move (SWAP2's colour choice).
+    last_value: Option<f64>,
     timeout_turn: u64,
     timeout_match: u64,
     time_left: Option<u64>,
@@ -251,6 +268,9 @@ impl<'a, W: Write> Brain<'a, W> {
             mine: Vec::new(),
             theirs: Vec::new(),
             board: None,
+            swap2: None,
+            time_share: 1,
+            last_value: None,
             timeout_turn: DEFAULT_TIMEOUT_TURN_MS,
             timeout_match: 0,
             time_left: None,
@@ -404,6 +424,7 @@ impl<'a, W: Write> Brain<'a, W> {
         }
         match outcome {
             Ok((cell, report)) => {
+                self.last_value = report.as_ref().and_then(|(r, _)| r.root_value);
                 if let (true, Some((report, budget))) = (self.config.messages, report) {
                     self.say(&search_message(&report, budget))?;
                 }
@@ -441,7 +462,11 @@ impl<'a, W: Write> Brain<'a, W> {
             Some(t) => MoveBudget { soft_ms: b.soft_ms.min(t).max(1), hard_ms: b.hard_ms.min(t).max(1) },
             None => b,
         };
-        let normal = cap(move_budget(self.limits(), empty, Urgency::Normal));
+        let share = |b: MoveBudget| MoveBudget {
+            soft_ms: (b.soft_ms / self.time_share).max(1),
+            hard_ms: (b.hard_ms / self.time_share).max(1),
+        };
+        let normal = share(cap(move_budget(self.limits(), empty, Urgency::Normal)));
         // The threat-space searches get at most a third of a normal move.
         let plan = tuning.plan(game, state, Some(received + Duration::from_millis(normal.soft_ms / 3)));
         let root_moves = match plan {
@@ -450,7 +475,7 @@ impl<'a, W: Write> Brain<'a, W> {
         };
         // Only some moves stop the opponent's victory by fours: a critical move.
         let urgency = if root_moves.is_some() { Urgency::Critical } else { Urgency::Normal };
-        let budget = cap(move_budget(self.limits(), empty, urgency));
+        let budget = share(cap(move_budget(self.limits(), empty, urgency)));
         let mut params = self.config.params.clone();
         let spent = received.elapsed().as_millis() as u64;
         params.time_ms = Some(budget.hard_ms.saturating_sub(spent).max(1));
@@ -598,6 +623,33 @@ mod tests {
         assert!(![Cell::new(7, 7), Cell::new(8, 8), Cell::new(1, 1), reply].contains(&last));
         assert_eq!(session("START 20\n"), ["OK"]);
         assert_eq!(session(""), Vec::<String>::new());
+    }
+
+    /// SWAP2BOARD: three opening stones near the centre; with three or five stones, `SWAP` when Black
+    /// stands better and White's move when White does; malformed blocks are one `ERROR`.
+    #[test]
+    #[cfg(not(canopy_loom))]
+    fn swap2_openings_and_colour_choices() {
+        let answers = session("START 15\nSWAP2BOARD\nDONE\n");
+        assert_eq!(answers.len(), 2, "{answers:?}");
+        let cells: Vec<Cell> = answers[1].split(' ').map(|c| Cell::parse(c).unwrap()).collect();
+        assert_eq!(cells.len(), 3, "{answers:?}");
+        assert!(cells.iter().all(|c| (5..=9).contains(&c.x) && (5..=9).contains(&c.y)), "{answers:?}");
+        assert!(cells[0] != cells[1] && cells[1] != cells[2] && cells[0] != cells[2]);
+        // Black's pair in the centre against White's corner stone: the brain takes Black.
+        assert_eq!(session("START 15\nSWAP2BOARD\n7,7\n0,0\n8,7\nDONE\n"), ["OK", "SWAP"]);
+        // White in the centre against Black's corners: the brain stays White and plays the fourth stone.
+        let answers = session("START 15\nSWAP2BOARD\n0,0\n7,7\n14,14\nDONE\n");
+        let fourth = Cell::parse(&answers[1]).unwrap_or_else(|| panic!("{answers:?}"));
+        assert!(![Cell::new(0, 0), Cell::new(7, 7), Cell::new(14, 14)].contains(&fourth));
+        // Five stones, Black's three in a bent line in the centre: the brain takes Black.
+        assert_eq!(session("START 15\nSWAP2BOARD\n7,7\n0,0\n8,7\n14,14\n7,8\nDONE\n"), ["OK", "SWAP"]);
+        for bad in ["7,7\n8,7\n", "7,7\n7,7\n8,8\n", "7,7\n8,x\n9,9\n", "7,7\n8,8\n99,9\n"] {
+            let answers = session(&format!("START 15\nSWAP2BOARD\n{bad}DONE\n"));
+            assert_eq!(answers.len(), 2, "{bad:?}: {answers:?}");
+            assert!(answers[1].starts_with("ERROR"), "{bad:?}: {answers:?}");
+        }
+        assert!(session("SWAP2BOARD\nDONE\n")[0].starts_with("ERROR"));
     }
 
     /// `INFO rule 4` (and 5, renju with the exact-five bit) plays renju: as Black the brain does not play
