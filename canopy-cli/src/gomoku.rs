@@ -224,6 +224,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             How::Search if searched.is_some() => "search over the defences against the opponent's fours",
             How::Search => "search",
             How::Forced => "forced, no search",
+            How::Tactic("vct") => "victory by continuous threats (fours and open threes), no search",
             _ => "victory by continuous fours, no search",
         };
         println!("the brain plays {c} ({why})");

@@ -274,7 +274,11 @@ fn robust_to_case_blank_lines_and_malformed_input() {
     b.send("1,1,2");
     assert!(b.expect("DONE").starts_with("ERROR"));
     assert!(b.expect("FOO").starts_with("UNKNOWN"));
-    assert!(b.expect("SWAP2BOARD").starts_with("UNKNOWN"));
+    // SWAP2BOARD opens a block: a malformed one is one ERROR at DONE.
+    b.send("SWAP2BOARD");
+    b.send("7,7");
+    assert!(b.expect("DONE").starts_with("ERROR"));
+    assert!(b.expect("PLAY 1,1").starts_with("UNKNOWN"));
     assert_eq!(b.expect("RESTART"), "OK");
     assert_eq!(b.expect("BEGIN"), "7,7");
     b.end();

@@ -42,7 +42,8 @@ pub enum How {
     /// safe move).
     Forced,
     /// A game-specific procedure that settles the move without a search, named here (Gomoku: `"vcf"`, a
-    /// victory by continuous fours; Snake: `"cycle"`, following a closing Hamiltonian cycle).
+    /// victory by continuous fours, or `"vct"`, by continuous threats; Snake: `"cycle"`, following a
+    /// closing Hamiltonian cycle).
     Tactic(&'static str),
     /// A baseline agent's rule (random, greedy, expectimax, flat Monte Carlo, ...).
     Baseline,

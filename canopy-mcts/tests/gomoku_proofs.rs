@@ -6,7 +6,9 @@
 
 use std::collections::HashMap;
 
-use canopy_mcts::games::gomoku::{Cell, Gomoku, GomokuPolicy, GomokuState, Rule, Tuning, DEFAULT_EXPLORATION};
+use canopy_mcts::games::gomoku::{
+    Cell, Gomoku, GomokuPolicy, GomokuState, How, Plan, Rule, Tuning, DEFAULT_EXPLORATION,
+};
 use canopy_mcts::search::{Event, Limits, ProvenNode};
 use canopy_mcts::{Coverage, Game, Policy, Proof, Rng, SearchParams, Session};
 
@@ -472,4 +474,40 @@ fn the_check_catches_proofs_over_pruned_candidates() {
         bad.extend(unconfirmed_proofs_with(policy, case, 20_000, 1, 1).1);
     }
     assert!(!bad.is_empty(), "the overclaiming policy's proofs all held: the check proves nothing");
+}
+
+#[test]
+fn every_victory_by_threats_the_brain_plays_is_confirmed() {
+    // The brain plays a victory by continuous fours or threats without a search: its first move must
+    // leave the opponent lost, with every defence on the board tried.
+    let mut tactics = 0;
+    for case in cases() {
+        if case.state.is_terminal() {
+            continue;
+        }
+        let Plan::Play(cell, How::Tactic(name)) = Tuning::default().plan(&case.game, &case.state, None) else {
+            continue;
+        };
+        tactics += 1;
+        let mut next = case.state.clone();
+        case.game.apply(&mut next, cell);
+        let mut checker = Checker {
+            board: Board::new(&case.game, &next),
+            proven: HashMap::new(),
+            memo: HashMap::new(),
+            nodes: 0,
+            budget: BUDGET,
+        };
+        let lost = next.winner().is_some() || checker.confirm(Proof::Loss);
+        assert!(lost, "case {}: the {name} move {},{} is not confirmed", case.id, cell.x, cell.y);
+    }
+    assert!(tactics >= 3, "only {tactics} cases have a tactic to check");
+}
+
+#[test]
+fn a_double_three_is_a_victory_by_threats_not_by_fours() {
+    let case = cases().into_iter().find(|c| c.id == "V6").unwrap();
+    let plan = Tuning::default().plan(&case.game, &case.state, None);
+    assert_eq!(plan, Plan::Play(Cell::new(6, 6), How::Tactic("vct")));
+    assert_eq!(canopy_mcts::games::gomoku::vcf(&case.game, &case.state, case.state.mover(), 20_000), None);
 }

@@ -44,6 +44,7 @@ pub mod protocol;
 mod renju;
 mod rules;
 mod tactics;
+mod vct;
 
 pub use crate::agent::How;
 pub use agents::{

@@ -17,6 +17,7 @@ use super::agents::{flat, forced_move, random, threat};
 use super::board::{Cell, GomokuState};
 use super::playout::RolloutPolicy;
 use super::tactics::vcf_until;
+use super::vct::vct_until;
 use super::{Gomoku, GomokuPolicy, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS, MAX_SIZE};
 use crate::agent::{Agent, Context, Decision, How};
 use crate::game::Game;
@@ -53,9 +54,9 @@ pub struct Tuning {
     pub quiet_radius: Option<usize>,
     /// Rollout radius ([`GomokuPolicy::with_rollout_radius`]). Default [`DEFAULT_ROLLOUT_RADIUS`].
     pub rollout_radius: usize,
-    /// Before searching, look for a victory by continuous fours ([`super::vcf`]) of the side to move
-    /// (and play it), and for one of the opponent's (and search only the moves that defuse it). Default
-    /// true.
+    /// Before searching, look for a victory by continuous fours ([`super::vcf`]) of the side to move,
+    /// then by continuous threats (fours and open threes, module `vct`; not under renju), and play it;
+    /// and for the opponent's victory by fours (and search only the moves that defuse it). Default true.
     pub threat_search: bool,
     /// In a game ([`PlayerAgent`]), keep the search tree from move to move: the player's move and the
     /// opponent's reply re-root it ([`Session::advance`]), so that a search starts from what the last
@@ -235,6 +236,8 @@ impl Player {
 
 /// Nodes of the threat-space searches for a win of the side to move and for the opponent's threat.
 pub const VCF_BUDGET: usize = 20_000;
+/// Nodes of the search for a victory by continuous threats (fours and open threes) of the side to move.
+pub const VCT_BUDGET: usize = 3_000;
 /// Nodes of the threat-space search after each candidate that may defuse the opponent's threat.
 pub const VCF_DEFENCE_BUDGET: usize = 3_000;
 
@@ -242,8 +245,8 @@ pub const VCF_DEFENCE_BUDGET: usize = 3_000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Plan {
     /// Play this move without a search: [`How::Forced`] (win now, block a five, the only candidate or
-    /// the only defence against the opponent's sequence of fours) or `How::Tactic("vcf")` (the first move
-    /// of the player's own victory by continuous fours).
+    /// the only defence against the opponent's sequence of fours), `How::Tactic("vcf")` (the first move
+    /// of the player's own victory by continuous fours) or `How::Tactic("vct")` (by continuous threats).
     Play(Cell, How),
     /// Search; with `Some(moves)`, over those root moves only (the ones that defuse the opponent's
     /// sequence of fours).
@@ -267,6 +270,9 @@ impl Tuning {
         let me = state.mover();
         if let Some(line) = vcf_until(game, state, me, VCF_BUDGET, deadline) {
             return Plan::Play(line[0], How::Tactic("vcf"));
+        }
+        if let Some(cell) = vct_until(game, state, me, VCT_BUDGET, deadline) {
+            return Plan::Play(cell, How::Tactic("vct"));
         }
         if vcf_until(game, state, 1 - me, VCF_BUDGET, deadline).is_none() {
             return Plan::Search(None);

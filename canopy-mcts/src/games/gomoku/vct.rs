@@ -1,0 +1,286 @@
+//! Victory by continuous threats (VCT): a sequence of fours and open threes by the attacker, each
+//! answered by every defence the defender has, that ends in a five — the threat-space search of Allis,
+//! van den Herik and Huntjens ("Go-Moku solved by new search techniques", Computational Intelligence
+//! 1996), without their dependency-based pruning.
+//!
+//! An attacker node (attacker to move) is won when the attacker has a five to make, or when one of its
+//! threat moves wins:
+//!
+//! - a move that leaves two fives to make (a straight four, a double four) wins: the defender has none
+//!   of its own (checked first) and one stone blocks one;
+//! - a four (one five to make): the defender must block there, and the attacker node after it must be
+//!   won;
+//! - an open three (no five to make, but a straight four next): the defender's answers are every cell
+//!   after which the attacker has no straight four to make, and every cell where the defender makes a
+//!   four of its own (which the attacker must then block); each must leave a won attacker node.
+//!
+//! The defences against an open three are complete by the argument of rule 4 in module `tactics`
+//! (any other move lets the straight four in, and a defender without a four cannot answer it), so a VCT
+//! found here is a forced win. The search gives up (`None`) past its node budget, its depth or its
+//! deadline; it does not run under renju, where Black's forbidden cells change both sides' threats.
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use super::board::{stone_key, Cell, GomokuState, MAX_SIZE};
+use super::rules::{cell_on_line, five_cells, line_of, open_four_cells, Lines, Rule, LINES};
+use super::Gomoku;
+
+/// Longest VCT searched, in attacker moves.
+const VCT_DEPTH: usize = 12;
+
+/// A VCT of `attacker` in `state` (the attacker to move) within `budget` nodes and before `deadline`:
+/// the attacker's first move, or `None` when none was found (or the rule is renju, or `state` is
+/// terminal or has the defender to move).
+pub(crate) fn vct_until(
+    game: &Gomoku,
+    state: &GomokuState,
+    attacker: usize,
+    budget: usize,
+    deadline: Option<Instant>,
+) -> Option<Cell> {
+    if state.is_terminal() || game.rule().has_fouls() || state.mover() != attacker {
+        return None;
+    }
+    let mut search = Vct {
+        lines: Lines::new(state),
+        rule: game.rule(),
+        attacker,
+        key: state.key(),
+        budget,
+        deadline,
+        failed: HashSet::new(),
+        first: None,
+    };
+    search.node(0).then_some(search.first).flatten()
+}
+
+/// The state of one VCT search.
+struct Vct {
+    lines: Lines,
+    rule: Rule,
+    attacker: usize,
+    /// Zobrist key of the stones.
+    key: u64,
+    /// Nodes left.
+    budget: usize,
+    deadline: Option<Instant>,
+    /// Keys of attacker nodes found not won (at any depth: a cheap, slightly pessimistic table).
+    failed: HashSet<u64>,
+    /// The attacker's winning first move (set at depth 0).
+    first: Option<Cell>,
+}
+
+impl Vct {
+    fn put(&mut self, player: usize, cell: Cell) {
+        self.lines.put(player, cell);
+        self.key ^= stone_key(player, cell);
+    }
+
+    fn remove(&mut self, player: usize, cell: Cell) {
+        self.lines.remove(player, cell);
+        self.key ^= stone_key(player, cell);
+    }
+
+    /// The distinct cells where `player` completes a five (at most `limit`).
+    fn fives(&self, player: usize, limit: usize) -> Vec<Cell> {
+        let mut out = Vec::new();
+        for d in 0..4 {
+            for l in 0..LINES {
+                let mut w = self.lines.five_cells(player, d, l, self.rule);
+                while w != 0 {
+                    let c = cell_on_line(d, l, w.trailing_zeros());
+                    w &= w - 1;
+                    if !out.contains(&c) {
+                        out.push(c);
+                        if out.len() >= limit {
+                            return out;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The attacker's threat moves: the cells where it makes a four (first) or an open three, without
+    /// repeats; found on the lines holding at least two of its stones, within three cells of them.
+    fn threats(&self, player: usize) -> Vec<Cell> {
+        let rule = self.rule.for_player(player);
+        let mut fours = Vec::new();
+        let mut threes = Vec::new();
+        let mut seen = [0u32; MAX_SIZE];
+        for d in 0..4 {
+            for l in 0..LINES {
+                let m = self.lines.stones[player][d][l];
+                if m.count_ones() < 2 {
+                    continue;
+                }
+                let e = self.lines.empty[d][l];
+                let mut spots = (m << 3 | m << 2 | m << 1 | m >> 1 | m >> 2 | m >> 3) & e;
+                while spots != 0 {
+                    let i = spots.trailing_zeros();
+                    spots &= spots - 1;
+                    let bit = 1u32 << i;
+                    let (m2, e2) = (m | bit, e & !bit);
+                    let kind = if five_cells(m2, e2, rule) != 0 {
+                        Some(true)
+                    } else if open_four_cells(m2, e2, rule) != 0 {
+                        Some(false)
+                    } else {
+                        None
+                    };
+                    let Some(four) = kind else { continue };
+                    let c = cell_on_line(d, l, i);
+                    if seen[c.y as usize] >> c.x & 1 != 0 {
+                        // Already listed from another line; a four on this one promotes it.
+                        if four && !fours.contains(&c) {
+                            threes.retain(|&t| t != c);
+                            fours.push(c);
+                        }
+                        continue;
+                    }
+                    seen[c.y as usize] |= 1 << c.x;
+                    if four {
+                        fours.push(c);
+                    } else {
+                        threes.push(c);
+                    }
+                }
+            }
+        }
+        fours.extend(threes);
+        fours
+    }
+
+    /// The defender's answers to the attacker's straight-four threats: the empty cells after which the
+    /// attacker has no straight four to make, and the cells where the defender makes a four.
+    fn defences(&mut self, attacker: usize) -> Vec<Cell> {
+        let defender = 1 - attacker;
+        // Every stopping cell lies on each line with a straight four to make, within five of it.
+        let mut lines_with = Vec::new();
+        for d in 0..4 {
+            for l in 0..LINES {
+                let f = self.lines.open_four_cells(attacker, d, l, self.rule);
+                if f != 0 {
+                    lines_with.push((d, l, f));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        if let Some(&(d0, l0, f0)) = lines_with.first() {
+            let near = (f0 << 5
+                | f0 << 4
+                | f0 << 3
+                | f0 << 2
+                | f0 << 1
+                | f0
+                | f0 >> 1
+                | f0 >> 2
+                | f0 >> 3
+                | f0 >> 4
+                | f0 >> 5)
+                & self.lines.empty[d0][l0];
+            let mut spots = near;
+            while spots != 0 {
+                let i = spots.trailing_zeros();
+                spots &= spots - 1;
+                let c = cell_on_line(d0, l0, i);
+                // A stone changes only the lines through it, so only the lines that had a straight four
+                // to make can still have one.
+                self.lines.put(defender, c);
+                let stops =
+                    lines_with.iter().all(|&(d, l, _)| self.lines.open_four_cells(attacker, d, l, self.rule) == 0);
+                self.lines.remove(defender, c);
+                if stops {
+                    out.push(c);
+                }
+            }
+        }
+        let rule = self.rule.for_player(defender);
+        for c in self.threats(defender) {
+            if out.contains(&c) {
+                continue;
+            }
+            let makes_four = (0..4).any(|d| {
+                let (l, i) = line_of(c, d);
+                let bit = 1u32 << i;
+                five_cells(self.lines.stones[defender][d][l] | bit, self.lines.empty[d][l] & !bit, rule) != 0
+            });
+            if makes_four {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// Whether the attacker, to move, wins by continuous threats.
+    fn node(&mut self, depth: usize) -> bool {
+        let (a, d) = (self.attacker, 1 - self.attacker);
+        if let Some(&c) = self.fives(a, 1).first() {
+            if depth == 0 {
+                self.first = Some(c);
+            }
+            return true;
+        }
+        if depth >= VCT_DEPTH || self.budget == 0 || self.failed.contains(&self.key) {
+            return false;
+        }
+        self.budget -= 1;
+        if self.budget % 64 == 0 && self.deadline.is_some_and(|t| Instant::now() >= t) {
+            self.budget = 0;
+            return false;
+        }
+        let theirs = self.fives(d, 2);
+        let moves = match theirs.len() {
+            0 => self.threats(a),
+            // The defender threatens a five: block it, and the block must itself be a threat.
+            1 => {
+                let threats = self.threats(a);
+                if threats.contains(&theirs[0]) {
+                    vec![theirs[0]]
+                } else {
+                    Vec::new()
+                }
+            }
+            _ => Vec::new(),
+        };
+        for m in moves {
+            self.put(a, m);
+            let fives = self.fives(a, 2);
+            let won = match fives.len() {
+                2.. => true,
+                1 => {
+                    let block = fives[0];
+                    self.put(d, block);
+                    let won = self.node(depth + 1);
+                    self.remove(d, block);
+                    won
+                }
+                _ => {
+                    let answers = self.defences(a);
+                    let mut all = true;
+                    for r in answers {
+                        self.put(d, r);
+                        let won = self.node(depth + 1);
+                        self.remove(d, r);
+                        if !won {
+                            all = false;
+                            break;
+                        }
+                    }
+                    all
+                }
+            };
+            self.remove(a, m);
+            if won {
+                if depth == 0 {
+                    self.first = Some(m);
+                }
+                return true;
+            }
+        }
+        self.failed.insert(self.key);
+        false
+    }
+}
