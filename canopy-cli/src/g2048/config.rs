@@ -183,6 +183,7 @@ pub fn config_json(c: &AgentConfig) -> Value {
         "expectimax": c.expectimax,
         "cache_slots": c.cache_slots,
         "reuse": c.reuse,
-        "weights": c.policy.heuristic.weights(),
+        "evaluation": c.policy.evaluation.name(),
+        "weights": c.policy.evaluation.heuristic().map(|h| h.weights()),
     })
 }

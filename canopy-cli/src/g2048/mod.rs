@@ -107,7 +107,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     }
     warn_unused_options(&[*agent], &args.search, options)?;
     let config = agent_config(*agent, &args.search, options, canopy_mcts::search::DEFAULT_PLAYOUTS)?;
-    let h = config.policy.heuristic;
+    let evaluation = config.policy.evaluation;
     let mut agent = Agent::new(config.clone());
     let d = agent.decide_searching(&board, args.search.seed, |search, state| args.run(search, state));
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
@@ -184,7 +184,10 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             );
         }
     }
-    print_explanations(h, &board, &d);
+    match evaluation.heuristic() {
+        Some(h) => print_explanations(h, &board, &d),
+        None => println!("(the n-tuple evaluation has no features to explain the moves by)"),
+    }
     Ok(())
 }
 
@@ -276,15 +279,16 @@ fn print_explanations(h: &Heuristic, board: &Board, d: &Decision) {
 }
 
 fn analysis_json(config: &AgentConfig, board: &Board, d: &Decision) -> serde_json::Value {
-    let h = config.policy.heuristic;
+    let evaluation = config.policy.evaluation;
+    let h = evaluation.heuristic();
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     let mut v = json!({
         "game": "2048",
         "agent": config.kind,
         "board": board.tiles(),
         "game_over": d.best.is_none(),
-        "board_eval": h.evaluate(board),
-        "board_features": h.features(board),
+        "board_eval": evaluation.evaluate(board),
+        "board_features": h.map(|h| h.features(board)),
     });
     // Agents without a search tree have no share, mean or line beyond the move, except flat Monte Carlo,
     // whose visits are rollouts and whose value is their mean return.
@@ -303,7 +307,7 @@ fn analysis_json(config: &AgentConfig, board: &Board, d: &Decision) -> serde_jso
             a.insert("value".into(), json!(m.value));
             a.insert("reward".into(), json!(m.reward));
             a.insert("afterstate".into(), json!(afterstate(m.dir)));
-            a.insert("explain".into(), json!(explain(h, board, m.dir)));
+            a.insert("explain".into(), json!(h.and_then(|h| explain(h, board, m.dir))));
             a
         })
         .collect();

@@ -280,7 +280,7 @@ impl Agent {
         // Build the row table now rather than inside the first timed decision.
         let _ = tables::row_table();
         let expectimax = (config.kind == AgentKind::Expectimax)
-            .then(|| ParallelExpectimax::new(config.policy.heuristic, config.search.threads, config.cache_slots));
+            .then(|| ParallelExpectimax::new(config.policy.evaluation, config.search.threads, config.cache_slots));
         Agent { config, expectimax, session: None }
     }
 
@@ -337,7 +337,7 @@ impl Agent {
                 let limits = expectimax::Limits { time_ms: self.config.search.time_ms, ..self.config.expectimax };
                 let config = &self.config;
                 let searcher = self.expectimax.get_or_insert_with(|| {
-                    ParallelExpectimax::new(config.policy.heuristic, config.search.threads, config.cache_slots)
+                    ParallelExpectimax::new(config.policy.evaluation, config.search.threads, config.cache_slots)
                 });
                 let r = searcher.search(board, &limits);
                 for m in &mut moves {
@@ -357,7 +357,7 @@ impl Agent {
                 decision.work = visits.iter().sum();
             }
             AgentKind::Greedy => {
-                let h = policy.heuristic;
+                let h = &policy.evaluation;
                 for m in &mut moves {
                     let (after, gain) = board.afterstate(m.dir);
                     m.value = Some(f64::from(gain as f32 + h.evaluate(&after)));
