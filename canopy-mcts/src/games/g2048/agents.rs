@@ -131,9 +131,10 @@ impl AgentKind {
     /// ([`SearchParams`]'s table) or one of [`AgentConfig`]'s own. MCTS reads every search parameter;
     /// flat Monte Carlo `playouts`, `time`, `threads` and `seed`; expectimax `time`, `threads` and
     /// `memory` (its cache); random `seed`; greedy none. The rollout parameters are read by MCTS and
-    /// flat, `depth` and `prob_cutoff` by expectimax.
+    /// flat, `depth` and `prob_cutoff` by expectimax; the evaluation (`eval`,
+    /// [`G2048Policy::evaluation`]) by every agent but random.
     pub fn uses(self, name: &str) -> bool {
-        use AgentKind::{Expectimax, Flat, Mcts, Random};
+        use AgentKind::{Expectimax, Flat, Greedy, Mcts, Random};
         let users: &[AgentKind] = match name {
             "playouts" => &[Mcts, Flat],
             "time" | "threads" => &[Mcts, Flat, Expectimax],
@@ -142,6 +143,7 @@ impl AgentKind {
             "rollout" | "epsilon" | "rollout_depth" | "leaf_depth" => &[Mcts, Flat],
             "depth" | "prob_cutoff" => &[Expectimax],
             "reuse" => &[Mcts],
+            "eval" => &[Mcts, Flat, Expectimax, Greedy],
             _ => &[Mcts],
         };
         users.contains(&self)
