@@ -169,7 +169,7 @@ fn clipped_nibbles(board: &Board) -> u64 {
         lo
     } else {
         // A cell with bit 4 set holds exponent 16 or more: its nibble becomes 15.
-        lo | spread16(hi) * 0xF
+        lo | (spread16(hi) * 0xF)
     }
 }
 
