@@ -170,10 +170,11 @@ pub fn csv_row(label: &str, s: &Summary) -> String {
 pub fn compare(args: &g2048::Compare) -> anyhow::Result<()> {
     let agents = common::distinct("--agents", &args.run.game.agents)?;
     let options = &args.run.game.options;
-    g2048::warn_unused_options(&agents, &args.run.search, options)?;
+    let eval = args.run.game.eval;
+    g2048::warn_unused_options(&agents, &args.run.search, options, eval.is_some())?;
     let configs = agents
         .iter()
-        .map(|&a| g2048::agent_config(a, &args.run.search, options, g2048::PLAY_DEFAULT_PLAYOUTS))
+        .map(|&a| g2048::agent_config(a, &args.run.search, options, eval, g2048::PLAY_DEFAULT_PLAYOUTS))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let bar = g2048::progress_bar(args.games * agents.len() as u64);
     let mut rows = Vec::new();
@@ -217,7 +218,7 @@ pub fn compare(args: &g2048::Compare) -> anyhow::Result<()> {
 /// `canopy sweep`.
 pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
     let param = Swept::parse(&args.param).map_err(|e| input_error(format!("--param: {e}")))?;
-    let g2048::Chooser { agent, options } = &args.run.game;
+    let g2048::Chooser { agent, eval, options } = &args.run.game;
     let agent = *agent;
     let kind = g2048::agent_kind(agent)?;
     let values = args.values()?;
@@ -233,11 +234,13 @@ pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
         if configs.is_empty() {
             swept_unused = g2048::unused_options(&[kind], &search, &g).contains(&swept_flag);
         }
-        configs
-            .push((value.trim().to_string(), g2048::agent_config(agent, &search, &g, g2048::PLAY_DEFAULT_PLAYOUTS)?));
+        configs.push((
+            value.trim().to_string(),
+            g2048::agent_config(agent, &search, &g, *eval, g2048::PLAY_DEFAULT_PLAYOUTS)?,
+        ));
     }
     let mut svg_file = args.svg.as_deref().map(|path| common::create_output("--svg", path)).transpose()?;
-    g2048::warn_unused_options(&[agent], &args.run.search, options)?;
+    g2048::warn_unused_options(&[agent], &args.run.search, options, eval.is_some())?;
     if swept_unused {
         eprintln!("warning: {} does not use {swept_flag}; every value plays the same games", g2048::agent_label(agent));
     }

@@ -46,6 +46,7 @@ pub fn input_error(msg: impl Into<String>) -> anyhow::Error {
                   canopy analyze tictactoe --board x.o/.o./..x --json\n  \
                   canopy analyze gomoku --moves \"7,7 8,8 7,8\" --playouts 20000\n  \
                   canopy match gomoku --black mcts --white threat --games 10 --swap\n  \
+                  canopy train 2048 --games 100000 --out 2048.ntuple\n  \
                   canopy gomocup   (the Gomocup pbrain protocol on stdin/stdout)"
 )]
 struct Cli {
@@ -124,6 +125,25 @@ enum Command {
         #[command(subcommand)]
         game: SweepGame,
     },
+    /// Train a learned evaluation by self-play and write its weights file.
+    #[command(
+        subcommand_value_name = "GAME",
+        subcommand_help_heading = "Games",
+        subcommand_required = true,
+        arg_required_else_help = false
+    )]
+    Train {
+        #[command(subcommand)]
+        game: TrainGame,
+    },
+}
+
+/// `canopy train`'s games.
+#[derive(Subcommand, Debug)]
+enum TrainGame {
+    /// 2048: an n-tuple network by TD(0) on afterstates (docs/2048.md).
+    #[command(name = "2048")]
+    G2048(g2048::Train),
 }
 
 /// `canopy analyze`'s games.
@@ -411,6 +431,9 @@ fn run() -> i32 {
             SweepGame::Tictactoe(args) => duel_series::sweep_tictactoe(&args),
             SweepGame::Gomoku(args) => duel_series::sweep_gomoku(&args),
         },
+        Command::Train { game } => match game {
+            TrainGame::G2048(args) => g2048::train(&args),
+        },
     };
     match result {
         Ok(()) => 0,
@@ -453,7 +476,8 @@ mod tests {
         // Every command, and every game of a command that takes one: `analyze 2048`, `bench`, ...
         let cli = super::Cli::command();
         let mut leaves: Vec<(String, clap::Command)> = Vec::new();
-        for cmd in cli.get_subcommands() {
+        // `train` runs no search: it takes none of the search options.
+        for cmd in cli.get_subcommands().filter(|c| c.get_name() != "train") {
             let games: Vec<&clap::Command> = cmd.get_subcommands().filter(|g| g.get_name() != "help").collect();
             if games.is_empty() {
                 leaves.push((cmd.get_name().to_string(), cmd.clone()));

@@ -40,7 +40,7 @@ fn main() {
         for &depth in &depths {
             let kind = if depth == 0 { AgentKind::Greedy } else { AgentKind::Expectimax };
             let mut config = AgentConfig::new(kind);
-            config.policy = G2048Policy { heuristic, ..config.policy };
+            config.policy = G2048Policy { evaluation: heuristic.into(), ..config.policy };
             config.search.threads = 1;
             config.expectimax.depth = Some(depth.max(1));
             config.cache_slots = 1 << 20;

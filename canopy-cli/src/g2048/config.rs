@@ -6,6 +6,7 @@ use super::G2048Args;
 use crate::compare;
 use crate::{input_error, AgentName, SearchArgs};
 use canopy_mcts::games::g2048::agents::{AgentConfig, AgentKind};
+use canopy_mcts::games::g2048::eval::Evaluation;
 use canopy_mcts::games::g2048::RolloutPolicy;
 use canopy_mcts::param::Settings;
 
@@ -46,13 +47,22 @@ pub fn unused_options(agents: &[AgentKind], search: &SearchArgs, g: &G2048Args) 
 }
 
 /// Prints one warning line on stderr when options were given that none of `agents` uses (see
-/// [`unused_options`]), so that an ignored option is never silent.
+/// [`unused_options`]; `eval_given`: whether --eval was given), so that an ignored option is never
+/// silent.
 ///
 /// # Errors
 /// An input error for a snake agent name.
-pub fn warn_unused_options(agents: &[AgentName], search: &SearchArgs, g: &G2048Args) -> anyhow::Result<()> {
+pub fn warn_unused_options(
+    agents: &[AgentName],
+    search: &SearchArgs,
+    g: &G2048Args,
+    eval_given: bool,
+) -> anyhow::Result<()> {
     let kinds = agents.iter().map(|&a| agent_kind(a)).collect::<anyhow::Result<Vec<_>>>()?;
-    let unused = unused_options(&kinds, search, g);
+    let mut unused = unused_options(&kinds, search, g);
+    if eval_given && !kinds.iter().any(|k| k.uses("eval")) {
+        unused.push("--eval".to_string());
+    }
     if !unused.is_empty() {
         let names: Vec<String> = agents.iter().map(|&a| agent_label(a)).collect();
         match names.as_slice() {
@@ -63,8 +73,9 @@ pub fn warn_unused_options(agents: &[AgentName], search: &SearchArgs, g: &G2048A
     Ok(())
 }
 
-/// The configuration of agent `name` from the options: the search options, and the 2048 options on top
-/// of the agent's defaults ([`AgentConfig::new`]).
+/// The configuration of agent `name` from the options: the search options, the 2048 options on top
+/// of the agent's defaults ([`AgentConfig::new`]) and the evaluation of `--eval` (`None`: the
+/// hand-written heuristic).
 ///
 /// # Errors
 /// An [`crate::InputError`] when --epsilon is given with --rollout random.
@@ -72,6 +83,7 @@ pub fn agent_config(
     name: AgentName,
     search: &SearchArgs,
     g: &G2048Args,
+    eval: Option<Evaluation>,
     default_playouts: u64,
 ) -> anyhow::Result<AgentConfig> {
     let kind = agent_kind(name)?;
@@ -89,6 +101,9 @@ pub fn agent_config(
     }
     let mut config = defaults.clone();
     g.apply_to(&mut config);
+    if let Some(e) = eval {
+        config.policy.evaluation = e;
+    }
     let cache_slots = {
         let by_memory = (search.memory / 16).max(1);
         let by_memory = if by_memory.is_power_of_two() { by_memory } else { by_memory.next_power_of_two() / 2 };
@@ -131,7 +146,7 @@ pub fn config_line(c: &AgentConfig) -> String {
         (None, None) => "no limit".to_string(),
     };
     let rollout = rollout_text(&c.policy.rollout);
-    match c.kind {
+    let line = match c.kind {
         AgentKind::Mcts => format!(
             "{limit}, {} threads, C {}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, rollout {rollout}, \
              seed {}, tree {}",
@@ -160,6 +175,10 @@ pub fn config_line(c: &AgentConfig) -> String {
         AgentKind::Flat => format!("{limit} (rollouts, all moves), {} threads, rollout {rollout}", p.threads),
         AgentKind::Greedy => "best merge score + evaluation of the afterstate".to_string(),
         AgentKind::Random => "uniformly random legal move".to_string(),
+    };
+    match c.policy.evaluation {
+        Evaluation::NTuple(_) if c.kind != AgentKind::Random => format!("{line}; evaluation: n-tuple network"),
+        _ => line,
     }
 }
 
@@ -183,6 +202,7 @@ pub fn config_json(c: &AgentConfig) -> Value {
         "expectimax": c.expectimax,
         "cache_slots": c.cache_slots,
         "reuse": c.reuse,
-        "weights": c.policy.heuristic.weights(),
+        "evaluation": c.policy.evaluation.name(),
+        "weights": c.policy.evaluation.heuristic().map(|h| h.weights()),
     })
 }

@@ -1,9 +1,10 @@
-//! `canopy analyze 2048`, `canopy play 2048`, and the 2048 parts of `compare` and `sweep`: the 2048
-//! options and explaining a decision here; building an agent from the options in the `config` submodule,
-//! running games in `play`.
+//! `canopy analyze 2048`, `canopy play 2048`, `canopy train 2048`, and the 2048 parts of `compare` and
+//! `sweep`: the 2048 options and explaining a decision here; building an agent from the options in the
+//! `config` submodule, running games in `play`, training an n-tuple network in `train`.
 
 mod config;
 mod play;
+mod train;
 
 use serde::Serialize;
 use serde_json::json;
@@ -14,13 +15,15 @@ use super::params::SettingsFlags;
 use super::search_args::For2048;
 use super::{input_error, AgentName};
 use canopy_mcts::games::g2048::agents::{Agent, AgentConfig, AgentKind, Decision};
-use canopy_mcts::games::g2048::eval::{Features, Heuristic};
+use canopy_mcts::games::g2048::eval::{Evaluation, Features, Heuristic};
+use canopy_mcts::games::g2048::ntuple::NTuple;
 use canopy_mcts::games::g2048::{Board, Dir};
 
 pub use config::{
     agent_config, agent_kind, agent_label, config_json, config_line, unused_options, warn_unused_options, with_param,
 };
 pub use play::{play, progress_bar, run_games, GameResult};
+pub use train::{train, Train};
 
 /// Default playouts per move for `play`, `compare` and `sweep` without --playouts or --time (a full game
 /// then takes seconds, not minutes).
@@ -55,6 +58,11 @@ pub struct Chooser {
     /// Who chooses the moves.
     #[arg(long, default_value = "mcts", value_parser = agent_parser(AGENTS))]
     pub agent: AgentName,
+    /// The evaluation of afterstates: heuristic (the hand-written one) or ntuple:FILE (a network from
+    /// canopy train 2048), for greedy, expectimax, and the truncated rollouts of mcts and flat [default
+    /// heuristic].
+    #[arg(long, value_name = "EVAL", value_parser = parse_eval)]
+    pub eval: Option<Evaluation>,
     #[command(flatten)]
     pub options: G2048Args,
 }
@@ -65,8 +73,27 @@ pub struct Choosers {
     /// Agents to compare, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "mcts,expectimax,flat", value_parser = agent_parser(AGENTS))]
     pub agents: Vec<AgentName>,
+    /// The evaluation of afterstates for every agent: heuristic (the hand-written one) or ntuple:FILE (a
+    /// network from canopy train 2048) [default heuristic].
+    #[arg(long, value_name = "EVAL", value_parser = parse_eval)]
+    pub eval: Option<Evaluation>,
     #[command(flatten)]
     pub options: G2048Args,
+}
+
+/// Reads `--eval`: `heuristic`, or `ntuple:FILE`, whose network is loaded (and kept for the whole run).
+fn parse_eval(s: &str) -> Result<Evaluation, String> {
+    let s = s.trim();
+    if s.eq_ignore_ascii_case("heuristic") {
+        return Ok(Evaluation::standard());
+    }
+    match s.split_once(':') {
+        Some((kind, path)) if kind.eq_ignore_ascii_case("ntuple") && !path.is_empty() => {
+            let net = NTuple::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+            Ok(Evaluation::NTuple(Box::leak(Box::new(net))))
+        }
+        _ => Err(format!("'{s}' is not an evaluation (expected heuristic or ntuple:FILE)")),
+    }
 }
 
 /// The 2048 agents' own options, from the library's declarations ([`AgentConfig`]'s table): each agent
@@ -101,13 +128,13 @@ fn explain(h: &Heuristic, board: &Board, dir: Dir) -> Option<Explanation> {
 /// Analyses a 2048 position with the agent of `--agent`.
 pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let board: Board = args.game.board.parse().map_err(|e| input_error(format!("bad board: {e}")))?;
-    let Chooser { agent, options } = &args.game.chooser;
+    let Chooser { agent, eval, options } = &args.game.chooser;
     if args.infinite.infinite && *agent != AgentName::Mcts {
         return Err(input_error("--infinite is for --agent mcts (the other agents do not search a tree)"));
     }
-    warn_unused_options(&[*agent], &args.search, options)?;
-    let config = agent_config(*agent, &args.search, options, canopy_mcts::search::DEFAULT_PLAYOUTS)?;
-    let h = config.policy.heuristic;
+    warn_unused_options(&[*agent], &args.search, options, eval.is_some())?;
+    let config = agent_config(*agent, &args.search, options, *eval, canopy_mcts::search::DEFAULT_PLAYOUTS)?;
+    let evaluation = config.policy.evaluation;
     let mut agent = Agent::new(config.clone());
     let d = agent.decide_searching(&board, args.search.seed, |search, state| args.run(search, state));
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
@@ -184,7 +211,10 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             );
         }
     }
-    print_explanations(h, &board, &d);
+    match evaluation.heuristic() {
+        Some(h) => print_explanations(h, &board, &d),
+        None => println!("(the n-tuple evaluation has no features to explain the moves by)"),
+    }
     Ok(())
 }
 
@@ -276,15 +306,16 @@ fn print_explanations(h: &Heuristic, board: &Board, d: &Decision) {
 }
 
 fn analysis_json(config: &AgentConfig, board: &Board, d: &Decision) -> serde_json::Value {
-    let h = config.policy.heuristic;
+    let evaluation = config.policy.evaluation;
+    let h = evaluation.heuristic();
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     let mut v = json!({
         "game": "2048",
         "agent": config.kind,
         "board": board.tiles(),
         "game_over": d.best.is_none(),
-        "board_eval": h.evaluate(board),
-        "board_features": h.features(board),
+        "board_eval": evaluation.evaluate(board),
+        "board_features": h.map(|h| h.features(board)),
     });
     // Agents without a search tree have no share, mean or line beyond the move, except flat Monte Carlo,
     // whose visits are rollouts and whose value is their mean return.
@@ -303,7 +334,7 @@ fn analysis_json(config: &AgentConfig, board: &Board, d: &Decision) -> serde_jso
             a.insert("value".into(), json!(m.value));
             a.insert("reward".into(), json!(m.reward));
             a.insert("afterstate".into(), json!(afterstate(m.dir)));
-            a.insert("explain".into(), json!(explain(h, board, m.dir)));
+            a.insert("explain".into(), json!(h.and_then(|h| explain(h, board, m.dir))));
             a
         })
         .collect();

@@ -107,9 +107,9 @@ pub fn run_games(
 
 /// Plays games of 2048 and prints score statistics.
 pub fn play(args: &super::Play) -> anyhow::Result<()> {
-    let super::Chooser { agent, options } = &args.game;
-    warn_unused_options(&[*agent], &args.search, options)?;
-    let config = agent_config(*agent, &args.search, options, PLAY_DEFAULT_PLAYOUTS)?;
+    let super::Chooser { agent, eval, options } = &args.game;
+    warn_unused_options(&[*agent], &args.search, options, eval.is_some())?;
+    let config = agent_config(*agent, &args.search, options, *eval, PLAY_DEFAULT_PLAYOUTS)?;
     let bar = progress_bar(args.games);
     let label = agent_label(*agent);
     // A line per game on stderr: on a terminal beside the bar when several games are played as a table,

@@ -131,9 +131,10 @@ impl AgentKind {
     /// ([`SearchParams`]'s table) or one of [`AgentConfig`]'s own. MCTS reads every search parameter;
     /// flat Monte Carlo `playouts`, `time`, `threads` and `seed`; expectimax `time`, `threads` and
     /// `memory` (its cache); random `seed`; greedy none. The rollout parameters are read by MCTS and
-    /// flat, `depth` and `prob_cutoff` by expectimax.
+    /// flat, `depth` and `prob_cutoff` by expectimax; the evaluation (`eval`,
+    /// [`G2048Policy::evaluation`]) by every agent but random.
     pub fn uses(self, name: &str) -> bool {
-        use AgentKind::{Expectimax, Flat, Mcts, Random};
+        use AgentKind::{Expectimax, Flat, Greedy, Mcts, Random};
         let users: &[AgentKind] = match name {
             "playouts" => &[Mcts, Flat],
             "time" | "threads" => &[Mcts, Flat, Expectimax],
@@ -142,6 +143,7 @@ impl AgentKind {
             "rollout" | "epsilon" | "rollout_depth" | "leaf_depth" => &[Mcts, Flat],
             "depth" | "prob_cutoff" => &[Expectimax],
             "reuse" => &[Mcts],
+            "eval" => &[Mcts, Flat, Expectimax, Greedy],
             _ => &[Mcts],
         };
         users.contains(&self)
@@ -280,7 +282,7 @@ impl Agent {
         // Build the row table now rather than inside the first timed decision.
         let _ = tables::row_table();
         let expectimax = (config.kind == AgentKind::Expectimax)
-            .then(|| ParallelExpectimax::new(config.policy.heuristic, config.search.threads, config.cache_slots));
+            .then(|| ParallelExpectimax::new(config.policy.evaluation, config.search.threads, config.cache_slots));
         Agent { config, expectimax, session: None }
     }
 
@@ -337,7 +339,7 @@ impl Agent {
                 let limits = expectimax::Limits { time_ms: self.config.search.time_ms, ..self.config.expectimax };
                 let config = &self.config;
                 let searcher = self.expectimax.get_or_insert_with(|| {
-                    ParallelExpectimax::new(config.policy.heuristic, config.search.threads, config.cache_slots)
+                    ParallelExpectimax::new(config.policy.evaluation, config.search.threads, config.cache_slots)
                 });
                 let r = searcher.search(board, &limits);
                 for m in &mut moves {
@@ -357,7 +359,7 @@ impl Agent {
                 decision.work = visits.iter().sum();
             }
             AgentKind::Greedy => {
-                let h = policy.heuristic;
+                let h = &policy.evaluation;
                 for m in &mut moves {
                     let (after, gain) = board.afterstate(m.dir);
                     m.value = Some(f64::from(gain as f32 + h.evaluate(&after)));

@@ -37,6 +37,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use super::ntuple::NTuple;
 use super::tables::{transpose, unpack_row};
 use super::Board;
 
@@ -282,6 +283,98 @@ impl Heuristic {
             f.add(&Features::of_line(line, &self.weights));
         }
         f
+    }
+}
+
+/// A board evaluation the search and the agents can use: `evaluate` scores an afterstate (the board
+/// after a move, before the spawn); larger is better, and a finished game counts 0.
+pub trait Evaluate {
+    /// The value of the afterstate `board`.
+    fn evaluate(&self, board: &Board) -> f32;
+}
+
+impl Evaluate for Heuristic {
+    #[inline(always)]
+    fn evaluate(&self, board: &Board) -> f32 {
+        Heuristic::evaluate(self, board)
+    }
+}
+
+impl Evaluate for NTuple {
+    #[inline(always)]
+    fn evaluate(&self, board: &Board) -> f32 {
+        NTuple::evaluate(self, board)
+    }
+}
+
+/// Which evaluation the agents use: the hand-written [`Heuristic`] (the default, in heuristic points)
+/// or a trained [`NTuple`] network (in score units: the merge score expected from the afterstate).
+///
+/// Both live for the whole program (`&'static`), so that a search policy holding one stays `Copy`; a
+/// network read from a file is leaked once with `Box::leak` by whoever loads it.
+#[derive(Clone, Copy, Debug)]
+pub enum Evaluation {
+    /// The hand-written evaluation of this module.
+    Heuristic(&'static Heuristic),
+    /// A trained n-tuple network ([`super::ntuple`]).
+    NTuple(&'static NTuple),
+}
+
+impl Evaluation {
+    /// The standard hand-written evaluation ([`Heuristic::standard`]).
+    pub fn standard() -> Evaluation {
+        Evaluation::Heuristic(Heuristic::standard())
+    }
+
+    /// The value of the afterstate `board` in this evaluation's units.
+    #[inline]
+    pub fn evaluate(&self, board: &Board) -> f32 {
+        match self {
+            Evaluation::Heuristic(h) => h.evaluate(board),
+            Evaluation::NTuple(n) => n.evaluate(board),
+        }
+    }
+
+    /// The hand-written evaluation, when this is one (its features explain decisions).
+    pub fn heuristic(&self) -> Option<&'static Heuristic> {
+        match self {
+            Evaluation::Heuristic(h) => Some(h),
+            Evaluation::NTuple(_) => None,
+        }
+    }
+
+    /// `heuristic` or `ntuple`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Evaluation::Heuristic(_) => "heuristic",
+            Evaluation::NTuple(_) => "ntuple",
+        }
+    }
+}
+
+impl Default for Evaluation {
+    /// [`Evaluation::standard`].
+    fn default() -> Self {
+        Evaluation::standard()
+    }
+}
+
+impl From<&'static Heuristic> for Evaluation {
+    fn from(h: &'static Heuristic) -> Self {
+        Evaluation::Heuristic(h)
+    }
+}
+
+impl From<&'static NTuple> for Evaluation {
+    fn from(n: &'static NTuple) -> Self {
+        Evaluation::NTuple(n)
+    }
+}
+
+impl Evaluate for Evaluation {
+    #[inline(always)]
+    fn evaluate(&self, board: &Board) -> f32 {
+        Evaluation::evaluate(self, board)
     }
 }
 

@@ -25,13 +25,14 @@ mod board;
 mod dir;
 pub mod eval;
 pub mod expectimax;
+pub mod ntuple;
 mod tables;
 pub mod zobrist;
 
 use std::fmt;
 
 pub use board::{Board, BoardError, Dir, DirSet, ParseDirError, MAX_EXPONENT, MAX_TILE};
-use eval::Heuristic;
+use eval::{Evaluate, Evaluation};
 
 use crate::game::{Game, Turn};
 use crate::policy::Policy;
@@ -103,7 +104,7 @@ impl G2048State {
 /// How a rollout chooses its moves and when it stops.
 ///
 /// Moves: with probability `epsilon` a uniformly random legal move, otherwise the greedy move, the one
-/// whose merge score plus [`Heuristic::evaluate`] of its afterstate is largest (`epsilon = 1`: uniform
+/// whose merge score plus the evaluation ([`G2048Policy::evaluation`]) of its afterstate is largest (`epsilon = 1`: uniform
 /// random play). Length: to the end of the game (`depth: None`), or truncated: the rollout stops at
 /// the `(depth + 1)`-th afterstate it reaches, counting the start when a spawn is pending there, and
 /// adds the evaluation of that afterstate to the merge score gathered on the way. So a truncated rollout
@@ -111,9 +112,10 @@ impl G2048State {
 /// plays one move first; every leaf of a search is scored at an afterstate either way.
 ///
 /// Units. A rollout to the end returns the merge score until the game ends (score units, what the
-/// game's rewards add up to). A truncated rollout returns `merge score + evaluation`: the evaluation is
-/// in heuristic points (about 1.6 million for a live board, see [`eval`]), which dwarf the merge scores,
-/// and a game that ends inside the rollout (or a terminal node of the tree) is worth 0 points. Every leaf
+/// game's rewards add up to). A truncated rollout returns `merge score + evaluation`: the hand-written
+/// evaluation is in heuristic points (about 1.6 million for a live board, see [`eval`]), which dwarf the
+/// merge scores; a trained n-tuple network ([`ntuple`]) is in score units, the merge score expected
+/// from the afterstate. A game that ends inside the rollout (or a terminal node of the tree) is worth 0. Every leaf
 /// of one search uses the same scale, and the engine normalises each node's child means by their min
 /// and max, so the search compares moves consistently; its means are then "points", not expected score.
 ///
@@ -161,14 +163,14 @@ pub struct G2048;
 pub struct G2048Policy {
     /// How rollouts play.
     pub rollout: RolloutPolicy,
-    /// The evaluation used by greedy and truncated rollouts.
-    pub heuristic: &'static Heuristic,
+    /// The evaluation used by greedy and truncated rollouts (and by the agents that evaluate boards).
+    pub evaluation: Evaluation,
 }
 
 impl Default for G2048Policy {
     /// Uniform-random rollouts to the end, the [`eval::STANDARD`] evaluation.
     fn default() -> Self {
-        G2048Policy { rollout: RolloutPolicy::RANDOM, heuristic: Heuristic::standard() }
+        G2048Policy { rollout: RolloutPolicy::RANDOM, evaluation: Evaluation::standard() }
     }
 }
 
@@ -185,66 +187,76 @@ impl G2048Policy {
         if policy.epsilon >= 1.0 && policy.depth.is_none() {
             return random_rollout(s, rng);
         }
-        let table = tables::row_table();
-        let h = self.heuristic;
-        // The score of the afterstate where a truncated rollout stops.
-        let leaf = |b: &Board| -> f64 {
-            f64::from(match policy.leaf_depth {
-                0 => h.evaluate(b),
-                l => expectimax::afterstate_value(h, b, l, expectimax::DEFAULT_PROB_CUTOFF),
-            })
-        };
-        let mut local = *rng;
-        let mut board = s.board;
-        // Afterstates still to pass before the one that is scored (u32::MAX: never).
-        let mut left = policy.depth.unwrap_or(u32::MAX);
-        let mut score = 0u64;
-        if s.spawn_pending {
-            if left == 0 {
-                return leaf(&board);
-            }
-            left -= 1;
-            if let Some(spawn) = board.random_spawn(&mut local) {
-                board = board.with_spawn(spawn);
-            }
+        // One dispatch per rollout: the loop below is compiled for each evaluation.
+        match self.evaluation {
+            Evaluation::Heuristic(h) => rollout_with(policy, h, s, rng),
+            Evaluation::NTuple(n) => rollout_with(policy, n, s, rng),
         }
-        let value = loop {
-            let legal = board.legal_dirs();
-            if legal.is_empty() {
-                break score as f64;
-            }
-            let random = policy.epsilon > 0.0 && (policy.epsilon >= 1.0 || rng::unit(&mut local) < policy.epsilon);
-            if left == 0 {
-                // The last move: chosen (unless at random) and scored by the leaf value.
-                if random {
-                    let (after, gain) = board.afterstate_with(table, legal.nth(rng::below(&mut local, legal.len())));
-                    break (score + u64::from(gain)) as f64 + leaf(&after);
-                }
-                if policy.leaf_depth == 0 {
-                    break score as f64 + f64::from(greedy_afterstate(h, table, board, legal).2);
-                }
-                let mut best = f64::NEG_INFINITY;
-                for dir in legal.iter() {
-                    let (after, gain) = board.afterstate_with(table, dir);
-                    best = best.max(f64::from(gain) + leaf(&after));
-                }
-                break score as f64 + best;
-            }
-            let (after, gain) = if random {
-                board.afterstate_with(table, legal.nth(rng::below(&mut local, legal.len())))
-            } else {
-                greedy_afterstate(h, table, board, legal).1
-            };
-            score += u64::from(gain);
-            left = left.saturating_sub(1);
-            board = match after.random_spawn(&mut local) {
-                Some(spawn) => after.with_spawn(spawn),
-                None => after,
-            };
-        };
-        *rng = local;
-        value
     }
+}
+
+/// [`G2048Policy::rollout_value`] with the evaluation `h`, for a policy that is not uniform random to the
+/// end.
+#[inline(always)]
+fn rollout_with<E: Evaluate>(policy: RolloutPolicy, h: &E, s: &G2048State, rng: &mut Rng) -> f64 {
+    let table = tables::row_table();
+    // The score of the afterstate where a truncated rollout stops.
+    let leaf = |b: &Board| -> f64 {
+        f64::from(match policy.leaf_depth {
+            0 => h.evaluate(b),
+            l => expectimax::afterstate_value(h, b, l, expectimax::DEFAULT_PROB_CUTOFF),
+        })
+    };
+    let mut local = *rng;
+    let mut board = s.board;
+    // Afterstates still to pass before the one that is scored (u32::MAX: never).
+    let mut left = policy.depth.unwrap_or(u32::MAX);
+    let mut score = 0u64;
+    if s.spawn_pending {
+        if left == 0 {
+            return leaf(&board);
+        }
+        left -= 1;
+        if let Some(spawn) = board.random_spawn(&mut local) {
+            board = board.with_spawn(spawn);
+        }
+    }
+    let value = loop {
+        let legal = board.legal_dirs();
+        if legal.is_empty() {
+            break score as f64;
+        }
+        let random = policy.epsilon > 0.0 && (policy.epsilon >= 1.0 || rng::unit(&mut local) < policy.epsilon);
+        if left == 0 {
+            // The last move: chosen (unless at random) and scored by the leaf value.
+            if random {
+                let (after, gain) = board.afterstate_with(table, legal.nth(rng::below(&mut local, legal.len())));
+                break (score + u64::from(gain)) as f64 + leaf(&after);
+            }
+            if policy.leaf_depth == 0 {
+                break score as f64 + f64::from(greedy_afterstate(h, table, board, legal).2);
+            }
+            let mut best = f64::NEG_INFINITY;
+            for dir in legal.iter() {
+                let (after, gain) = board.afterstate_with(table, dir);
+                best = best.max(f64::from(gain) + leaf(&after));
+            }
+            break score as f64 + best;
+        }
+        let (after, gain) = if random {
+            board.afterstate_with(table, legal.nth(rng::below(&mut local, legal.len())))
+        } else {
+            greedy_afterstate(h, table, board, legal).1
+        };
+        score += u64::from(gain);
+        left = left.saturating_sub(1);
+        board = match after.random_spawn(&mut local) {
+            Some(spawn) => after.with_spawn(spawn),
+            None => after,
+        };
+    };
+    *rng = local;
+    value
 }
 
 impl Policy<G2048> for G2048Policy {
@@ -260,8 +272,8 @@ impl Policy<G2048> for G2048Policy {
 /// (ties: the first in [`Dir::ALL`] order). Returns the move, its afterstate and merge score, and the
 /// value.
 #[inline(always)]
-pub(crate) fn greedy_afterstate(
-    h: &Heuristic,
+pub(crate) fn greedy_afterstate<E: Evaluate + ?Sized>(
+    h: &E,
     table: &tables::RowTable,
     board: Board,
     legal: DirSet,

@@ -3,7 +3,7 @@
 //!
 //! A *move node* takes the best of its legal moves; a *chance node* (an afterstate) averages every
 //! spawn (2 with probability 0.9, 4 with 0.1, on each empty cell) weighted by its probability. A chance
-//! node is a leaf, scored by the evaluation ([`Heuristic::evaluate`]), when the depth is used up or when
+//! node is a leaf, scored by the evaluation ([`Heuristic::evaluate`] or a trained [`Evaluation`]), when the depth is used up or when
 //! the probability of reaching it falls below the cut-off. A position with no legal move is worth 0.
 //! Values are in the evaluation's points: like nneonneo's program, the search ignores merge scores and
 //! plays for the board, which is what survives longest.
@@ -36,7 +36,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::eval::Heuristic;
+use super::eval::{Evaluate, Evaluation, Heuristic};
 use super::tables::{self, count_nibbles, RowTable};
 use super::{Board, Dir, Spawn, P_FOUR};
 use crate::games::mix64;
@@ -144,7 +144,7 @@ const _: () = assert!(std::mem::size_of::<Entry>() == 16);
 /// An expectimax searcher: the evaluation, the row table and a transposition cache that persists
 /// between searches (its entries are exact, so they never go stale).
 pub struct Expectimax {
-    heuristic: &'static Heuristic,
+    evaluation: Evaluation,
     table: &'static RowTable,
     cache: Vec<Entry>,
     use_cache: bool,
@@ -168,9 +168,15 @@ impl Expectimax {
 
     /// A searcher with `heuristic` and `cache_slots` cache entries (0: no cache).
     pub fn with_heuristic(heuristic: &'static Heuristic, cache_slots: usize) -> Expectimax {
+        Expectimax::with_evaluation(Evaluation::Heuristic(heuristic), cache_slots)
+    }
+
+    /// A searcher with `evaluation` (the hand-written heuristic or a trained n-tuple network) at its
+    /// leaves and `cache_slots` cache entries (0: no cache).
+    pub fn with_evaluation(evaluation: Evaluation, cache_slots: usize) -> Expectimax {
         let slots = if cache_slots == 0 { 1 } else { cache_slots.next_power_of_two() };
         Expectimax {
-            heuristic,
+            evaluation,
             table: tables::row_table(),
             cache: vec![Entry::default(); slots],
             use_cache: cache_slots > 0,
@@ -185,8 +191,8 @@ impl Expectimax {
     }
 
     /// The evaluation in use.
-    pub fn heuristic(&self) -> &'static Heuristic {
-        self.heuristic
+    pub fn evaluation(&self) -> Evaluation {
+        self.evaluation
     }
 
     /// Searches `board` (the player to move) within `limits`.
@@ -258,7 +264,7 @@ impl Expectimax {
             if depth == 0 {
                 self.depth_cut = true;
             }
-            return self.heuristic.evaluate(&board);
+            return self.evaluation.evaluate(&board);
         }
         if let Some(deadline) = self.deadline {
             self.clock_countdown -= 1;
@@ -316,12 +322,19 @@ impl Expectimax {
 /// cached search must equal, and the leaf evaluation of rollouts with a lookahead
 /// ([`super::RolloutPolicy::leaf_depth`]). No allocation; about 120 evaluations per unit of depth at
 /// depth 1, growing some 100-fold per further move.
-pub fn afterstate_value(h: &Heuristic, board: &Board, depth: u32, prob_cutoff: f64) -> f32 {
+pub fn afterstate_value<E: Evaluate + ?Sized>(h: &E, board: &Board, depth: u32, prob_cutoff: f64) -> f32 {
     plain_chance(h, tables::row_table(), *board, depth.min(MAX_DEPTH), root_budget(prob_cutoff), max_spawn_cost())
 }
 
 /// [`Expectimax`]'s chance node without cache, deadline or counters (same arithmetic, same order).
-fn plain_chance(h: &Heuristic, table: &RowTable, board: Board, depth: u32, budget: i32, max_cost: i32) -> f32 {
+fn plain_chance<E: Evaluate + ?Sized>(
+    h: &E,
+    table: &RowTable,
+    board: Board,
+    depth: u32,
+    budget: i32,
+    max_cost: i32,
+) -> f32 {
     if depth == 0 || budget < 0 {
         return h.evaluate(&board);
     }
@@ -349,7 +362,14 @@ fn spawn_expectation(board: Board, budget: i32, mut value: impl FnMut(Board, i32
 }
 
 /// [`Expectimax`]'s move node without cache.
-fn plain_max(h: &Heuristic, table: &RowTable, board: Board, depth: u32, budget: i32, max_cost: i32) -> f32 {
+fn plain_max<E: Evaluate + ?Sized>(
+    h: &E,
+    table: &RowTable,
+    board: Board,
+    depth: u32,
+    budget: i32,
+    max_cost: i32,
+) -> f32 {
     let mut best = 0.0f32;
     let legal = board.legal_dirs();
     for dir in Dir::ALL {

@@ -23,11 +23,13 @@ struct RootItem {
 }
 
 impl ParallelExpectimax {
-    /// `threads` searchers (at least one) with `heuristic`, sharing `cache_slots` cache entries evenly.
-    pub fn new(heuristic: &'static Heuristic, threads: usize, cache_slots: usize) -> ParallelExpectimax {
+    /// `threads` searchers (at least one) with the evaluation `evaluation` (a `&'static` [`Heuristic`]
+    /// or an [`Evaluation`]), sharing `cache_slots` cache entries evenly.
+    pub fn new(evaluation: impl Into<Evaluation>, threads: usize, cache_slots: usize) -> ParallelExpectimax {
+        let evaluation = evaluation.into();
         let threads = threads.max(1);
         let per = if cache_slots == 0 { 0 } else { (cache_slots / threads).max(16) };
-        ParallelExpectimax { searchers: (0..threads).map(|_| Expectimax::with_heuristic(heuristic, per)).collect() }
+        ParallelExpectimax { searchers: (0..threads).map(|_| Expectimax::with_evaluation(evaluation, per)).collect() }
     }
 
     /// Threads in use.
