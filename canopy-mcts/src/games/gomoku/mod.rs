@@ -33,6 +33,7 @@
 mod agents;
 mod board;
 mod parse;
+mod pattern;
 mod player;
 mod playout;
 mod policy;
@@ -56,7 +57,7 @@ pub use tactics::vcf;
 
 use crate::game::{win_draw_loss_returns, Game, NoOutcome, Turn};
 pub use playout::RolloutPolicy;
-pub use policy::GomokuPolicy;
+pub use policy::{GomokuPolicy, DEFAULT_PRIOR_TEMPERATURE, PRIOR_TEMPERATURES};
 use rules::{holds_win, wins_at, Lines};
 
 /// Default Chebyshev radius of [`GomokuPolicy`]'s candidate moves around the stones.

@@ -17,7 +17,10 @@ use super::agents::{flat, forced_move, random, threat};
 use super::board::{Cell, GomokuState};
 use super::playout::RolloutPolicy;
 use super::tactics::vcf_until;
-use super::{Gomoku, GomokuPolicy, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS, MAX_SIZE};
+use super::{
+    Gomoku, GomokuPolicy, DEFAULT_PRIOR_TEMPERATURE, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS, MAX_SIZE,
+    PRIOR_TEMPERATURES,
+};
 use crate::agent::{Agent, Context, Decision, How};
 use crate::game::Game;
 use crate::param::{Kind, Param, Settings, Store, Value};
@@ -36,7 +39,7 @@ pub const DEFAULT_FLAT_ROLLOUTS: u32 = 100;
 
 /// How [`Player::Mcts`] searches: the settings of its [`GomokuPolicy`] and the checks it makes before a
 /// search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tuning {
     /// Answer a forced move ([`forced_move`]: win now, block a five) or the only candidate without a
     /// search. Default true.
@@ -63,6 +66,9 @@ pub struct Tuning {
     /// searched on the kept tree too ([`Session::restrict_root`]). The Gomocup brain keeps its tree between
     /// turns the same way. Default true.
     pub reuse: bool,
+    /// Temperature of the pattern priors PUCT selection uses ([`GomokuPolicy::with_prior_temperature`];
+    /// UCT ignores them). Default [`DEFAULT_PRIOR_TEMPERATURE`].
+    pub prior_temperature: f64,
 }
 
 impl Default for Tuning {
@@ -76,6 +82,7 @@ impl Default for Tuning {
             rollout_radius: DEFAULT_ROLLOUT_RADIUS,
             threat_search: true,
             reuse: true,
+            prior_temperature: DEFAULT_PRIOR_TEMPERATURE,
         }
     }
 }
@@ -142,6 +149,13 @@ static TUNING_PARAMS: &[Param<Tuning>] = &[
         store: Store::Flag(|t, v| t.reuse = v),
         get: |t| Value::Flag(t.reuse),
     },
+    Param {
+        name: "prior_temperature",
+        help: "Temperature of the pattern priors of PUCT selection (larger: flatter; UCT ignores them)",
+        kind: Kind::Real { min: *PRIOR_TEMPERATURES.start(), max: *PRIOR_TEMPERATURES.end() },
+        store: Store::Real(|t, v| t.prior_temperature = v),
+        get: |t| Value::Real(t.prior_temperature),
+    },
 ];
 
 impl Settings for Tuning {
@@ -154,7 +168,8 @@ impl Tuning {
     /// The search policy with these settings.
     ///
     /// # Panics
-    /// Panics when a radius is 0 or above `MAX_SIZE`.
+    /// Panics when a radius is 0 or above `MAX_SIZE`, or the prior temperature is outside
+    /// [`PRIOR_TEMPERATURES`].
     pub fn policy(&self) -> GomokuPolicy {
         GomokuPolicy::default()
             .with_threat_pruning(self.threat_pruning)
@@ -162,6 +177,7 @@ impl Tuning {
             .with_radius(self.radius)
             .with_quiet_radius(self.quiet_radius.unwrap_or(self.radius))
             .with_rollout_radius(self.rollout_radius)
+            .with_prior_temperature(self.prior_temperature)
     }
 }
 
