@@ -42,6 +42,8 @@ def main():
     scores = []
     wins = draws = losses = 0
     lengths = []
+    # Thinking time and searched moves per agent (for the time a budget costs).
+    think = {"a": [0.0, 0], "b": [0.0, 0]}
     log = open(args.out, "a") if args.out else None
     for k, opening in enumerate(openings(args.first + args.openings, args.size, args.seed)[args.first:]):
         k += args.first
@@ -55,6 +57,9 @@ def main():
         pair = []
         for g in report["games"]:
             lengths.append(len(g["moves"]))
+            for side, agent in enumerate([g["black"], "b" if g["black"] == "a" else "a"]):
+                think[agent][0] += g["think_ms"][side]
+                think[agent][1] += g["searched_moves"][side]
             if g["winner_agent"] == "a":
                 scores.append(1.0); wins += 1; pair.append("a")
             elif g["winner_agent"] == "b":
@@ -70,7 +75,9 @@ def main():
     var = sum((s - mean) ** 2 for s in scores) / max(n - 1, 1)
     half = 1.96 * math.sqrt(var / n)
     print(f"A {args.a} vs B {args.b}: {n} games, A won {wins}, drew {draws}, lost {losses}; "
-          f"A's score {mean:.3f} +- {half:.3f} (95%), mean length {sum(lengths) / n:.1f} moves")
+          f"A's score {mean:.3f} +- {half:.3f} (95%), mean length {sum(lengths) / n:.1f} moves; "
+          f"ms per searched move A {think['a'][0] / max(think['a'][1], 1):.0f}, "
+          f"B {think['b'][0] / max(think['b'][1], 1):.0f}")
 
 
 if __name__ == "__main__":

@@ -49,7 +49,8 @@ pub use agents::{
 pub use board::{Cell, GomokuState, BLACK, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, WHITE};
 pub use parse::{check_size, parse_moves, PositionError};
 pub use player::{
-    fallback_move, Move, Plan, Player, PlayerAgent, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, VCF_BUDGET,
+    default_exploration, default_search_params, fallback_move, Move, Plan, Player, PlayerAgent, Tuning,
+    DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, DEFAULT_PUCT_EXPLORATION, DEFAULT_SELECTION, VCF_BUDGET,
     VCF_DEFENCE_BUDGET,
 };
 pub use rules::Rule;

@@ -26,13 +26,44 @@ use crate::game::Game;
 use crate::param::{Kind, Param, Settings, Store, Value};
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
-use crate::search::{Event, Limits, Search, SearchParams, SearchReport, Session};
+use crate::search::{Event, Limits, Search, SearchParams, SearchReport, Selection, Session};
 use crate::sync::AtomicBool;
 
-/// The UCT exploration constant Gomoku's commands use unless told otherwise: lower than the engine's
-/// default 1.0, because the win rates of Gomoku's many candidates differ by a few hundredths and a
-/// wide exploration term spreads the playouts almost evenly over them (measured in docs/gomoku.md).
+/// The UCT exploration constant Gomoku's commands use with `--selection uct` unless told otherwise:
+/// lower than the engine's default 1.0, because the win rates of Gomoku's many candidates differ by a
+/// few hundredths and a wide exploration term spreads the playouts almost evenly over them (measured in
+/// docs/gomoku.md).
 pub const DEFAULT_EXPLORATION: f64 = 0.5;
+
+/// The PUCT exploration constant Gomoku's commands use with [`Selection::Puct`] (their default
+/// selection) unless told otherwise: the best of 1, 2 and 4 in self-play at fixed playouts
+/// (docs/gomoku.md). PUCT's term `C·P·sqrt(N) / (1 + n)` is smaller than UCT's for the same `C` (the
+/// priors `P` sum to 1), hence the larger constant.
+pub const DEFAULT_PUCT_EXPLORATION: f64 = 2.0;
+
+/// The selection formula Gomoku's commands and the Gomocup brain use unless told otherwise: PUCT with
+/// the pattern priors of [`GomokuPolicy`], which beat UCT in self-play at the same playouts and at the
+/// same time per move (docs/gomoku.md).
+pub const DEFAULT_SELECTION: Selection = Selection::Puct;
+
+/// Gomoku's default exploration constant for `selection`: [`DEFAULT_EXPLORATION`] for UCT,
+/// [`DEFAULT_PUCT_EXPLORATION`] for PUCT.
+pub fn default_exploration(selection: Selection) -> f64 {
+    match selection {
+        Selection::Uct => DEFAULT_EXPLORATION,
+        Selection::Puct => DEFAULT_PUCT_EXPLORATION,
+    }
+}
+
+/// The engine's default search parameters with Gomoku's selection ([`DEFAULT_SELECTION`]) and its
+/// exploration constant ([`default_exploration`]).
+pub fn default_search_params() -> SearchParams {
+    SearchParams {
+        selection: DEFAULT_SELECTION,
+        exploration: default_exploration(DEFAULT_SELECTION),
+        ..SearchParams::default()
+    }
+}
 
 /// Default rollouts per candidate move of [`Player::Flat`].
 pub const DEFAULT_FLAT_ROLLOUTS: u32 = 100;
