@@ -109,7 +109,7 @@ pub(crate) fn shape(m: u32, e: u32, i: u32, rule: Rule) -> Shape {
     let (lo, hi) = (i.saturating_sub(4), i.min(27));
     if near == 0 {
         // Only the new stone: every window counts one.
-        let windows = FIVE_BIT_COUNTS[(valid >> lo & (1 << (hi - lo + 1)) - 1) as usize];
+        let windows = FIVE_BIT_COUNTS[((valid >> lo) & ((1 << (hi - lo + 1)) - 1)) as usize];
         return if windows == 0 { Shape::Dead } else { Shape::One(u32::from(windows)) };
     }
     let mut k = FIVE_BIT_COUNTS[(m2 >> lo & 0x1F) as usize];
