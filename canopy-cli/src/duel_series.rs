@@ -211,16 +211,21 @@ fn run_rows<G: Game>(
     Ok(())
 }
 
-/// A Gomoku agent maker from its description (`match`'s forms).
-fn gomoku_agent(spec: &str, base: &canopy_mcts::SearchParams, brain: Tuning) -> Result<AgentMaker<Gomoku>, String> {
-    let player = parse_agent(spec, base, brain)?;
+/// A Gomoku agent maker from its description (`match`'s forms); `given`: whether the command line set
+/// `--exploration` (see [`parse_agent`]).
+fn gomoku_agent(
+    spec: &str,
+    (base, given): (&canopy_mcts::SearchParams, bool),
+    brain: Tuning,
+) -> Result<AgentMaker<Gomoku>, String> {
+    let player = parse_agent(spec, base, brain, given)?;
     Ok(Box::new(move || Box::new(PlayerAgent::new(player.clone()))))
 }
 
 /// The Gomoku game, opening and opponent of a series.
 fn gomoku_setup(
     rival: &GomokuRival,
-    base: &canopy_mcts::SearchParams,
+    base: (&canopy_mcts::SearchParams, bool),
 ) -> anyhow::Result<(Gomoku, GomokuState, String, AgentMaker<Gomoku>)> {
     let game = rival.position.game()?;
     let start = rival.position.position(&game, None, true)?;
@@ -235,9 +240,10 @@ fn gomoku_setup(
 
 /// `canopy compare gomoku`.
 pub fn compare_gomoku(args: &CompareGomoku) -> anyhow::Result<()> {
-    let base = args.run.search.params(MATCH_DEFAULT_PLAYOUTS);
+    let params = args.run.search.params(MATCH_DEFAULT_PLAYOUTS);
+    let base = (&params, args.run.search.exploration.is_some());
     let rival = &args.run.game.rival;
-    let (game, start, spec, opponent) = gomoku_setup(rival, &base)?;
+    let (game, start, spec, opponent) = gomoku_setup(rival, base)?;
     let agents = common::distinct("--agents", &args.run.game.agents)?;
     let searching = agents.contains(&AgentName::Mcts) || spec.trim_start().starts_with("mcts");
     warn_unused_options(
@@ -248,7 +254,7 @@ pub fn compare_gomoku(args: &CompareGomoku) -> anyhow::Result<()> {
     );
     let mut rows = Vec::new();
     for agent in agents {
-        let maker = gomoku_agent(&agent.to_string(), &base, rival.brain.settings).map_err(input_error)?;
+        let maker = gomoku_agent(&agent.to_string(), base, rival.brain.settings).map_err(input_error)?;
         rows.push((agent.to_string(), maker));
     }
     let layout = layout("gomoku", "agent", &spec, args.games, &args.run, None);
@@ -257,13 +263,14 @@ pub fn compare_gomoku(args: &CompareGomoku) -> anyhow::Result<()> {
 
 /// `canopy sweep gomoku`: a search parameter or a brain setting of the mcts agent.
 pub fn sweep_gomoku(args: &SweepGomoku) -> anyhow::Result<()> {
-    let base = args.run.search.params(MATCH_DEFAULT_PLAYOUTS);
+    let params = args.run.search.params(MATCH_DEFAULT_PLAYOUTS);
+    let base = (&params, args.run.search.exploration.is_some());
     let rival = &args.run.game;
-    let (game, start, spec, opponent) = gomoku_setup(rival, &base)?;
+    let (game, start, spec, opponent) = gomoku_setup(rival, base)?;
     let param = swept_name(&args.param, args.run.search.skipped(), true)?;
     let mut rows = Vec::new();
     for value in args.values()? {
-        let maker = gomoku_agent(&format!("mcts:{param}={}", value.trim()), &base, rival.brain.settings)
+        let maker = gomoku_agent(&format!("mcts:{param}={}", value.trim()), base, rival.brain.settings)
             .map_err(|e| input_error(format!("--values: {e}")))?;
         rows.push((value.trim().to_string(), maker));
     }

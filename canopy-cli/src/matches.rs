@@ -12,7 +12,7 @@ use super::params::SettingsFlags;
 use super::search_args::ForGomoku;
 use super::{args, input_error};
 use canopy_mcts::agent::{play_game, Agent, GameSeeds, Step};
-use canopy_mcts::games::gomoku::{How, Player, PlayerAgent, Tuning, DEFAULT_FLAT_ROLLOUTS};
+use canopy_mcts::games::gomoku::{default_exploration, How, Player, PlayerAgent, Tuning, DEFAULT_FLAT_ROLLOUTS};
 use canopy_mcts::param::Settings;
 use canopy_mcts::search::SearchParams;
 
@@ -67,11 +67,13 @@ pub fn set_search(params: &mut SearchParams, k: &str, v: &str) -> Result<(), Str
 }
 
 /// Parses an agent description `NAME[:key=value,...]` on top of the command's search parameters and
-/// brain settings.
+/// brain settings. `exploration_given`: whether the command line set `--exploration`; when it did not,
+/// an agent that sets `selection` and not `exploration` gets Gomoku's exploration constant for that
+/// selection ([`canopy_mcts::games::gomoku::default_exploration`]).
 ///
 /// # Errors
 /// A one-line message naming the unknown agent, key or bad value.
-pub fn parse_agent(text: &str, base: &SearchParams, brain: Tuning) -> Result<Player, String> {
+pub fn parse_agent(text: &str, base: &SearchParams, brain: Tuning, exploration_given: bool) -> Result<Player, String> {
     let (name, opts) = match text.split_once(':') {
         Some((n, o)) => (n.trim(), o.trim()),
         None => (text.trim(), ""),
@@ -96,7 +98,7 @@ pub fn parse_agent(text: &str, base: &SearchParams, brain: Tuning) -> Result<Pla
         "mcts" => {
             let mut params = base.clone();
             let mut tuning = brain;
-            for (k, v) in pairs {
+            for &(k, v) in &pairs {
                 // The Gomoku settings of the player, then the engine's parameters: both declared once in
                 // the library, with their ranges.
                 let result = match (Tuning::param(k), SearchParams::param(k)) {
@@ -112,6 +114,10 @@ pub fn parse_agent(text: &str, base: &SearchParams, brain: Tuning) -> Result<Pla
                     }
                 };
                 result.map_err(|e| format!("agent option {e}"))?;
+            }
+            let has = |name: &str| pairs.iter().any(|(k, _)| k.replace('-', "_") == name);
+            if has("selection") && !has("exploration") && !exploration_given {
+                params.exploration = default_exploration(params.selection);
             }
             Ok(Player::Mcts { params, tuning })
         }
@@ -186,9 +192,10 @@ pub fn run(args: &MatchGomoku) -> anyhow::Result<()> {
     let base = args.search.params(MATCH_DEFAULT_PLAYOUTS);
     let brain = args.game.brain.settings;
     let white_spec = args.white.clone().unwrap_or_else(|| "threat".to_string());
+    let given = args.search.exploration.is_some();
     let agents = [
-        parse_agent(&args.black, &base, brain).map_err(|e| input_error(format!("--black: {e}")))?,
-        parse_agent(&white_spec, &base, brain).map_err(|e| input_error(format!("--white: {e}")))?,
+        parse_agent(&args.black, &base, brain, given).map_err(|e| input_error(format!("--black: {e}")))?,
+        parse_agent(&white_spec, &base, brain, given).map_err(|e| input_error(format!("--white: {e}")))?,
     ];
     let labels = [format!("A ({})", args.black), format!("B ({white_spec})")];
     let mut out = match &args.game.out {
@@ -301,4 +308,33 @@ pub fn run(args: &MatchGomoku) -> anyhow::Result<()> {
         println!("  total     {}", r.total.text());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use canopy_mcts::games::gomoku::{default_search_params, DEFAULT_EXPLORATION, DEFAULT_PUCT_EXPLORATION};
+
+    fn exploration(spec: &str, base: &SearchParams, given: bool) -> f64 {
+        match parse_agent(spec, base, Tuning::default(), given).unwrap() {
+            Player::Mcts { params, .. } => params.exploration,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// An agent that switches the selection gets that selection's exploration constant unless the
+    /// command line or the agent sets one.
+    #[test]
+    fn the_exploration_default_follows_an_agents_selection() {
+        let base = default_search_params();
+        assert_eq!(base.exploration, DEFAULT_PUCT_EXPLORATION);
+        assert_eq!(exploration("mcts", &base, false), DEFAULT_PUCT_EXPLORATION);
+        assert_eq!(exploration("mcts:selection=uct", &base, false), DEFAULT_EXPLORATION);
+        assert_eq!(exploration("mcts:selection=uct,exploration=1.5", &base, false), 1.5);
+        // --exploration on the command line holds for every agent.
+        let given = SearchParams { exploration: 3.0, ..base.clone() };
+        assert_eq!(exploration("mcts:selection=uct", &given, true), 3.0);
+        let uct = SearchParams { selection: canopy_mcts::search::Selection::Uct, exploration: 0.5, ..base };
+        assert_eq!(exploration("mcts:selection=puct", &uct, false), DEFAULT_PUCT_EXPLORATION);
+    }
 }

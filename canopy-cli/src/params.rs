@@ -12,7 +12,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use canopy_mcts::param::{Kind, ParamError, Settings, Value};
 
 /// The argument id of parameter `name` (kept apart from hand-written flags by its prefix).
-fn id(name: &str) -> String {
+pub fn id(name: &str) -> String {
     format!("param:{name}")
 }
 

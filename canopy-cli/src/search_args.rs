@@ -55,6 +55,9 @@ pub struct SearchArgs {
     pub no_progress: bool,
     /// The game's defaults (its [`Profile::defaults`]): exploration and backup where not given.
     defaults: SearchParams,
+    /// The game's exploration constant for a selection formula ([`Profile::exploration`]), where
+    /// `--exploration` is not given.
+    exploration_for: fn(Selection) -> f64,
     /// The declared parameters the game does not take (its [`Profile::SKIP`]).
     skipped: &'static [&'static str],
     /// The declared parameters given on the command line, in declaration order.
@@ -69,6 +72,16 @@ pub trait Profile {
     const SKIP: &'static [&'static str];
     /// The game's defaults, shown in the help and used where an option is not given.
     fn defaults() -> SearchParams;
+    /// The game's exploration constant for `selection` when `--exploration` is not given; by default
+    /// the one of [`Profile::defaults`] whatever the selection.
+    fn exploration(_selection: Selection) -> f64 {
+        Self::defaults().exploration
+    }
+    /// The help of `--exploration` when [`Profile::exploration`] depends on the selection (`None`: the
+    /// declaration's help with the default of [`Profile::defaults`]).
+    fn exploration_help() -> Option<String> {
+        None
+    }
 }
 
 /// The search parameters of single-player games with chance events (the solver proves two-player
@@ -110,14 +123,29 @@ impl Profile for ForTicTacToe {
     }
 }
 
-/// Gomoku: the engine's defaults with Gomoku's exploration constant
-/// ([`canopy_mcts::games::gomoku::DEFAULT_EXPLORATION`]).
+/// Gomoku: the engine's defaults with Gomoku's selection (PUCT with the pattern priors) and an
+/// exploration constant that follows the selection (2 for PUCT, 0.5 for UCT:
+/// [`canopy_mcts::games::gomoku::default_exploration`]).
 #[derive(Debug, Clone, Copy)]
 pub struct ForGomoku;
 impl Profile for ForGomoku {
     const SKIP: &'static [&'static str] = DUEL;
     fn defaults() -> SearchParams {
-        SearchParams { exploration: canopy_mcts::games::gomoku::DEFAULT_EXPLORATION, ..SearchParams::default() }
+        canopy_mcts::games::gomoku::default_search_params()
+    }
+    fn exploration(selection: Selection) -> f64 {
+        canopy_mcts::games::gomoku::default_exploration(selection)
+    }
+    fn exploration_help() -> Option<String> {
+        use canopy_mcts::games::gomoku::default_exploration;
+        let p = SearchParams::param("exploration")?;
+        Some(format!(
+            "{} [{}, default {} with --selection puct, {} with --selection uct]",
+            p.help,
+            p.kind,
+            default_exploration(Selection::Puct),
+            default_exploration(Selection::Uct)
+        ))
     }
 }
 
@@ -137,7 +165,10 @@ impl<P> Deref for SearchFlags<P> {
 
 impl<P: Profile> clap::Args for SearchFlags<P> {
     fn augment_args(cmd: Command) -> Command {
-        let cmd = params::add_flags(cmd, &P::defaults(), "Search options", P::SKIP, true);
+        let mut cmd = params::add_flags(cmd, &P::defaults(), "Search options", P::SKIP, true);
+        if let Some(help) = P::exploration_help() {
+            cmd = cmd.mut_arg(params::id("exploration"), |a| a.help(help));
+        }
         cmd.arg(
             Arg::new("no_progress").long("no-progress").action(ArgAction::SetTrue).help_heading("Search options").help(
                 "No progress lines on stderr: none every second of a search longer than a second, and (play) \
@@ -162,7 +193,7 @@ impl<P: Profile> clap::FromArgMatches for SearchFlags<P> {
             parse_memory(text).map_err(|e| invalid(format!("--memory: {e}")))?;
         }
         let names: Vec<&'static str> = given.iter().map(|(name, _)| *name).collect();
-        let args = SearchArgs::from_params(&p, &names, m.get_flag("no_progress"), defaults, P::SKIP);
+        let args = SearchArgs::from_params(&p, &names, m.get_flag("no_progress"), (defaults, P::exploration), P::SKIP);
         Ok(SearchFlags { args, profile: PhantomData })
     }
 
@@ -179,7 +210,7 @@ impl SearchArgs {
         p: &SearchParams,
         given: &[&'static str],
         no_progress: bool,
-        defaults: SearchParams,
+        (defaults, exploration_for): (SearchParams, fn(Selection) -> f64),
         skipped: &'static [&'static str],
     ) -> SearchArgs {
         let was = |name: &str| given.contains(&name);
@@ -200,6 +231,7 @@ impl SearchArgs {
             backup: was("backup").then_some(p.backup),
             no_progress,
             defaults,
+            exploration_for,
             skipped,
             given: given.to_vec(),
         }
@@ -220,7 +252,8 @@ impl SearchArgs {
         if !given.contains(&param.name) {
             given.push(param.name);
         }
-        Ok(SearchArgs::from_params(&p, &given, self.no_progress, self.defaults.clone(), self.skipped))
+        let defaults = (self.defaults.clone(), self.exploration_for);
+        Ok(SearchArgs::from_params(&p, &given, self.no_progress, defaults, self.skipped))
     }
 
     /// The declared parameters the game does not take (its [`Profile::SKIP`]).
@@ -244,7 +277,7 @@ impl SearchArgs {
             seed: self.seed,
             pin_threads: !self.no_pin,
             transposition_table: !self.no_tt,
-            exploration: self.exploration.unwrap_or(self.defaults.exploration),
+            exploration: self.exploration.unwrap_or_else(|| (self.exploration_for)(self.selection)),
             virtual_loss: self.virtual_loss,
             selection: self.selection,
             expand_threshold: self.expand_threshold,
@@ -260,5 +293,42 @@ impl SearchArgs {
             p.playouts = Some(default_playouts);
         }
         p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use canopy_mcts::games::gomoku::{DEFAULT_EXPLORATION, DEFAULT_PUCT_EXPLORATION};
+    use clap::{FromArgMatches, Parser};
+
+    #[derive(Parser, Debug)]
+    struct Cli {
+        #[command(flatten)]
+        search: SearchFlags<ForGomoku>,
+    }
+
+    fn params(args: &[&str]) -> SearchParams {
+        let m = <Cli as clap::CommandFactory>::command().try_get_matches_from(args).unwrap();
+        Cli::from_arg_matches(&m).unwrap().search.params(1000)
+    }
+
+    /// Gomoku searches with PUCT by default; the exploration constant follows the selection unless
+    /// given.
+    #[test]
+    fn gomoku_exploration_follows_the_selection() {
+        let p = params(&["t"]);
+        assert_eq!((p.selection, p.exploration), (Selection::Puct, DEFAULT_PUCT_EXPLORATION));
+        let p = params(&["t", "--selection", "uct"]);
+        assert_eq!((p.selection, p.exploration), (Selection::Uct, DEFAULT_EXPLORATION));
+        let p = params(&["t", "--selection", "uct", "--exploration", "0.7"]);
+        assert_eq!(p.exploration, 0.7);
+        let args = Cli::from_arg_matches(
+            &<Cli as clap::CommandFactory>::command().try_get_matches_from(["t", "--selection", "uct"]).unwrap(),
+        )
+        .unwrap()
+        .search;
+        let swept = args.with("selection", "puct").unwrap();
+        assert_eq!(swept.params(1).exploration, DEFAULT_PUCT_EXPLORATION);
     }
 }

@@ -10,7 +10,7 @@ use canopy_mcts::games::gomoku::{
     flat, vcf, Cell, Gomoku, GomokuPolicy, GomokuState, How, Player, PlayerAgent, RolloutPolicy, Rule, Tuning, BLACK,
 };
 use canopy_mcts::rng::seeded;
-use canopy_mcts::search::{Search, SearchParams};
+use canopy_mcts::search::{Search, SearchParams, Selection};
 use canopy_mcts::{Coverage, Game, Policy};
 
 const CASES: &str = include_str!("../../tests/data/gomoku.tsv");
@@ -234,6 +234,68 @@ fn threat_pruning_answers_open_threes() {
     let s = small.from_moves("2,2").unwrap();
     assert_eq!(GomokuPolicy::default().candidates(&small, &s, &mut out), Coverage::Complete);
     assert_eq!(out.len(), 24);
+}
+
+/// The pattern priors: one weight per candidate, the largest 1; the forcing and shape moves rated above
+/// most others; a higher temperature flattens them.
+#[test]
+fn pattern_priors_rank_threats_and_flatten_with_temperature() {
+    let game = Gomoku::new(15, Rule::Freestyle);
+    let policy = GomokuPolicy::default().with_threat_pruning(true).with_quiet_radius(1);
+    // Black to move with two crossing twos (6,4 6,5 and 4,6 5,6): 6,6 makes a 3-3; 6,3 and 3,6 an open
+    // three; White's stones are far away.
+    let s = game.from_stones(&cells("6,4 6,5 4,6 5,6"), &cells("0,0 14,14 0,14 14,0")).unwrap();
+    let candidates: Vec<Cell> = {
+        let mut out = Vec::new();
+        policy.with_threat_pruning(false).candidates(&game, &s, &mut out);
+        out
+    };
+    let weights = |t: f64| {
+        let mut w = Vec::new();
+        assert!(policy.with_prior_temperature(t).priors(&game, &s, &candidates, &mut w));
+        assert_eq!(w.len(), candidates.len());
+        assert!(w.iter().all(|&x| x.is_finite() && x >= 0.0), "{w:?}");
+        w
+    };
+    let prior = |w: &[f32], c: &str| w[candidates.iter().position(|&x| x == Cell::parse(c).unwrap()).unwrap()];
+    for t in [0.05, 0.5, 1.0, 2.0] {
+        let w = weights(t);
+        let top = w.iter().cloned().fold(0.0, f32::max);
+        assert_eq!(prior(&w, "6,6"), top, "T {t}: the double three has the largest prior");
+        let mut sorted = w.clone();
+        sorted.sort_by(f32::total_cmp);
+        let median = sorted[sorted.len() / 2];
+        assert!(prior(&w, "6,3") > median && prior(&w, "3,6") > median, "T {t}: open threes above the median");
+    }
+    let spread = |w: &[f32]| w.iter().cloned().fold(0.0, f32::max) / w.iter().cloned().fold(f32::MAX, f32::min);
+    let (sharp, flat, flatter) = (spread(&weights(1.0)), spread(&weights(4.0)), spread(&weights(100.0)));
+    assert!(sharp > 100.0 && sharp > flat && flat > flatter && flatter < 1.2, "{sharp} {flat} {flatter}");
+    // A tiny temperature neither overflows nor drops the best cell.
+    let w = weights(0.05);
+    assert_eq!(w.iter().filter(|&&x| x == 1.0).count(), 1, "{w:?}");
+    // The opponent's shape counts as a block: White to move, Black's open-three cells rank high.
+    let s = game.from_stones(&cells("6,7 7,7 0,0"), &cells("14,14 13,13")).unwrap();
+    let mut near = Vec::new();
+    policy.with_threat_pruning(false).candidates(&game, &s, &mut near);
+    let mut w = Vec::new();
+    policy.priors(&game, &s, &near, &mut w);
+    let at = |c: &str| w[near.iter().position(|&x| x == Cell::parse(c).unwrap()).unwrap()];
+    assert!(at("8,7") > at("7,9") && at("5,7") > at("6,9"), "{w:?}");
+}
+
+/// PUCT with the pattern priors finds the rows' expected moves too (search only, no shortcut).
+#[test]
+fn puct_with_priors_picks_the_expected_moves() {
+    for (id, game, state, expected) in position_rows() {
+        let search = Tuning::default().policy();
+        for seed in 0..3 {
+            for exploration in [1.0, 2.0] {
+                let p = SearchParams { selection: Selection::Puct, exploration, ..params(1_000, seed) };
+                let best = Search::with_policy(&game, &search, p).run(&state).best.unwrap();
+                assert!(expected.contains(&best), "{id} seed {seed} C {exploration}: chose {best}");
+            }
+        }
+    }
 }
 
 /// Plays a VCF line and checks it: every attacker move but the last makes a four, every defender move

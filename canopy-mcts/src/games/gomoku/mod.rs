@@ -37,6 +37,7 @@
 mod agents;
 mod board;
 mod parse;
+mod pattern;
 mod player;
 mod playout;
 mod policy;
@@ -54,7 +55,8 @@ pub use agents::{
 pub use board::{Cell, GomokuState, BLACK, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, WHITE};
 pub use parse::{check_size, parse_moves, PositionError};
 pub use player::{
-    fallback_move, Move, Plan, Player, PlayerAgent, Tuning, DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, VCF_BUDGET,
+    default_exploration, default_search_params, fallback_move, Move, Plan, Player, PlayerAgent, Tuning,
+    DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, DEFAULT_PUCT_EXPLORATION, DEFAULT_SELECTION, VCF_BUDGET,
     VCF_DEFENCE_BUDGET,
 };
 pub use renju::Foul;
@@ -63,7 +65,7 @@ pub use tactics::vcf;
 
 use crate::game::{win_draw_loss_returns, Game, NoOutcome, Turn};
 pub use playout::RolloutPolicy;
-pub use policy::GomokuPolicy;
+pub use policy::{GomokuPolicy, DEFAULT_PRIOR_TEMPERATURE, PRIOR_TEMPERATURES};
 use rules::{holds_win, wins_at, Lines};
 
 /// Mixed into the key of a position that Black lost by a forbidden move (arbitrary, fixed).

@@ -18,26 +18,60 @@ use super::board::{Cell, GomokuState};
 use super::playout::RolloutPolicy;
 use super::tactics::vcf_until;
 use super::vct::vct_until;
-use super::{Gomoku, GomokuPolicy, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS, MAX_SIZE};
+use super::{
+    Gomoku, GomokuPolicy, DEFAULT_PRIOR_TEMPERATURE, DEFAULT_RADIUS, DEFAULT_ROLLOUT_RADIUS, MAX_SIZE,
+    PRIOR_TEMPERATURES,
+};
 use crate::agent::{Agent, Context, Decision, How};
 use crate::game::Game;
 use crate::param::{Kind, Param, Settings, Store, Value};
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
-use crate::search::{Event, Limits, Search, SearchParams, SearchReport, Session};
+use crate::search::{Event, Limits, Search, SearchParams, SearchReport, Selection, Session};
 use crate::sync::AtomicBool;
 
-/// The UCT exploration constant Gomoku's commands use unless told otherwise: lower than the engine's
-/// default 1.0, because the win rates of Gomoku's many candidates differ by a few hundredths and a
-/// wide exploration term spreads the playouts almost evenly over them (measured in docs/gomoku.md).
+/// The UCT exploration constant Gomoku's commands use with `--selection uct` unless told otherwise:
+/// lower than the engine's default 1.0, because the win rates of Gomoku's many candidates differ by a
+/// few hundredths and a wide exploration term spreads the playouts almost evenly over them (measured in
+/// docs/gomoku.md).
 pub const DEFAULT_EXPLORATION: f64 = 0.5;
+
+/// The PUCT exploration constant Gomoku's commands use with [`Selection::Puct`] (their default
+/// selection) unless told otherwise: the best of 1, 2 and 4 in self-play at fixed playouts
+/// (docs/gomoku.md). PUCT's term `C·P·sqrt(N) / (1 + n)` is smaller than UCT's for the same `C` (the
+/// priors `P` sum to 1), hence the larger constant.
+pub const DEFAULT_PUCT_EXPLORATION: f64 = 2.0;
+
+/// The selection formula Gomoku's commands and the Gomocup brain use unless told otherwise: PUCT with
+/// the pattern priors of [`GomokuPolicy`], which beat UCT in self-play at the same playouts and at the
+/// same time per move (docs/gomoku.md).
+pub const DEFAULT_SELECTION: Selection = Selection::Puct;
+
+/// Gomoku's default exploration constant for `selection`: [`DEFAULT_EXPLORATION`] for UCT,
+/// [`DEFAULT_PUCT_EXPLORATION`] for PUCT.
+pub fn default_exploration(selection: Selection) -> f64 {
+    match selection {
+        Selection::Uct => DEFAULT_EXPLORATION,
+        Selection::Puct => DEFAULT_PUCT_EXPLORATION,
+    }
+}
+
+/// The engine's default search parameters with Gomoku's selection ([`DEFAULT_SELECTION`]) and its
+/// exploration constant ([`default_exploration`]).
+pub fn default_search_params() -> SearchParams {
+    SearchParams {
+        selection: DEFAULT_SELECTION,
+        exploration: default_exploration(DEFAULT_SELECTION),
+        ..SearchParams::default()
+    }
+}
 
 /// Default rollouts per candidate move of [`Player::Flat`].
 pub const DEFAULT_FLAT_ROLLOUTS: u32 = 100;
 
 /// How [`Player::Mcts`] searches: the settings of its [`GomokuPolicy`] and the checks it makes before a
 /// search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tuning {
     /// Answer a forced move ([`forced_move`]: win now, block a five) or the only candidate without a
     /// search. Default true.
@@ -64,6 +98,9 @@ pub struct Tuning {
     /// searched on the kept tree too ([`Session::restrict_root`]). The Gomocup brain keeps its tree between
     /// turns the same way. Default true.
     pub reuse: bool,
+    /// Temperature of the pattern priors PUCT selection uses ([`GomokuPolicy::with_prior_temperature`];
+    /// UCT ignores them). Default [`DEFAULT_PRIOR_TEMPERATURE`].
+    pub prior_temperature: f64,
 }
 
 impl Default for Tuning {
@@ -77,6 +114,7 @@ impl Default for Tuning {
             rollout_radius: DEFAULT_ROLLOUT_RADIUS,
             threat_search: true,
             reuse: true,
+            prior_temperature: DEFAULT_PRIOR_TEMPERATURE,
         }
     }
 }
@@ -143,6 +181,13 @@ static TUNING_PARAMS: &[Param<Tuning>] = &[
         store: Store::Flag(|t, v| t.reuse = v),
         get: |t| Value::Flag(t.reuse),
     },
+    Param {
+        name: "prior_temperature",
+        help: "Temperature of the pattern priors of PUCT selection (larger: flatter; UCT ignores them)",
+        kind: Kind::Real { min: *PRIOR_TEMPERATURES.start(), max: *PRIOR_TEMPERATURES.end() },
+        store: Store::Real(|t, v| t.prior_temperature = v),
+        get: |t| Value::Real(t.prior_temperature),
+    },
 ];
 
 impl Settings for Tuning {
@@ -155,7 +200,8 @@ impl Tuning {
     /// The search policy with these settings.
     ///
     /// # Panics
-    /// Panics when a radius is 0 or above `MAX_SIZE`.
+    /// Panics when a radius is 0 or above `MAX_SIZE`, or the prior temperature is outside
+    /// [`PRIOR_TEMPERATURES`].
     pub fn policy(&self) -> GomokuPolicy {
         GomokuPolicy::default()
             .with_threat_pruning(self.threat_pruning)
@@ -163,6 +209,7 @@ impl Tuning {
             .with_radius(self.radius)
             .with_quiet_radius(self.quiet_radius.unwrap_or(self.radius))
             .with_rollout_radius(self.rollout_radius)
+            .with_prior_temperature(self.prior_temperature)
     }
 }
 

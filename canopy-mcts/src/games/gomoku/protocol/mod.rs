@@ -90,7 +90,7 @@ use std::time::{Duration, Instant};
 
 use super::agents::forced_move;
 use super::board::{Cell, GomokuState, MAX_SIZE};
-use super::player::{fallback_move, Plan, Tuning, DEFAULT_EXPLORATION};
+use super::player::{default_search_params, fallback_move, Plan, Tuning};
 use super::policy::GomokuPolicy;
 use super::rules::Rule;
 use super::Gomoku;
@@ -132,7 +132,7 @@ pub struct BrainConfig {
 impl Default for BrainConfig {
     fn default() -> Self {
         BrainConfig {
-            params: SearchParams { playouts: None, exploration: DEFAULT_EXPLORATION, ..SearchParams::default() },
+            params: SearchParams { playouts: None, ..default_search_params() },
             messages: true,
             tuning: Tuning::default(),
         }
