@@ -25,7 +25,10 @@ pub(super) fn progress_of<G: Game>(
     visits_before: u64,
     gauges: &[CachePadded<AtomicUsize>],
 ) -> Progress {
-    let best = root.children_acquire().and_then(|c| c.iter().max_by_key(|e| e.visits_relaxed()));
+    // The most visited child; none before a playout has finished through one.
+    let best = root
+        .children_acquire()
+        .and_then(|c| c.iter().filter(|e| e.visits_relaxed() > 0).max_by_key(|e| e.visits_relaxed()));
     let root_visits = root.visits_relaxed();
     let (mut best_visits, mut second_visits) = (0, 0);
     for e in root.children_acquire().into_iter().flatten() {
