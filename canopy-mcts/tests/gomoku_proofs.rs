@@ -7,7 +7,8 @@
 use std::collections::HashMap;
 
 use canopy_mcts::games::gomoku::{
-    Cell, Gomoku, GomokuPolicy, GomokuState, How, Plan, Rule, Tuning, DEFAULT_EXPLORATION,
+    Cell, Gomoku, GomokuPolicy, GomokuState, How, Plan, Rule, Tuning, DEFAULT_EXPLORATION, DEFAULT_PUCT_EXPLORATION,
+    DEFAULT_SELECTION,
 };
 use canopy_mcts::search::{Event, Limits, ProvenNode};
 use canopy_mcts::{Coverage, Game, Policy, Proof, Rng, SearchParams, Session};
@@ -389,7 +390,14 @@ fn unconfirmed_proofs_with<P: Policy<Gomoku>>(
     seed: u64,
     max_bad: usize,
 ) -> (usize, Vec<String>) {
-    let params = SearchParams { seed, threads: 1, exploration: DEFAULT_EXPLORATION, ..SearchParams::default() };
+    // Seed 3 searches as the brain does by default (PUCT with the pattern priors), the others with UCT:
+    // the two grow different trees over the same candidates.
+    let (selection, exploration) = if seed == 3 {
+        (DEFAULT_SELECTION, DEFAULT_PUCT_EXPLORATION)
+    } else {
+        (canopy_mcts::search::Selection::Uct, DEFAULT_EXPLORATION)
+    };
+    let params = SearchParams { seed, threads: 1, exploration, selection, ..SearchParams::default() };
     let mut session = Session::with_policy(case.game, policy, case.state.clone(), params);
     session.search(Limits::playouts(playouts));
     let proven: Vec<ProvenNode<Cell, canopy_mcts::NoOutcome>> = session.proven_nodes(LIMIT);
