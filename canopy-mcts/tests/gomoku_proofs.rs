@@ -519,3 +519,35 @@ fn a_double_three_is_a_victory_by_threats_not_by_fours() {
     assert_eq!(plan, Plan::Play(Cell::new(6, 6), How::Tactic("vct")));
     assert_eq!(canopy_mcts::games::gomoku::vcf(&case.game, &case.state, case.state.mover(), 20_000), None);
 }
+
+#[test]
+fn the_brain_defuses_a_victory_by_threats() {
+    // V6 with a Black stone more far away: White to move, Black threatens the double three 6,6 (no
+    // victory by fours). The brain searches only the moves after which Black has no victory by threats
+    // (6,6 among them), and declares the rest lost (safe for proofs): each move it leaves out is checked
+    // to lose, every White defence after it tried.
+    let case = cases().into_iter().find(|c| c.id == "V6").unwrap();
+    let black: Vec<Cell> = case.state.stones(0).chain([Cell::new(14, 7)]).collect();
+    let white: Vec<Cell> = case.state.stones(1).collect();
+    let s = case.game.from_stones(&black, &white).unwrap();
+    let Plan::Search(Some(moves)) = Tuning::default().plan(&case.game, &s, None) else {
+        panic!("no restriction to the defences")
+    };
+    assert!(moves.contains(&Cell::new(6, 6)), "{moves:?}");
+    let mut candidates = Vec::new();
+    Tuning::default().policy().candidates(&case.game, &s, &mut candidates);
+    let left_out: Vec<Cell> = candidates.iter().copied().filter(|c| !moves.contains(c)).collect();
+    assert!(!left_out.is_empty());
+    for m in left_out {
+        let mut next = s.clone();
+        case.game.apply(&mut next, m);
+        let mut checker = Checker {
+            board: Board::new(&case.game, &next),
+            proven: HashMap::new(),
+            memo: HashMap::new(),
+            nodes: 0,
+            budget: BUDGET,
+        };
+        assert!(checker.confirm(Proof::Win), "after {},{} Black's win is not confirmed", m.x, m.y);
+    }
+}

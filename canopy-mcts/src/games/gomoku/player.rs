@@ -287,6 +287,8 @@ pub const VCF_BUDGET: usize = 20_000;
 pub const VCT_BUDGET: usize = 3_000;
 /// Nodes of the threat-space search after each candidate that may defuse the opponent's threat.
 pub const VCF_DEFENCE_BUDGET: usize = 3_000;
+/// Nodes of the search for the opponent's victory by continuous threats after each such candidate.
+pub const VCT_DEFENCE_BUDGET: usize = 500;
 
 /// What [`Player::Mcts`] does in a position before any tree search ([`Tuning::plan`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -295,15 +297,15 @@ pub enum Plan {
     /// the only defence against the opponent's sequence of fours), `How::Tactic("vcf")` (the first move
     /// of the player's own victory by continuous fours) or `How::Tactic("vct")` (by continuous threats).
     Play(Cell, How),
-    /// Search; with `Some(moves)`, over those root moves only (the ones that defuse the opponent's
-    /// sequence of fours).
+    /// Search; with `Some(moves)`, over those root moves only (the ones after which the opponent has no
+    /// victory by continuous fours or threats).
     Search(Option<Vec<Cell>>),
 }
 
 impl Tuning {
-    /// The player's decision before searching: a forced move, its own victory by continuous fours, or a
-    /// search (restricted to the defences when the opponent has a sequence of fours and only some moves
-    /// defuse it). `deadline` bounds the threat searches.
+    /// The player's decision before searching: a forced move, its own victory by continuous fours or
+    /// threats, or a search (restricted to the defences when the opponent has a victory by fours or
+    /// threats and only some moves defuse it). `deadline` bounds the threat searches.
     pub fn plan(&self, game: &Gomoku, state: &GomokuState, deadline: Option<Instant>) -> Plan {
         let policy = self.policy();
         if self.forced_answer {
@@ -321,7 +323,10 @@ impl Tuning {
         if let Some(cell) = vct_until(game, state, me, VCT_BUDGET, deadline) {
             return Plan::Play(cell, How::Tactic("vct"));
         }
-        if vcf_until(game, state, 1 - me, VCF_BUDGET, deadline).is_none() {
+        // The opponent's threat, as if the side to move passed: a victory by fours, else by threats.
+        if vcf_until(game, state, 1 - me, VCF_BUDGET, deadline).is_none()
+            && vct_until(game, state, 1 - me, VCT_BUDGET, deadline).is_none()
+        {
             return Plan::Search(None);
         }
         let mut candidates = Vec::new();
@@ -335,8 +340,11 @@ impl Tuning {
             game.apply(&mut next, c);
             // A move that ends the game is safe unless it lost it (a forbidden move under renju).
             let ended = next.is_terminal() && next.winner() != Some(1 - me);
-            if ended || (!next.is_terminal() && vcf_until(game, &next, 1 - me, VCF_DEFENCE_BUDGET, deadline).is_none())
-            {
+            let defused = || {
+                vcf_until(game, &next, 1 - me, VCF_DEFENCE_BUDGET, deadline).is_none()
+                    && vct_until(game, &next, 1 - me, VCT_DEFENCE_BUDGET, deadline).is_none()
+            };
+            if ended || (!next.is_terminal() && defused()) {
                 safe.push(c);
             }
         }

@@ -29,9 +29,10 @@ use super::Gomoku;
 /// Longest VCT searched, in attacker moves.
 const VCT_DEPTH: usize = 12;
 
-/// A VCT of `attacker` in `state` (the attacker to move) within `budget` nodes and before `deadline`:
-/// the attacker's first move, or `None` when none was found (or the rule is renju, or `state` is
-/// terminal or has the defender to move).
+/// A VCT of `attacker` in `state` within `budget` nodes and before `deadline`: the attacker's first
+/// move, or `None` when none was found (or the rule is renju, or `state` is terminal). The attacker
+/// moves first: when it is not the side to move, the answer is what it would have if the side to move
+/// passed (a threat the side to move must defuse), as for [`super::vcf`].
 pub(crate) fn vct_until(
     game: &Gomoku,
     state: &GomokuState,
@@ -39,7 +40,7 @@ pub(crate) fn vct_until(
     budget: usize,
     deadline: Option<Instant>,
 ) -> Option<Cell> {
-    if state.is_terminal() || game.rule().has_fouls() || state.mover() != attacker {
+    if state.is_terminal() || game.rule().has_fouls() {
         return None;
     }
     let mut search = Vct {
