@@ -179,6 +179,11 @@ struct Checker {
 }
 
 impl Checker {
+    /// A checker of `state` with the search's proven positions `proven` and a node budget.
+    fn new(game: &Gomoku, state: &GomokuState, proven: HashMap<u64, Proof>, budget: u64) -> Checker {
+        Checker { board: Board::new(game, state), proven, memo: HashMap::new(), nodes: 0, budget }
+    }
+
     /// Whether the player to move is proven to have `result` (a win or a loss), by iterative deepening:
     /// the short lines first, so that one long refutation does not use up the budget.
     fn confirm(&mut self, result: Proof) -> bool {
@@ -414,13 +419,7 @@ fn unconfirmed_proofs_with<P: Policy<Gomoku>>(
         if s.is_terminal() {
             continue;
         }
-        let mut checker = Checker {
-            board: Board::new(&case.game, &s),
-            proven: by_key.clone(),
-            memo: HashMap::new(),
-            nodes: 0,
-            budget: BUDGET,
-        };
+        let mut checker = Checker::new(&case.game, &s, by_key.clone(), BUDGET);
         let confirmed = match p.proof {
             Proof::Win => checker.confirm(Proof::Win),
             Proof::Loss => checker.confirm(Proof::Loss),
@@ -461,13 +460,7 @@ fn the_checker_refutes_a_proof_that_leaves_out_a_defence() {
     // refuted because the checker tries all of Black's moves.
     let case = cases().into_iter().find(|c| c.id == "P4").unwrap();
     let s = case.state.clone();
-    let checker = || Checker {
-        board: Board::new(&case.game, &s),
-        proven: HashMap::new(),
-        memo: HashMap::new(),
-        nodes: 0,
-        budget: BUDGET,
-    };
+    let checker = || Checker::new(&case.game, &s, HashMap::new(), BUDGET);
     assert!(checker().confirm(Proof::Win), "Black wins there");
     assert!(!checker().confirm(Proof::Loss), "so Black is not lost there");
 }
@@ -499,13 +492,7 @@ fn every_victory_by_threats_the_brain_plays_is_confirmed() {
         tactics += 1;
         let mut next = case.state.clone();
         case.game.apply(&mut next, cell);
-        let mut checker = Checker {
-            board: Board::new(&case.game, &next),
-            proven: HashMap::new(),
-            memo: HashMap::new(),
-            nodes: 0,
-            budget: BUDGET,
-        };
+        let mut checker = Checker::new(&case.game, &next, HashMap::new(), BUDGET);
         let lost = next.winner().is_some() || checker.confirm(Proof::Loss);
         assert!(lost, "case {}: the {name} move {},{} is not confirmed", case.id, cell.x, cell.y);
     }
@@ -541,13 +528,7 @@ fn the_brain_defuses_a_victory_by_threats() {
     for m in left_out {
         let mut next = s.clone();
         case.game.apply(&mut next, m);
-        let mut checker = Checker {
-            board: Board::new(&case.game, &next),
-            proven: HashMap::new(),
-            memo: HashMap::new(),
-            nodes: 0,
-            budget: BUDGET,
-        };
+        let mut checker = Checker::new(&case.game, &next, HashMap::new(), BUDGET);
         assert!(checker.confirm(Proof::Win), "after {},{} Black's win is not confirmed", m.x, m.y);
     }
 }

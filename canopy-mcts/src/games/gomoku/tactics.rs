@@ -301,6 +301,27 @@ fn push_cells(table: &[[u32; LINES]; 4], out: &mut Vec<Cell>) {
     }
 }
 
+/// Clears `out` and fills it with the distinct cells where `player` completes a five under `rule`, at
+/// most `limit` of them (the threat searches need only know whether there are none, one or two).
+pub(crate) fn distinct_fives(lines: &Lines, player: usize, rule: Rule, limit: usize, out: &mut Vec<Cell>) {
+    out.clear();
+    for d in 0..4 {
+        for l in 0..LINES {
+            let mut w = lines.five_cells(player, d, l, rule);
+            while w != 0 {
+                let c = cell_on_line(d, l, w.trailing_zeros());
+                w &= w - 1;
+                if !out.contains(&c) {
+                    out.push(c);
+                    if out.len() >= limit {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Victory by continuous fours (VCF): a sequence of fours by `attacker`, each answered by the only
 /// block, that ends in a five the defender cannot stop (an open four, two fours at once, or a four the
 /// block of which is impossible). Searched depth-first on line masks with a transposition set of failed
@@ -388,22 +409,7 @@ impl Vcf {
 
     /// Winning cells of `player` (at most `limit`, no repeats).
     fn wins(&self, player: usize, limit: usize, out: &mut Vec<Cell>) {
-        out.clear();
-        for d in 0..4 {
-            for l in 0..LINES {
-                let mut w = self.lines.five_cells(player, d, l, self.rule);
-                while w != 0 {
-                    let c = cell_on_line(d, l, w.trailing_zeros());
-                    w &= w - 1;
-                    if !out.contains(&c) {
-                        out.push(c);
-                        if out.len() >= limit {
-                            return;
-                        }
-                    }
-                }
-            }
-        }
+        distinct_fives(&self.lines, player, self.rule, limit, out);
     }
 
     /// Whether a stone of `player` on the empty `cell` makes a five threat (a four).

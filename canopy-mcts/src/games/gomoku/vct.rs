@@ -24,6 +24,7 @@ use std::time::Instant;
 
 use super::board::{stone_key, Cell, GomokuState, MAX_SIZE};
 use super::rules::{cell_on_line, five_cells, line_of, open_four_cells, Lines, Rule, LINES};
+use super::tactics::distinct_fives;
 use super::Gomoku;
 
 /// Longest VCT searched, in attacker moves.
@@ -86,21 +87,7 @@ impl Vct {
     /// The distinct cells where `player` completes a five (at most `limit`).
     fn fives(&self, player: usize, limit: usize) -> Vec<Cell> {
         let mut out = Vec::new();
-        for d in 0..4 {
-            for l in 0..LINES {
-                let mut w = self.lines.five_cells(player, d, l, self.rule);
-                while w != 0 {
-                    let c = cell_on_line(d, l, w.trailing_zeros());
-                    w &= w - 1;
-                    if !out.contains(&c) {
-                        out.push(c);
-                        if out.len() >= limit {
-                            return out;
-                        }
-                    }
-                }
-            }
-        }
+        distinct_fives(&self.lines, player, self.rule, limit, &mut out);
         out
     }
 
