@@ -92,8 +92,9 @@ fn text_output_ends_with_the_nodes_and_nps_line() {
 
 #[test]
 fn every_game_and_rollout_policy_runs() {
-    let cases: [&[&str]; 6] = [
+    let cases: [&[&str]; 7] = [
         &["--game", "tictactoe", "--rollout", "uniform"],
+        &["--game", "synthetic", "--branching", "4", "--depth", "6"],
         &["--game", "gomoku", "--size", "9"],
         &["--game", "gomoku", "--size", "15"],
         &["--game", "gomoku", "--size", "9", "--rollout", "uniform"],
@@ -118,6 +119,21 @@ fn every_game_and_rollout_policy_runs() {
 }
 
 #[test]
+fn the_synthetic_tree_reports_its_shape_and_one_node_per_playout() {
+    let v = bench_json(&["--game", "synthetic", "--threads", "1", "--playouts", "500", "--repeat", "1"]);
+    assert_eq!(v["game"], "synthetic");
+    assert_eq!(u(&v["tree"], "branching"), 8);
+    assert_eq!(u(&v["tree"], "depth"), 12);
+    assert!(v.get("size").is_some_and(Value::is_null));
+    // Expansion threshold 1 and no transpositions: the root, and each playout adds the one node it steps
+    // into (none when it ends at a leaf of the tree already in it; at depth 12 and 500 playouts rare).
+    let nodes = u(&v["results"][0], "nodes");
+    assert!((450..=501).contains(&nodes), "{nodes} nodes for 500 playouts");
+    let out = text(&["bench", "--no-pin", "--game", "synthetic", "--depth", "3", "--threads", "1", "--playouts", "50"]);
+    assert!(out.contains("synthetic branching 8 depth 3"), "{out}");
+}
+
+#[test]
 fn plot_writes_an_svg() {
     let dir = temp_dir("bench-plot");
     let path = dir.join("scaling.svg");
@@ -134,7 +150,12 @@ fn plot_writes_an_svg() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
-    let cases: [&[&str]; 9] = [
+    let cases: [&[&str]; 14] = [
+        &["bench", "--game", "synthetic", "--branching", "1"],
+        &["bench", "--game", "synthetic", "--branching", "65"],
+        &["bench", "--game", "synthetic", "--depth", "0"],
+        &["bench", "--game", "2048", "--depth", "5"],
+        &["bench", "--game", "synthetic", "--size", "9"],
         &["bench", "--threads", "0,x"],
         &["bench", "--threads", "0"],
         &["bench", "--threads", "1,,2"],

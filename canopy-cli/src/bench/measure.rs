@@ -125,6 +125,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
     BenchReport {
         game: "",
         size: None,
+        tree: None,
         rollout: RolloutArg::Game,
         rollout_policy: "",
         seed: cfg.params.seed,

@@ -29,6 +29,7 @@ use canopy_mcts::games::gomoku::{
     Gomoku, GomokuPolicy, RolloutPolicy as GomokuRollout, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOMOKU_MIN,
 };
 use canopy_mcts::games::snake::{Snake, SnakePolicy, MAX_SIDE as SNAKE_MAX};
+use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
 use canopy_mcts::games::tictactoe::TicTacToe;
 use canopy_mcts::param::Settings;
 use canopy_mcts::policy::UniformPolicy;
@@ -50,6 +51,12 @@ pub struct BenchArgs {
     /// Board side: gomoku 5..=20 (default 15), snake 6..=32 (default 10, a square board).
     #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| SIDE.parse(t).map(|s| s as usize))]
     pub size: Option<usize>,
+    /// Synthetic tree: moves per position, 2..=64 (default 8).
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| SIDE.parse_u32(t))]
+    pub branching: Option<u32>,
+    /// Synthetic tree: plies from the root to the leaves, 1..=64 (default 12).
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| SIDE.parse_u32(t))]
+    pub depth: Option<u32>,
     /// Thread counts to measure, comma-separated (e.g. 1,2,4), each 1..=1024. Default: 1, 2, 4, ... up to
     /// the logical cores, and the core count itself.
     #[arg(long, value_name = "LIST", allow_hyphen_values = true, value_parser = parse_thread_list)]
@@ -134,6 +141,16 @@ pub enum BenchGame {
     Gomoku,
     /// Snake (--size 6..=32): a one-cell snake and an eight-cell snake.
     Snake,
+    /// A synthetic two-player tree (--branching, --depth) with a constant-time evaluation: the engine's
+    /// own cost per playout, apart from any game.
+    Synthetic,
+}
+
+/// The shape of the synthetic tree.
+#[derive(Clone, Copy, Debug, Serialize)]
+struct TreeShape {
+    branching: u32,
+    depth: u32,
 }
 
 /// `--rollout` values.
@@ -243,6 +260,9 @@ struct ThreadResult {
 struct BenchReport {
     game: &'static str,
     size: Option<usize>,
+    /// The synthetic tree's shape (`--game synthetic` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tree: Option<TreeShape>,
     rollout: RolloutArg,
     rollout_policy: &'static str,
     seed: u64,
@@ -265,8 +285,15 @@ struct BenchReport {
 /// Runs `canopy bench`.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let threads = args.threads.as_ref().map_or_else(default_threads, |t| t.0.clone());
+    if args.game != BenchGame::Synthetic {
+        for (flag, given) in [("--branching", args.branching.is_some()), ("--depth", args.depth.is_some())] {
+            if given {
+                return Err(input_error(format!("{flag} applies to --game synthetic only")));
+            }
+        }
+    }
     let size = match (args.game, args.size) {
-        (BenchGame::G2048 | BenchGame::Tictactoe, Some(_)) => {
+        (BenchGame::G2048 | BenchGame::Tictactoe | BenchGame::Synthetic, Some(_)) => {
             return Err(input_error("--size applies to --game gomoku and --game snake only"))
         }
         (BenchGame::Gomoku, Some(s)) if !(GOMOKU_MIN..=GOMOKU_MAX).contains(&s) => {
@@ -285,6 +312,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         (BenchGame::Gomoku, Some(s)) if s <= 9 => 20_000,
         (BenchGame::Gomoku, _) => 10_000,
         (BenchGame::Snake, _) => 20_000,
+        (BenchGame::Synthetic, _) => 100_000,
     };
     let playouts = args.search.params.playouts.unwrap_or(default_playouts);
     let params = SearchParams { playouts: Some(playouts), ..args.search.params.clone() };
@@ -349,6 +377,23 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
                     bench_game(&game, &UniformPolicy, "snake", size, fixtures::snake(n), UNIFORM, rollout, &cfg)
                 }
             }
+        }
+        BenchGame::Synthetic => {
+            let game = Synthetic::new(args.branching.unwrap_or(8), args.depth.unwrap_or(12)).map_err(input_error)?;
+            let policy = "a constant-time evaluation (the first player's chance as a logistic function of the move \
+                          values' sum; no moves played)";
+            let mut report = bench_game(
+                &game,
+                &SyntheticPolicy,
+                "synthetic",
+                None,
+                fixtures::synthetic(&game),
+                policy,
+                rollout,
+                &cfg,
+            );
+            report.tree = Some(TreeShape { branching: game.branching(), depth: game.depth() });
+            report
         }
     };
 

@@ -5,9 +5,18 @@ use std::fmt::Write as _;
 use super::BenchReport;
 use crate::svg::{nice_ceiling, short_number, Anchor, Frame, Spread, Svg};
 
+/// The board size or tree shape after the game's name (` 15x15`, ` branching 8 depth 12`), or nothing.
+fn shape_label(r: &BenchReport) -> String {
+    match (r.size, r.tree) {
+        (Some(s), _) => format!(" {s}x{s}"),
+        (None, Some(t)) => format!(" branching {} depth {}", t.branching, t.depth),
+        (None, None) => String::new(),
+    }
+}
+
 /// Prints the report as tables; the last line is `N nodes M nps` for one thread.
 pub(super) fn print_report(r: &BenchReport) {
-    let size = r.size.map_or(String::new(), |s| format!(" {s}x{s}"));
+    let size = shape_label(r);
     println!(
         "canopy bench: {}{size}, {} positions x {} playouts, best of {}, seed {}, threads {}, table {}",
         r.game,
@@ -82,7 +91,7 @@ pub(super) fn plot_svg(r: &BenchReport) -> String {
     let pps_max = nice_ceiling(pps.iter().chain(&ideal).cloned().fold(0.0, f64::max) * 1.05);
     let eff_max = nice_ceiling(eff.iter().cloned().fold(100.0, f64::max) * 1.05);
     let labels: Vec<String> = xs.iter().map(|t| t.to_string()).collect();
-    let size = r.size.map_or(String::new(), |v| format!(" {v}x{v}"));
+    let size = shape_label(r);
 
     let mut svg = Svg::new(2.0 * w, h);
     let panels = [

@@ -17,6 +17,7 @@ use crate::game::{Game, Turn};
 use crate::games::g2048::{Board, G2048State, G2048};
 use crate::games::gomoku::{Gomoku, GomokuState};
 use crate::games::snake::{SnakeState, MAX_SIDE as SNAKE_MAX_SIDE};
+use crate::games::synthetic::{Synthetic, SyntheticState};
 use crate::games::tictactoe::TicTacToeState;
 use crate::rng::{self, seeded};
 
@@ -118,6 +119,13 @@ pub fn snake(side: usize) -> Vec<Fixture<SnakeState>> {
             Fixture { name, text, state }
         })
         .collect()
+}
+
+/// The synthetic tree's one position, `root` (its text names the tree's shape): the hot-root case, where
+/// every playout passes the same node and edges.
+pub fn synthetic(game: &Synthetic) -> Vec<Fixture<SyntheticState>> {
+    let text = format!("root of a tree of branching {} and depth {}", game.branching(), game.depth());
+    vec![Fixture { name: "root", text, state: game.start() }]
 }
 
 /// `count` 2048 boards met in uniformly random games seeded with `seed`: every position with a legal

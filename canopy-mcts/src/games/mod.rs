@@ -5,6 +5,7 @@ pub mod fixtures;
 pub mod g2048;
 pub mod gomoku;
 pub mod snake;
+pub mod synthetic;
 pub mod tictactoe;
 
 /// A 64-bit finaliser (splitmix64's, from Steele, Lea and Flood, "Fast splittable pseudorandom number
