@@ -3,6 +3,8 @@
 //! `search/g2048_*`: one whole search of a fixed playout count from fixed 2048 positions with a fixed seed,
 //! at 1 and 2 threads, counted in playouts (criterion's `elem/s` is playouts per second). The one-thread
 //! node count is printed first: it must not change unless the search itself changes.
+//! `search/synthetic_root_*`: the same on the root of `canopy bench --game synthetic`'s tree (branching 8,
+//! depth 12, a constant-time evaluation): the tree's own cost per playout.
 //! `tt/*`: insert and probe of 65 536 distinct keys into a table of 131 072 slots (half full), counted per
 //! key. The number of keys the table keeps (linear probing gives up after 8 occupied slots) is printed.
 //!
@@ -14,6 +16,7 @@ use std::hint::black_box;
 use canopy_mcts::games::fixtures;
 use canopy_mcts::games::g2048::{G2048Policy, G2048};
 use canopy_mcts::games::mix64;
+use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
 use canopy_mcts::games::tictactoe::TicTacToe;
 use canopy_mcts::internals::{Lookup, TranspositionTable};
 use canopy_mcts::internals::{Node, NodeKind};
@@ -24,6 +27,8 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 const PLAYOUTS_2048: u64 = 20_000;
 /// Playouts per tic-tac-toe search.
 const PLAYOUTS_TICTACTOE: u64 = 50_000;
+/// Playouts per synthetic-tree search.
+const PLAYOUTS_SYNTHETIC: u64 = 100_000;
 /// Keys inserted into and probed from the transposition table.
 const KEYS: usize = 1 << 16;
 
@@ -55,6 +60,21 @@ fn search(c: &mut Criterion) {
     for threads in [1, 2] {
         group.bench_function(format!("tictactoe_empty_{threads}t"), |b| {
             b.iter(|| Search::new(&TicTacToe, params(PLAYOUTS_TICTACTOE, threads)).run(black_box(&root)).playouts)
+        });
+    }
+    // The tree's own cost: `canopy bench --game synthetic`'s tree (branching 8, depth 12).
+    let game = Synthetic::new(8, 12).expect("a valid shape");
+    let root = game.start();
+    let nodes = Search::with_policy(&game, &SyntheticPolicy, params(PLAYOUTS_SYNTHETIC, 1)).run(&root).nodes;
+    println!("synthetic root: {PLAYOUTS_SYNTHETIC} playouts, 1 thread, seed 1: {nodes} nodes");
+    group.throughput(Throughput::Elements(PLAYOUTS_SYNTHETIC));
+    for threads in [1, 2] {
+        group.bench_function(format!("synthetic_root_{threads}t"), |b| {
+            b.iter(|| {
+                Search::with_policy(&game, &SyntheticPolicy, params(PLAYOUTS_SYNTHETIC, threads))
+                    .run(black_box(&root))
+                    .playouts
+            })
         });
     }
     group.finish();
