@@ -15,6 +15,9 @@
 //!   where the worker without memory claims first and the node is left `EXPANDING`; and replacing the
 //!   compare-exchange in `try_claim_expansion` by a load and a store → loom finds both workers holding the
 //!   claim, and the give-back of one reopening a node the other has already published.
+//! - `virtual_loss_is_never_negative`: loading `visits` with `Relaxed` instead of `Acquire` in
+//!   `Edge::in_flight_relaxed` (or incrementing it with `Relaxed` in `Edge::backup_relaxed`) → loom finds
+//!   a reader that sees a backup but not its selection, a count of 2^32 - 1.
 //! - `table_insert_and_probe`: making `probe` accept a slot whose key matches in its low 4 bits only and
 //!   dropping the check of the key stored in the node (`[I8]`) → loom finds a probe of key 21 that
 //!   returns the node of key 5.
@@ -189,6 +192,38 @@ fn backups_from(start: u64) {
         assert_eq!(node.value_sum_relaxed(), 3.75);
         assert_eq!(edge.visits_relaxed(), start + 2);
         assert_eq!(edge.in_flight_relaxed(), 0, "virtual loss leaked");
+    });
+}
+
+/// Two workers select `edge` and back up through it while a third reads the virtual-loss count
+/// (`selections - visits`): it is never negative (it would wrap to about 4 × 10^9) and ends at 0.
+#[test]
+fn virtual_loss_is_never_negative() {
+    loom::model(|| {
+        let edge = Arc::new(Edge::new(0u8, 1.0, 0.0));
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                let edge = edge.clone();
+                thread::spawn(move || {
+                    edge.add_in_flight_relaxed();
+                    edge.backup_relaxed();
+                })
+            })
+            .collect();
+        let reader = {
+            let edge = edge.clone();
+            thread::spawn(move || {
+                for _ in 0..2 {
+                    let n = edge.in_flight_relaxed();
+                    assert!(n <= 2, "virtual loss {n}: read a backup before its selection");
+                }
+            })
+        };
+        for w in workers {
+            w.join().unwrap();
+        }
+        reader.join().unwrap();
+        assert_eq!((edge.visits_relaxed(), edge.in_flight_relaxed()), (2, 0));
     });
 }
 

@@ -7,7 +7,7 @@
 //!  ├─────────────────────────────┤                   ├────────────────────────┤
 //!  │ value_sum  AtomicF64        │  only grows*      │ visits  AtomicU64      │ only grows
 //!  ├─────────────────────────────┤                   ├───────────┬────────────┤
-//!  │ key  u64  (immutable)       │                   │ in_flight │ prob  f32  │
+//!  │ key  u64  (immutable)       │                   │ selections│ prob  f32  │
 //!  ├─────────────────────────────┤                   │ u32       │ immutable  │
 //!  │ children *Edge  set once    │                   ├───────────┼────────────┤
 //!  ├─────────────────┬──┬──┬──┬──┤                   │ reward f32│ step M     │ immutable
@@ -23,8 +23,9 @@
 //!
 //! Visit counts are 64-bit: they only grow, and a `u32` would wrap after 4.3 billion playouts (hours of
 //! open-ended analysis on a few threads). At 10^9 playouts per second a `u64` lasts 584 years. The
-//! virtual-loss count stays 32-bit: it counts playouts in progress, not a running total (see
-//! [`Edge::in_flight_relaxed`]).
+//! virtual-loss count is the difference between an edge's selections (32-bit, wrapping) and its visits:
+//! it counts playouts in progress, not a running total, so 32 bits give it exactly, and a backup writes
+//! one counter of the edge instead of two (see [`Edge::in_flight_relaxed`]).
 //!
 //! Invariants are numbered in docs/CONCURRENCY.md and cited as `[I1]`..`[I9]` below.
 
@@ -149,11 +150,12 @@ pub struct Node<M> {
 pub struct Edge<M> {
     /// The node this move leads to: null until linked once with a Release compare-exchange ([I3]).
     child: AtomicPtr<Node<M>>,
-    /// Playouts backed up through this edge. Only grows (Relaxed, [I4]); 64-bit, so it cannot wrap.
+    /// Playouts backed up through this edge. Only grows (incremented with Release, read with Acquire by
+    /// the virtual-loss count, [I4], [I5]); 64-bit, so it cannot wrap.
     visits: AtomicU64,
-    /// Playouts on this edge not backed up yet: the virtual loss count ([I5]). At most the playouts in
-    /// progress, so 32 bits are plenty.
-    in_flight: AtomicU32,
+    /// Passes of playouts over this edge, finished or not, modulo 2^32: the virtual loss count is
+    /// `selections - visits` ([I5]), so a backup writes one counter, not two.
+    selections: AtomicU32,
     /// Probability of the outcome at a chance node, or the action's prior (normalised; uniform without
     /// game priors).
     pub prob: f32,
@@ -319,9 +321,11 @@ impl<M> Node<M> {
 }
 
 impl<M> Edge<M> {
-    /// Sets the visit count of an edge that is not shared yet (a copy for a re-rooted tree, [I11]).
+    /// Sets the visit count of an edge that is not shared yet (a copy for a re-rooted tree, [I11]), with
+    /// no playout in progress.
     pub fn restore_relaxed(&self, visits: u64) {
         self.visits.store(visits, Ordering::Relaxed);
+        self.selections.store(visits as u32, Ordering::Relaxed);
     }
 }
 
@@ -344,6 +348,7 @@ impl<M> Edge<M> {
     /// Sets the edge's visit count as if `visits` playouts had been backed up through it.
     pub fn preload_relaxed(&self, visits: u64) {
         self.visits.store(visits, Ordering::Relaxed);
+        self.selections.store(visits as u32, Ordering::Relaxed);
     }
 }
 
@@ -353,7 +358,7 @@ impl<M> Edge<M> {
         Self {
             child: AtomicPtr::new(ptr::null_mut()),
             visits: AtomicU64::new(0),
-            in_flight: AtomicU32::new(0),
+            selections: AtomicU32::new(0),
             prob,
             reward,
             step,
@@ -391,25 +396,30 @@ impl<M> Edge<M> {
         self.visits.load(Ordering::Relaxed)
     }
 
-    /// Virtual-loss count (Relaxed): the playouts that selected this edge and have not backed up yet.
-    /// A playout adds one per pass of its path over the edge and removes them on its backup ([I5]), and
-    /// each worker has one playout in progress: a count of playouts in progress, not a running total, so
-    /// 32 bits cannot overflow.
+    /// Virtual-loss count: the playouts that selected this edge and have not backed up yet
+    /// (`selections - visits`, [I5]). A playout adds one selection per pass of its path over the edge and
+    /// one visit per pass on its backup, and each worker has one playout in progress, so the count is at
+    /// most the passes in progress: the low 32 bits of the two counters give it exactly.
+    ///
+    /// `visits` is loaded first, with Acquire: every backup it counts came after its own selection, and
+    /// the Release increments (a release sequence) make those selections visible to the load of
+    /// `selections` that follows, so the difference is never negative (loom model
+    /// `virtual_loss_is_never_negative`).
     #[inline]
     pub fn in_flight_relaxed(&self) -> u32 {
-        self.in_flight.load(Ordering::Relaxed)
+        let visits = self.visits.load(Ordering::Acquire) as u32;
+        self.selections.load(Ordering::Relaxed).wrapping_sub(visits)
     }
 
     /// Adds one virtual loss when a playout selects this edge ([I5]).
     #[inline]
     pub fn add_in_flight_relaxed(&self) {
-        self.in_flight.fetch_add(1, Ordering::Relaxed);
+        self.selections.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Counts one backed-up playout and removes its virtual loss ([I4], [I5]).
+    /// Counts one backed-up playout, which also removes its virtual loss ([I4], [I5]): one atomic write.
     #[inline]
     pub fn backup_relaxed(&self) {
-        self.visits.fetch_add(1, Ordering::Relaxed);
-        self.in_flight.fetch_sub(1, Ordering::Relaxed);
+        self.visits.fetch_add(1, Ordering::Release);
     }
 }
