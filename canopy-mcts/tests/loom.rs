@@ -15,6 +15,8 @@
 //!   where the worker without memory claims first and the node is left `EXPANDING`; and replacing the
 //!   compare-exchange in `try_claim_expansion` by a load and a store → loom finds both workers holding the
 //!   claim, and the give-back of one reopening a node the other has already published.
+//! - `batched_root_backups_are_exact`: replacing `visits.fetch_add(visits)` in `Node::add_backups_relaxed`
+//!   by a load and a store → loom finds the lost update (visits 3 or 1 instead of 4).
 //! - `virtual_loss_is_never_negative`: loading `visits` with `Relaxed` instead of `Acquire` in
 //!   `Edge::in_flight_relaxed` (or incrementing it with `Relaxed` in `Edge::backup_relaxed`) → loom finds
 //!   a reader that sees a backup but not its selection, a count of 2^32 - 1.
@@ -192,6 +194,26 @@ fn backups_from(start: u64) {
         assert_eq!(node.value_sum_relaxed(), 3.75);
         assert_eq!(edge.visits_relaxed(), start + 2);
         assert_eq!(edge.in_flight_relaxed(), 0, "virtual loss leaked");
+    });
+}
+
+/// The root's batched backups: one worker adds a batch of three playouts at once (its flush) while
+/// another backs up one playout through the root as every other node is backed up; nothing is lost.
+#[test]
+fn batched_root_backups_are_exact() {
+    loom::model(|| {
+        let root = Arc::new(Node::<u8>::new(NodeKind::Decision, 0, 0));
+        let batch = {
+            let root = root.clone();
+            thread::spawn(move || root.add_backups_relaxed(3, 1.5))
+        };
+        let single = {
+            let root = root.clone();
+            thread::spawn(move || root.backup_relaxed(0.25))
+        };
+        batch.join().unwrap();
+        single.join().unwrap();
+        assert_eq!((root.visits_relaxed(), root.value_sum_relaxed()), (4, 1.75));
     });
 }
 

@@ -43,7 +43,7 @@ use tt::TranspositionTable;
 use crate::game::{Game, Returns, Turn};
 use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use readout::{audit_tree, best_action, progress_of, root_actions, root_for_mover};
+use readout::{audit_tree, best_action, progress_of, root_actions, root_for_mover, RootCount};
 use worker::{GameNode, Shared, Worker, WorkerStats};
 
 /// Sizes in bytes of one tree node and one edge of the children blocks for game `G` (for memory
@@ -213,7 +213,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         let game = self.game;
         let root_turn = game.to_move(root_state);
         let root: &GameNode<G> = tree.root();
-        let visits_before = root.visits_relaxed();
+        let count_before = RootCount::of(root);
         debug_assert!(game.players() <= <G::Returns as Returns>::PLAYERS, "more players than Returns entries");
         let two_players = game.players() == 2 && <G::Returns as Returns>::PLAYERS >= 2;
         let solver = match (params.solver, game.win_draw_loss() && two_players) {
@@ -319,7 +319,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
                         std::thread::sleep(Duration::from_millis(5).min(interval));
                         if Instant::now() >= next {
                             next += interval;
-                            observer(&progress_of(game, root, start, visits_before, gauges));
+                            observer(&progress_of(game, root, start, count_before, gauges));
                         }
                     }
                 }

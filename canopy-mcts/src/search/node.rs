@@ -255,6 +255,14 @@ impl<M> Node<M> {
         self.visits.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Backs up `visits` playouts whose values sum to `value_sum` at once (the root's batched backups,
+    /// [I4]).
+    #[inline]
+    pub fn add_backups_relaxed(&self, visits: u64, value_sum: f64) {
+        self.value_sum.fetch_add(value_sum, Ordering::Relaxed);
+        self.visits.fetch_add(visits, Ordering::Relaxed);
+    }
+
     /// The published children block, loaded with Acquire so the edges it points to are fully built
     /// ([I2]). `None` while the node is unexpanded.
     #[inline]

@@ -17,19 +17,54 @@ use crate::sync::{AtomicUsize, Ordering};
 /// Longest principal variation reported, in moves and outcomes.
 const PV_LIMIT: usize = 48;
 
-/// A snapshot of the search under `root`, started at `start` when the root had `visits_before` visits.
+/// The root's visit count when a search starts, for live views of it while the search runs: the workers
+/// add their root backups to the root's own counter in batches (`ROOT_FLUSH` in `worker.rs`), but every
+/// playout of a search leaves an expanded root through an edge, whose visits are counted at once.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RootCount {
+    node: u64,
+    edges: u64,
+}
+
+impl RootCount {
+    /// The root's counts now.
+    pub fn of<M>(root: &Node<M>) -> Self {
+        Self { node: root.visits_relaxed(), edges: edge_visits(root) }
+    }
+
+    /// The root's visits now, as the searches since [`RootCount::of`] left them: the larger of the
+    /// node's and its edges' growth (the node's lags by the batched backups; its edges miss the playouts
+    /// that end at the root itself, when it is terminal or has no moves).
+    pub fn live<M>(&self, root: &Node<M>) -> u64 {
+        let node = root.visits_relaxed().saturating_sub(self.node);
+        let edges = edge_visits(root).saturating_sub(self.edges);
+        self.node + node.max(edges)
+    }
+
+    /// The visits before the search.
+    pub fn before(&self) -> u64 {
+        self.node
+    }
+}
+
+/// The sum of the visits of `node`'s edges (0 before its expansion).
+fn edge_visits<M>(node: &Node<M>) -> u64 {
+    node.children_acquire().map_or(0, |c| c.iter().map(Edge::visits_relaxed).sum())
+}
+
+/// A snapshot of the search under `root`, started at `start` when the root's counts were `before`.
 pub(super) fn progress_of<G: Game>(
     game: &G,
     root: &GameNode<G>,
     start: Instant,
-    visits_before: u64,
+    before: RootCount,
     gauges: &[CachePadded<AtomicUsize>],
 ) -> Progress {
     // The most visited child; none before a playout has finished through one.
     let best = root
         .children_acquire()
         .and_then(|c| c.iter().filter(|e| e.visits_relaxed() > 0).max_by_key(|e| e.visits_relaxed()));
-    let root_visits = root.visits_relaxed();
+    let root_visits = before.live(root);
     let (mut best_visits, mut second_visits) = (0, 0);
     for e in root.children_acquire().into_iter().flatten() {
         let v = e.visits_relaxed();
@@ -41,7 +76,7 @@ pub(super) fn progress_of<G: Game>(
     }
     Progress {
         elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
-        playouts: root_visits.saturating_sub(visits_before),
+        playouts: root_visits.saturating_sub(before.before()),
         root_visits,
         best: best.and_then(|e| match &e.step {
             Step::Action(a) => Some(game.action_name(a)),

@@ -32,7 +32,7 @@ use std::time::Instant;
 use crate::game::{Game, Turn};
 use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::search::node::Step;
-use crate::search::readout::{best_action, gauged_bytes, proven_nodes, root_actions, root_for_mover};
+use crate::search::readout::{best_action, gauged_bytes, proven_nodes, root_actions, root_for_mover, RootCount};
 use crate::search::report::{ActionStats, ProvenNode, SearchReport};
 use crate::search::tree::Tree;
 use crate::search::worker::GameNode;
@@ -462,7 +462,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         let stop = Arc::new(AtomicBool::new(false));
         let root = NonNull::from(self.tree.root());
         let game = self.game.clone();
-        let visits_before = self.root_visits();
+        let before = RootCount::of(self.tree.root());
         let flag = Arc::clone(&stop);
         let gauges: Arc<[CachePadded<AtomicUsize>]> = memory_gauges(self.params.threads.max(1)).into();
         let readings = Arc::clone(&gauges);
@@ -475,7 +475,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
             }));
             (session, report)
         });
-        SearchHandle { thread: Some(thread), stop, root, game, start: Instant::now(), visits_before, gauges }
+        SearchHandle { thread: Some(thread), stop, root, game, start: Instant::now(), before, gauges }
     }
 }
 
@@ -498,7 +498,8 @@ pub struct SearchHandle<G: Game, P: Policy<G>> {
     root: NonNull<GameNode<G>>,
     game: G,
     start: Instant,
-    visits_before: u64,
+    /// The root's counts when the search started.
+    before: RootCount,
     /// The search's memory gauges.
     gauges: Arc<[CachePadded<AtomicUsize>]>,
 }
@@ -535,7 +536,7 @@ impl<G: Game, P: Policy<G>> SearchHandle<G, P> {
         // SAFETY: [I11] the root lives in the session the search thread holds until `stop`/`wait`/drop
         // joins it, and each of those takes the handle by value or mutably, so no snapshot is in progress.
         let root: &GameNode<G> = unsafe { self.root.as_ref() };
-        let root_visits = root.visits_relaxed();
+        let root_visits = self.before.live(root);
         let actions = root_actions(&self.game, root, root_visits);
         let best = best_action(&actions);
         let mut pv = Vec::new();
@@ -545,7 +546,7 @@ impl<G: Game, P: Policy<G>> SearchHandle<G, P> {
         }
         Snapshot {
             elapsed_ms: self.start.elapsed().as_secs_f64() * 1e3,
-            playouts: root_visits.saturating_sub(self.visits_before),
+            playouts: root_visits.saturating_sub(self.before.before()),
             root_visits,
             best: best.map(|b| b.action),
             pv,

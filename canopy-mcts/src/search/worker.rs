@@ -89,8 +89,19 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     scratch: Vec<G::Action>,
     /// This worker's entry of [`Shared::memory`] (`None`: the root's expander, which has none).
     gauge: Option<usize>,
+    /// Backups of the root not yet added to it: playouts and their returns for the root's player
+    /// ([`ROOT_FLUSH`]).
+    root_pending: (u64, f64),
     pub stats: WorkerStats,
 }
+
+/// Playouts a worker backs up into the root before it writes them to the root's shared counters. Every
+/// playout passes the root, so its visit count and value sum are the most written words of the tree; no
+/// playout reads them (selection at the root counts its edges' visits, and the root is always expanded),
+/// so each worker adds its backups there in batches, and when its search ends. Reports are made after
+/// the workers join and see every backup; a snapshot taken during the search can miss up to this many
+/// playouts per worker.
+pub(crate) const ROOT_FLUSH: u64 = 64;
 
 impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     pub fn new(shared: &'a Shared<'a, G, P>, params: SearchParams, arena: &'a Bump, index: usize) -> Self {
@@ -108,6 +119,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             priors: Vec::new(),
             scratch: Vec::new(),
             gauge: Some(index),
+            root_pending: (0, 0.0),
             stats: WorkerStats::default(),
         }
     }
@@ -167,6 +179,15 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             }
             self.playout();
             budget -= 1;
+        }
+        self.flush_root();
+    }
+
+    /// Adds the root backups this worker holds to the root's counters.
+    fn flush_root(&mut self) {
+        let (visits, value) = std::mem::take(&mut self.root_pending);
+        if visits > 0 {
+            self.shared.root.add_backups_relaxed(visits, value);
         }
     }
 
@@ -449,7 +470,13 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                     g[node.player()] = best;
                 }
             }
-            node.backup_relaxed(g[node.player()]);
+            if std::ptr::eq(node, self.shared.root) {
+                // The root's counters are written in batches (see ROOT_FLUSH).
+                self.root_pending.0 += 1;
+                self.root_pending.1 += g[node.player()];
+            } else {
+                node.backup_relaxed(g[node.player()]);
+            }
             if proven_below {
                 // MCTS-Solver: a proof only needs checking above a node that was just proven.
                 proven_below = node.proof_relaxed().is_none() && try_prove(node, step.mover as usize);
@@ -457,6 +484,9 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
             }
+        }
+        if self.root_pending.0 >= ROOT_FLUSH {
+            self.flush_root();
         }
         // After the loop `g` is the playout's return-to-go from the root.
         self.stats.root_value_sum += g[self.shared.root.player()];
