@@ -383,6 +383,13 @@ impl<M> Edge<M> {
         unsafe { p.as_ref() }
     }
 
+    /// The child pointer as it stands, null or not, for a prefetch hint only: it is never dereferenced
+    /// (use [`Edge::child_acquire`] to read the child).
+    #[inline]
+    pub fn child_ptr_relaxed(&self) -> *const Node<M> {
+        self.child.load(Ordering::Relaxed)
+    }
+
     /// Links `node` as this edge's child unless another worker already did; returns the child that won
     /// ([I3]).
     ///

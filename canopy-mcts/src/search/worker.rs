@@ -92,6 +92,8 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     /// Backups of the root not yet added to it: playouts and their returns for the root's player
     /// ([`ROOT_FLUSH`]).
     root_pending: (u64, f64),
+    /// Natural logarithms of small visit counts, for UCT (`select.rs`).
+    pub(super) ln_table: &'static [f64],
     pub stats: WorkerStats,
 }
 
@@ -120,6 +122,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             scratch: Vec::new(),
             gauge: Some(index),
             root_pending: (0, 0.0),
+            ln_table: super::select::ln_table(),
             stats: WorkerStats::default(),
         }
     }
