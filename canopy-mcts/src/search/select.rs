@@ -51,6 +51,9 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
             Some((l, h)) => (l, h - l),
             None => (lo, hi - lo),
         };
+        // Values already on [0, 1] (every win/draw/loss game) need no normalising: the same numbers
+        // without a subtraction and a division per child.
+        let unit = lo == 0.0 && span == 1.0;
         let puct = self.params.selection == Selection::Puct;
         let log_total = if puct { 0.0 } else { ln_count(self.ln_table, total) };
         let sqrt_total = total.sqrt();
@@ -71,6 +74,7 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 return i;
             }
             let q = match q_value(e) {
+                Some(q) if unit => q,
                 Some(q) if span > 1e-12 => (q - lo) / span,
                 Some(_) => 0.5,
                 None => 0.0,
