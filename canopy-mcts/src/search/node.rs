@@ -432,6 +432,16 @@ impl<M> Edge<M> {
         self.selections.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts `visits` playouts backed up at once that were never counted as virtual loss (a worker's
+    /// batched root statistics): the selections first, then the visits with Release, so that the
+    /// virtual-loss count never reads negative ([I5]); between the two it counts the batch as in
+    /// flight for a moment.
+    #[inline]
+    pub fn add_backups_relaxed(&self, visits: u64) {
+        self.selections.fetch_add(visits as u32, Ordering::Relaxed);
+        self.visits.fetch_add(visits, Ordering::Release);
+    }
+
     /// Counts one backed-up playout, which also removes its virtual loss ([I4], [I5]): one atomic write.
     #[inline]
     pub fn backup_relaxed(&self) {

@@ -7,7 +7,7 @@ use crate::rng;
 use crate::search::node::{Edge, NodeKind, Proof};
 use crate::search::params::{ChanceSelection, Selection};
 use crate::search::solver::proof_for;
-use crate::search::worker::{q_value, GameEdge, GameNode, Worker};
+use crate::search::worker::{q_value, GameEdge, GameNode, RootDelta, Worker};
 
 impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
     /// Picks the edge a playout follows out of `node`; returns its index and the player credited with its
@@ -20,7 +20,13 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                     Turn::Player(p) => p,
                     _ => node.player(),
                 };
-                (self.select_uct(children, mover), mover as u8)
+                let at_root = !self.root_deltas.is_empty() && self.path_is_empty();
+                let index = if at_root {
+                    self.select_uct(children, mover, &WithDeltas(&self.root_deltas))
+                } else {
+                    self.select_uct(children, mover, &InTree)
+                };
+                (index, mover as u8)
             }
         }
     }
@@ -28,7 +34,10 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
     /// UCT over the children (Kocsis and Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006) with
     /// values normalised to `[0, 1]` and virtual loss counted as visits of value 0. Exploration uses edge
     /// visits; the mean is the child node's (UCT2 of Childs, Brodeur and Kocsis, CIG 2008).
-    fn select_uct(&mut self, children: &[GameEdge<G>], mover: usize) -> usize {
+    ///
+    /// `view` reads each edge's statistics: as the tree holds them ([`InTree`]), or at the root with this
+    /// worker's batched backups added ([`WithDeltas`]).
+    fn select_uct(&self, children: &[GameEdge<G>], mover: usize, view: &impl EdgeView) -> usize {
         if self.shared.solver {
             if let Some(i) = self.select_solved(children, mover) {
                 return i;
@@ -37,11 +46,11 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
         let vl = self.params.virtual_loss as f64;
         let mut total = 0.0;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for e in children {
+        for (i, e) in children.iter().enumerate() {
             prefetch_child(e);
-            total += e.visits_relaxed() as f64 + vl * e.in_flight_relaxed() as f64;
+            total += view.visits(i, e) as f64 + vl * e.in_flight_relaxed() as f64;
             if self.shared.bounds.is_none() {
-                if let Some(q) = q_value(e) {
+                if let Some(q) = view.q(i, e) {
                     lo = lo.min(q);
                     hi = hi.max(q);
                 }
@@ -67,13 +76,13 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 best_loss.get_or_insert(i);
                 continue;
             }
-            let visits = e.visits_relaxed() as f64;
+            let visits = view.visits(i, e) as f64;
             let virtual_visits = vl * e.in_flight_relaxed() as f64;
             let n = visits + virtual_visits;
             if n == 0.0 && !puct {
                 return i;
             }
-            let q = match q_value(e) {
+            let q = match view.q(i, e) {
                 Some(q) if unit => q,
                 Some(q) if span > 1e-12 => (q - lo) / span,
                 Some(_) => 0.5,
@@ -129,6 +138,49 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 children.len() - 1
             }
         }
+    }
+}
+
+/// How selection reads an edge's visits and mean return.
+trait EdgeView {
+    /// The `i`-th edge's backed-up visits.
+    fn visits<M>(&self, i: usize, e: &Edge<M>) -> u64;
+    /// The `i`-th edge's mean return for its mover ([`q_value`]).
+    fn q<M>(&self, i: usize, e: &Edge<M>) -> Option<f64>;
+}
+
+/// The statistics as the tree holds them.
+struct InTree;
+
+impl EdgeView for InTree {
+    #[inline(always)]
+    fn visits<M>(&self, _: usize, e: &Edge<M>) -> u64 {
+        e.visits_relaxed()
+    }
+
+    #[inline(always)]
+    fn q<M>(&self, _: usize, e: &Edge<M>) -> Option<f64> {
+        q_value(e)
+    }
+}
+
+/// The root's statistics with this worker's batched backups added ([`RootDelta`], one per root edge).
+struct WithDeltas<'d>(&'d [RootDelta]);
+
+impl EdgeView for WithDeltas<'_> {
+    #[inline]
+    fn visits<M>(&self, i: usize, e: &Edge<M>) -> u64 {
+        e.visits_relaxed() + self.0[i].visits
+    }
+
+    #[inline]
+    fn q<M>(&self, i: usize, e: &Edge<M>) -> Option<f64> {
+        let d = self.0[i];
+        let (visits, sum) = match e.child_acquire() {
+            Some(child) => (child.visits_relaxed() + d.child_visits, child.value_sum_relaxed() + d.child_value),
+            None => (d.child_visits, d.child_value),
+        };
+        (visits > 0).then(|| sum / visits as f64 + e.reward as f64)
     }
 }
 

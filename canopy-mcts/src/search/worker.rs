@@ -92,9 +92,41 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     /// Backups of the root not yet added to it: playouts and their returns for the root's player
     /// ([`ROOT_FLUSH`]).
     root_pending: (u64, f64),
+    /// With more than one worker: this worker's backups through each root edge and into the node it
+    /// leads to, not yet added to them ([`RootDelta`]); empty with one worker.
+    pub(super) root_deltas: Vec<RootDelta>,
+    /// The root edge the current playout left by (when `root_deltas` is in use).
+    root_index: usize,
+    /// Playouts until the next flush of the root's batched statistics.
+    until_flush: u64,
     /// Natural logarithms of small visit counts, for UCT (`select.rs`).
     pub(super) ln_table: &'static [f64],
     pub stats: WorkerStats,
+}
+
+/// A worker's backups through one root edge and into the node it leads to that are not in the tree yet.
+///
+/// Every playout writes one root edge and the node below it, and every selection at the root reads all
+/// the root's edges and those nodes: with several workers these are the cache lines that move between
+/// cores on every playout. So each worker keeps its own root-level backups here and adds them to the tree
+/// in batches ([`root_flush_interval`]); its own selections at the root count them (its view is as exact
+/// as with direct writes), the other workers see them at the next flush. A playout's pass over a root
+/// edge is not published as virtual loss: it is backed up before the worker selects again, and the other
+/// workers' selections below the root carry the virtual loss that spreads them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct RootDelta {
+    /// Backups through the edge.
+    pub visits: u64,
+    /// Backups into the edge's child node, and the sum of their values (for the child's player).
+    pub child_visits: u64,
+    pub child_value: f64,
+}
+
+/// Playouts between flushes of a worker's root-level backups when the root has `root_visits` visits:
+/// `root_visits / 64`, between 1 and [`ROOT_FLUSH`], so that what the other workers do not see yet stays
+/// under about 1/64 of the root's statistics per worker (early in a search every few playouts count).
+fn root_flush_interval(root_visits: u64) -> u64 {
+    (root_visits / 64).clamp(1, ROOT_FLUSH)
 }
 
 /// Playouts a worker backs up into the root before it writes them to the root's shared counters. Every
@@ -122,6 +154,9 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             scratch: Vec::new(),
             gauge: Some(index),
             root_pending: (0, 0.0),
+            root_deltas: Vec::new(),
+            root_index: 0,
+            until_flush: ROOT_FLUSH,
             ln_table: super::select::ln_table(),
             stats: WorkerStats::default(),
         }
@@ -156,6 +191,13 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let threads = self.params.threads.max(1) as u64;
         let batch = limit.map_or(1, |l| (l / (threads * 64)).clamp(1, 256));
         let mut budget = 0u64;
+        let root = self.shared.root;
+        if threads > 1 && root.kind() == NodeKind::Decision {
+            if let Some(children) = root.children_acquire() {
+                self.root_deltas = vec![RootDelta::default(); children.len()];
+                self.until_flush = root_flush_interval(root.visits_relaxed());
+            }
+        }
         loop {
             if self.shared.stop.load(Ordering::Relaxed)
                 || self.shared.external_stop.is_some_and(|s| s.load(Ordering::Relaxed))
@@ -186,11 +228,34 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         self.flush_root();
     }
 
-    /// Adds the root backups this worker holds to the root's counters.
+    /// Whether the current playout is still at the root (it has taken no step).
+    pub(super) fn path_is_empty(&self) -> bool {
+        self.path.is_empty()
+    }
+
+    /// Adds the root-level backups this worker holds to the tree: the root's counters and, with
+    /// several workers, the root's edges and the nodes below them ([`RootDelta`]).
     fn flush_root(&mut self) {
+        let root = self.shared.root;
         let (visits, value) = std::mem::take(&mut self.root_pending);
         if visits > 0 {
-            self.shared.root.add_backups_relaxed(visits, value);
+            root.add_backups_relaxed(visits, value);
+        }
+        if let Some(children) = root.children_acquire().filter(|_| !self.root_deltas.is_empty()) {
+            for (edge, d) in children.iter().zip(&mut self.root_deltas) {
+                let d = std::mem::take(d);
+                if d.visits > 0 {
+                    edge.add_backups_relaxed(d.visits);
+                }
+                if d.child_visits > 0 {
+                    if let Some(child) = edge.child_acquire() {
+                        child.add_backups_relaxed(d.child_visits, d.child_value);
+                    }
+                }
+            }
+            self.until_flush = root_flush_interval(root.visits_relaxed());
+        } else {
+            self.until_flush = ROOT_FLUSH;
         }
     }
 
@@ -275,6 +340,12 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             };
             let (index, mover) = self.select(node, children);
             let edge = &children[index];
+            // Only the playout's first step leaves the root (a game whose positions repeat can pass the
+            // root again deeper down, which is backed up as any other node).
+            let batched_root = !self.root_deltas.is_empty() && self.path.is_empty();
+            if batched_root {
+                self.root_index = index;
+            }
             if let (true, Step::Action(a)) = (open_loop, edge.step) {
                 if !shared.policy.is_candidate(game, &self.state, a, &mut self.scratch) {
                     value = shared.policy.rollout(game, &self.state, &mut self.rng, &mut self.scratch);
@@ -282,7 +353,9 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                     break;
                 }
             }
-            edge.add_in_flight_relaxed();
+            if !batched_root {
+                edge.add_in_flight_relaxed();
+            }
             match edge.step {
                 Step::Action(a) => {
                     game.apply(&mut self.state, a);
@@ -456,16 +529,30 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     /// node has many parents) and removes its virtual loss.
     fn backup(&mut self, leaf: Option<&GameNode<G>>, mut g: G::Returns) {
         let solver = self.shared.solver;
+        let root = self.shared.root;
+        // With batched root statistics the root edge (the path's first step) and the node below it (the
+        // path's second node, or a one-step path's leaf) are backed up into this worker's delta.
+        let batched = !self.root_deltas.is_empty() && !self.path.is_empty();
         let mut proven_below = false;
         if let Some(leaf) = leaf {
-            leaf.backup_relaxed(g[leaf.player()]);
+            if batched && self.path.len() == 1 {
+                let d = &mut self.root_deltas[self.root_index];
+                d.child_visits += 1;
+                d.child_value += g[leaf.player()];
+            } else {
+                leaf.backup_relaxed(g[leaf.player()]);
+            }
             proven_below = solver && leaf.proof_relaxed().is_some();
         }
         let depth = self.path.len() as u64;
-        for step in self.path.iter().rev() {
+        for (k, step) in self.path.iter().enumerate().rev() {
             // SAFETY: [I6] path pointers were taken from the live tree during this playout.
             let (node, edge) = unsafe { (&*step.node, &*step.edge) };
-            edge.backup_relaxed();
+            if batched && k == 0 {
+                self.root_deltas[self.root_index].visits += 1;
+            } else {
+                edge.backup_relaxed();
+            }
             g[step.mover as usize] += edge.reward as f64;
             if self.shared.max_backup && node.kind() == NodeKind::Decision {
                 // Max backup: carry the best child's mean upward instead of this playout's return.
@@ -473,22 +560,27 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                     g[node.player()] = best;
                 }
             }
-            if std::ptr::eq(node, self.shared.root) {
+            if std::ptr::eq(node, root) {
                 // The root's counters are written in batches (see ROOT_FLUSH).
                 self.root_pending.0 += 1;
                 self.root_pending.1 += g[node.player()];
+            } else if batched && k == 1 {
+                let d = &mut self.root_deltas[self.root_index];
+                d.child_visits += 1;
+                d.child_value += g[node.player()];
             } else {
                 node.backup_relaxed(g[node.player()]);
             }
             if proven_below {
                 // MCTS-Solver: a proof only needs checking above a node that was just proven.
                 proven_below = node.proof_relaxed().is_none() && try_prove(node, step.mover as usize);
-                if proven_below && std::ptr::eq(node, self.shared.root) {
+                if proven_below && std::ptr::eq(node, root) {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
             }
         }
-        if self.root_pending.0 >= ROOT_FLUSH {
+        self.until_flush -= 1;
+        if self.until_flush == 0 {
             self.flush_root();
         }
         // After the loop `g` is the playout's return-to-go from the root.
