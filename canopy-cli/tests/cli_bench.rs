@@ -134,6 +134,30 @@ fn the_synthetic_tree_reports_its_shape_and_one_node_per_playout() {
 }
 
 #[test]
+fn the_contention_model_is_fitted_to_one_and_two_threads() {
+    let v = bench_json(&["--game", "tictactoe", "--threads", "1,2", "--playouts", "2000", "--repeat", "1", "--model"]);
+    let m = &v["model"];
+    for key in ["t1_us", "t2_us", "line_transfer_us", "top_share", "shared_lines"] {
+        assert!(f(m, key) >= 0.0, "{key} in {m}");
+    }
+    assert!(f(m, "t1_us") > 0.0 && f(m, "line_transfer_us") > 0.0);
+    let predicted = m["predicted"].as_array().unwrap();
+    let threads: Vec<u64> = predicted.iter().map(|p| u(p, "threads")).collect();
+    assert_eq!(threads, [2, 4, 8, 16, 32, 64, 128]);
+    for p in predicted {
+        let (e, s) = (f(p, "efficiency"), f(p, "speedup"));
+        assert!(e > 0.0 && e <= 1.0 + 1e-9, "{p}");
+        assert!((s - e * u(p, "threads") as f64).abs() < 1e-6, "{p}");
+    }
+    // The root's most visited move is a share of the playouts.
+    assert!(f(m, "top_share") <= 1.0);
+    assert!(v["results"][0]["positions"][0]["top_share"].as_f64().is_some());
+    // Without --model the JSON has no model.
+    let plain = bench_json(&["--game", "tictactoe", "--threads", "1", "--playouts", "50", "--repeat", "1"]);
+    assert!(plain.get("model").is_none());
+}
+
+#[test]
 fn plot_writes_an_svg() {
     let dir = temp_dir("bench-plot");
     let path = dir.join("scaling.svg");
@@ -150,7 +174,9 @@ fn plot_writes_an_svg() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
-    let cases: [&[&str]; 14] = [
+    let cases: [&[&str]; 16] = [
+        &["bench", "--game", "tictactoe", "--threads", "1,4", "--model"],
+        &["bench", "--game", "tictactoe", "--threads", "2", "--model"],
         &["bench", "--game", "synthetic", "--branching", "1"],
         &["bench", "--game", "synthetic", "--branching", "65"],
         &["bench", "--game", "synthetic", "--depth", "0"],

@@ -88,6 +88,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
                         nodes: r.nodes,
                         max_depth: r.max_depth,
                         mean_depth: r.mean_depth,
+                        top_share: r.actions.iter().map(|a| a.share).fold(0.0, f64::max),
                         memory_limited: r.memory_limited,
                     };
                     if best.as_ref().is_none_or(|b| run.elapsed_ms < b.elapsed_ms) {
@@ -143,6 +144,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         rollouts_per_sec,
         baseline_threads,
         results,
+        model: None,
     }
 }
 

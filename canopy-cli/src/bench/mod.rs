@@ -12,6 +12,7 @@
 //! change is meant to leave the search alone.
 
 mod measure;
+mod model;
 mod output;
 
 use std::io::Write as _;
@@ -72,6 +73,10 @@ pub struct BenchArgs {
     pub rollout: Option<RolloutArg>,
     #[command(flatten)]
     pub search: BenchSearch,
+    /// Also fit the contention model to the 1- and 2-thread figures (it measures the cache-line transfer
+    /// between two cores) and predict the efficiency at 2 to 128 threads (needs 1 and 2 in --threads).
+    #[arg(long)]
+    pub model: bool,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -230,6 +235,8 @@ struct PositionRun {
     max_depth: u64,
     /// Mean playout path length (deterministic with one thread, and seed-dependent).
     mean_depth: f64,
+    /// Share of the playouts through the most visited root move.
+    top_share: f64,
     memory_limited: bool,
 }
 
@@ -280,11 +287,17 @@ struct BenchReport {
     rollouts_per_sec: f64,
     baseline_threads: usize,
     results: Vec<ThreadResult>,
+    /// The contention model (`--model`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<model::Model>,
 }
 
 /// Runs `canopy bench`.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let threads = args.threads.as_ref().map_or_else(default_threads, |t| t.0.clone());
+    if args.model && !(threads.contains(&1) && threads.contains(&2)) {
+        return Err(input_error("--model fits the 1- and 2-thread figures: give --threads with 1 and 2 (e.g. 1,2)"));
+    }
     if args.game != BenchGame::Synthetic {
         for (flag, given) in [("--branching", args.branching.is_some()), ("--depth", args.depth.is_some())] {
             if given {
@@ -397,6 +410,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         }
     };
 
+    let mut report = report;
+    if args.model {
+        report.model = fit_model(&report, args.repeat, args.search.params.pin_threads);
+    }
+
     if let Some((path, mut file)) = plot_file {
         file.write_all(plot_svg(&report).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write the plot to {}: {e}", path.display()))?;
@@ -407,6 +425,18 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         print_report(&report);
     }
     Ok(())
+}
+
+/// The contention model of `report`'s 1- and 2-thread figures ([`model`]); `None` when they give nothing
+/// to fit.
+fn fit_model(report: &BenchReport, repeat: u32, pinned: bool) -> Option<model::Model> {
+    let at = |t: usize| report.results.iter().find(|r| r.threads == t);
+    let (one, two) = (at(1)?, at(2)?);
+    let per_playout_us = |r: &ThreadResult| r.threads as f64 * 1e6 / r.playouts_per_sec;
+    let playouts: u64 = one.positions.iter().map(|p| p.playouts).sum();
+    let top_share = one.positions.iter().map(|p| p.top_share * p.playouts as f64).sum::<f64>() / playouts.max(1) as f64;
+    let c_x = model::line_transfer_us(repeat, pinned, model::HANDOVERS);
+    model::Model::fit(per_playout_us(one), per_playout_us(two), c_x, top_share)
 }
 
 const UNIFORM: &str =

@@ -69,6 +69,32 @@ pub(super) fn print_report(r: &BenchReport) {
         }
         println!("{line}");
     }
+    if let Some(m) = &r.model {
+        println!();
+        println!(
+            "contention model (docs/BENCHMARKS.md): t1 {:.3} us, t2 {:.3} us per playout and thread, line \
+             transfer {:.3} us, top root move {:.0}% of playouts, {:.1} shared lines per playout",
+            m.t1_us,
+            m.t2_us,
+            m.line_transfer_us,
+            m.top_share * 100.0,
+            m.shared_lines
+        );
+        let mut threads = format!("{:<10}", "threads");
+        let mut eff = format!("{:<10}", "efficiency");
+        let mut speedup = format!("{:<10}", "speedup");
+        for p in &m.predicted {
+            let _ = write!(threads, " {:>7}", p.threads);
+            let _ = write!(eff, " {:>6.0}%", p.efficiency * 100.0);
+            let _ = write!(speedup, " {:>7.1}", p.speedup);
+        }
+        println!("{threads}\n{eff}\n{speedup}");
+        match m.knee_threads {
+            Some(k) => println!("knee: from {k} threads the most written cache line limits the rate"),
+            None => println!("knee: none up to 4096 threads"),
+        }
+        println!();
+    }
     println!("node {} bytes, edge {} bytes, {} logical cores", r.node_bytes, r.edge_bytes, r.logical_cores);
     if let Some(one) = r.results.iter().find(|t| t.threads == 1) {
         println!("{} nodes {:.0} nps", one.nodes, one.nodes_per_sec);

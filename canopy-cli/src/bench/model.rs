@@ -1,0 +1,182 @@
+//! `canopy bench --model`: a contention model, calibrated on the one- and two-thread measurements, that
+//! predicts the parallel efficiency at more threads than the machine has (docs/BENCHMARKS.md,
+//! "Contention model", gives the derivation and its limits).
+//!
+//! Inputs, all measured by the same run:
+//! - `t1`, `t2`: the time a thread spends per playout with one and with two threads (µs);
+//! - `c_x`: the time to hand one cache line from one core to the other (µs; a ping-pong between two
+//!   threads on the cores workers 0 and 1 run on, best of `--repeat`);
+//! - `p1`: the share of the playouts through the most visited root move (one-thread searches, weighted by
+//!   playouts over the positions).
+//!
+//! Model: a worker that meets a node another worker has written since its own last visit pays `c_x` per
+//! line. Between two visits of one worker to a node, the other `T - 1` workers visit it `T - 1` times on
+//! average (they draw from the same visit distribution), so the chance that it was written is
+//! `f(T) = 1 - e^-(T-1)` (a Poisson count). With `k` lines per playout that one thread keeps in its
+//! cache and that are shared, a thread's time per playout is `t1 + k c_x f(T)`; two threads measure
+//! `k = (t2 - t1) / (c_x f(2))`. And the most written line, in the most visited root move's children
+//! block (its root statistics are batched), takes two writes per pass (virtual loss and visit), each
+//! holding the line for `c_x`: the playouts of all threads together cannot pass it faster than one per
+//! `2 p1 c_x`, so a thread's time per playout is at least `2 p1 c_x T`. The prediction is
+//! `t(T) = max(t1 + k c_x f(T), 2 p1 c_x T)` and the efficiency `t1 / t(T)`; the knee is the first
+//! thread count where the second term wins (the speedup stops growing there).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Barrier;
+use std::time::Instant;
+
+use canopy_mcts::search::pin_to_worker_core;
+use crossbeam_utils::CachePadded;
+use serde::Serialize;
+
+/// Thread counts the model predicts.
+pub(super) const PREDICTED: [usize; 7] = [2, 4, 8, 16, 32, 64, 128];
+
+/// Hand-overs per line-transfer measurement.
+pub(super) const HANDOVERS: u64 = 200_000;
+
+/// Spins after which a waiting ping-pong thread yields its core (on a machine with more runnable threads
+/// than cores, so that its partner can run; an idle machine hands the line over in far fewer).
+const SPINS_BEFORE_YIELD: u32 = 10_000;
+
+/// The model's inputs and predictions.
+#[derive(Clone, Debug, Serialize)]
+pub(super) struct Model {
+    /// Microseconds per playout of one thread, one thread running.
+    pub t1_us: f64,
+    /// Microseconds per playout of one thread, two threads running.
+    pub t2_us: f64,
+    /// Microseconds per cache-line hand-over between the two cores.
+    pub line_transfer_us: f64,
+    /// Share of the playouts through the most visited root move (one thread).
+    pub top_share: f64,
+    /// Shared cache lines per playout that one thread would keep in its cache (fitted at two threads).
+    pub shared_lines: f64,
+    /// The first thread count at which the most written line limits the rate (none up to 4096).
+    pub knee_threads: Option<usize>,
+    /// Predicted efficiency and speedup at each of [`PREDICTED`].
+    pub predicted: Vec<Prediction>,
+}
+
+/// One predicted thread count.
+#[derive(Clone, Debug, Serialize)]
+pub(super) struct Prediction {
+    pub threads: usize,
+    pub efficiency: f64,
+    pub speedup: f64,
+    /// Which term of the model decides: `coherence` or `hot line`.
+    pub limit: &'static str,
+}
+
+/// `f(T) = 1 - e^-(T-1)`: the chance that another worker wrote a node between two visits of one worker.
+fn written_share(threads: usize) -> f64 {
+    1.0 - (-(threads as f64 - 1.0)).exp()
+}
+
+impl Model {
+    /// The model from the measured inputs (see the module docs); `None` when `t2 < t1` leaves nothing to
+    /// fit or an input is not positive.
+    pub fn fit(t1_us: f64, t2_us: f64, line_transfer_us: f64, top_share: f64) -> Option<Model> {
+        if !(t1_us > 0.0 && t2_us > 0.0 && line_transfer_us > 0.0 && top_share > 0.0) {
+            return None;
+        }
+        let shared_lines = ((t2_us - t1_us) / (line_transfer_us * written_share(2))).max(0.0);
+        let time = |t: usize| -> (f64, &'static str) {
+            let coherence = t1_us + shared_lines * line_transfer_us * written_share(t);
+            let hot = 2.0 * top_share * line_transfer_us * t as f64;
+            if hot > coherence {
+                (hot, "hot line")
+            } else {
+                (coherence, "coherence")
+            }
+        };
+        let predicted = PREDICTED
+            .iter()
+            .map(|&threads| {
+                let (t, limit) = time(threads);
+                let efficiency = t1_us / t;
+                Prediction { threads, efficiency, speedup: efficiency * threads as f64, limit }
+            })
+            .collect();
+        let knee_threads = (2..=4096).find(|&t| time(t).1 == "hot line");
+        Some(Model { t1_us, t2_us, line_transfer_us, top_share, shared_lines, knee_threads, predicted })
+    }
+}
+
+/// The time of one cache-line hand-over between the cores of workers 0 and 1 (µs): two threads take
+/// `handovers` turns incrementing one counter, each waiting to see the other's write; best of `repeat`.
+pub(super) fn line_transfer_us(repeat: u32, pinned: bool, handovers: u64) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..repeat.max(1) {
+        let turn = CachePadded::new(AtomicU64::new(0));
+        let barrier = Barrier::new(2);
+        let secs = std::thread::scope(|s| {
+            let play = |me: u64| {
+                let (turn, barrier) = (&turn, &barrier);
+                s.spawn(move || {
+                    if pinned {
+                        pin_to_worker_core(me as usize);
+                    }
+                    barrier.wait();
+                    let start = Instant::now();
+                    for i in 0..handovers / 2 {
+                        let mine = 2 * i + me;
+                        let mut spins = 0u32;
+                        while turn.load(Ordering::Acquire) != mine {
+                            spins += 1;
+                            if spins < SPINS_BEFORE_YIELD {
+                                std::hint::spin_loop();
+                            } else {
+                                std::thread::yield_now();
+                            }
+                        }
+                        turn.store(mine + 1, Ordering::Release);
+                    }
+                    start.elapsed().as_secs_f64()
+                })
+            };
+            let (a, b) = (play(0), play(1));
+            a.join().expect("ping-pong thread").max(b.join().expect("ping-pong thread"))
+        });
+        best = best.min(secs);
+    }
+    best * 1e6 / (handovers / 2 * 2).max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fit_reproduces_two_threads_and_finds_the_knee() {
+        let m = Model::fit(1.0, 1.5, 0.1, 0.5).unwrap();
+        // At two threads the coherence term is the measured time: efficiency t1 / t2.
+        let two = &m.predicted[0];
+        assert_eq!((two.threads, two.limit), (2, "coherence"));
+        assert!((two.efficiency - 1.0 / 1.5).abs() < 1e-12);
+        // The hot line (2 * 0.5 * 0.1 µs per playout and thread) overtakes t1 + k c_x f(T) (at most
+        // 1 + 0.5 / f(2) µs) between 16 and 32 threads.
+        let knee = m.knee_threads.unwrap();
+        assert!((16..=32).contains(&knee), "{knee}");
+        let last = m.predicted.last().unwrap();
+        assert_eq!(last.limit, "hot line");
+        // Past the knee the speedup stays at 1 / (2 p1 c_x) / (1 / t1) = 10.
+        assert!((last.speedup - 10.0).abs() < 1e-9, "{}", last.speedup);
+        assert!(m.predicted.windows(2).all(|w| w[1].efficiency <= w[0].efficiency + 1e-12));
+    }
+
+    #[test]
+    fn no_fit_without_positive_inputs_and_no_negative_sharing() {
+        assert!(Model::fit(0.0, 1.0, 0.1, 0.5).is_none());
+        assert!(Model::fit(1.0, 1.0, 0.0, 0.5).is_none());
+        let faster = Model::fit(1.0, 0.9, 0.1, 0.01).unwrap();
+        assert_eq!(faster.shared_lines, 0.0);
+        assert_eq!(faster.predicted[0].efficiency, 1.0);
+    }
+
+    #[test]
+    fn a_line_transfer_takes_some_time() {
+        let us = line_transfer_us(1, false, 200);
+        assert!(us.is_finite() && us > 0.0, "{us}");
+    }
+}
