@@ -3,28 +3,33 @@
 
 use crate::game::{Game, Turn};
 use crate::policy::Policy;
-use crate::rng;
+use crate::rng::{self, Rng};
 use crate::search::node::{Edge, NodeKind, Proof};
 use crate::search::params::{ChanceSelection, Selection};
 use crate::search::solver::proof_for;
-use crate::search::worker::{q_value, GameEdge, GameNode, RootDelta, Worker};
+use crate::search::worker::{q_value, Batched, GameEdge, GameNode, Worker};
 
 impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
     /// Picks the edge a playout follows out of `node`; returns its index and the player credited with its
     /// reward.
     pub(super) fn select(&mut self, node: &GameNode<G>, children: &[GameEdge<G>]) -> (usize, u8) {
         match node.kind() {
-            NodeKind::Chance => (self.select_outcome(children), node.player() as u8),
+            NodeKind::Chance => {
+                let chance = self.params.chance;
+                let index = match self.batched_level_and_rng() {
+                    (Some(level), rng) => select_outcome(chance, rng, children, &WithDeltas(level)),
+                    (None, rng) => select_outcome(chance, rng, children, &InTree),
+                };
+                (index, node.player() as u8)
+            }
             _ => {
                 let mover = match self.shared.game.to_move(&self.state) {
                     Turn::Player(p) => p,
                     _ => node.player(),
                 };
-                let at_root = !self.root_deltas.is_empty() && self.path_is_empty();
-                let index = if at_root {
-                    self.select_uct(children, mover, &WithDeltas(&self.root_deltas))
-                } else {
-                    self.select_uct(children, mover, &InTree)
+                let index = match self.batched_level() {
+                    Some(level) => self.select_uct(children, mover, &WithDeltas(level)),
+                    None => self.select_uct(children, mover, &InTree),
                 };
                 (index, mover as u8)
             }
@@ -109,34 +114,35 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
     fn select_solved(&self, children: &[GameEdge<G>], mover: usize) -> Option<usize> {
         children.iter().position(|e| proof_for(e, mover) == Some(Proof::Win))
     }
+}
 
-    /// Chance-node outcome selection (see [`ChanceSelection`]).
-    fn select_outcome(&mut self, children: &[GameEdge<G>]) -> usize {
-        match self.params.chance {
-            ChanceSelection::Stratified => {
-                let total: f64 = children.iter().map(|e| outcome_count(e) as f64).sum();
-                let mut best = 0;
-                let mut best_lag = f64::NEG_INFINITY;
-                for (i, e) in children.iter().enumerate() {
-                    let n = outcome_count(e) as f64;
-                    let lag = e.prob as f64 * (total + 1.0) - n;
-                    if lag > best_lag {
-                        best_lag = lag;
-                        best = i;
-                    }
+/// Chance-node outcome selection (see [`ChanceSelection`]); `view` reads the outcomes' visits.
+fn select_outcome<M>(chance: ChanceSelection, rng: &mut Rng, children: &[Edge<M>], view: &impl EdgeView) -> usize {
+    match chance {
+        ChanceSelection::Stratified => {
+            let count = |i: usize, e: &Edge<M>| view.visits(i, e) + u64::from(e.in_flight_relaxed());
+            let total: f64 = children.iter().enumerate().map(|(i, e)| count(i, e) as f64).sum();
+            let mut best = 0;
+            let mut best_lag = f64::NEG_INFINITY;
+            for (i, e) in children.iter().enumerate() {
+                let n = count(i, e) as f64;
+                let lag = e.prob as f64 * (total + 1.0) - n;
+                if lag > best_lag {
+                    best_lag = lag;
+                    best = i;
                 }
-                best
             }
-            ChanceSelection::Sample => {
-                let mut r = rng::unit(&mut self.rng) as f32;
-                for (i, e) in children.iter().enumerate() {
-                    r -= e.prob;
-                    if r < 0.0 {
-                        return i;
-                    }
+            best
+        }
+        ChanceSelection::Sample => {
+            let mut r = rng::unit(rng) as f32;
+            for (i, e) in children.iter().enumerate() {
+                r -= e.prob;
+                if r < 0.0 {
+                    return i;
                 }
-                children.len() - 1
             }
+            children.len() - 1
         }
     }
 }
@@ -164,8 +170,8 @@ impl EdgeView for InTree {
     }
 }
 
-/// The root's statistics with this worker's batched backups added ([`RootDelta`], one per root edge).
-struct WithDeltas<'d>(&'d [RootDelta]);
+/// A node's statistics with this worker's batched backups added ([`Batched`], one per edge).
+struct WithDeltas<'d>(&'d [Batched]);
 
 impl EdgeView for WithDeltas<'_> {
     #[inline]
@@ -175,7 +181,7 @@ impl EdgeView for WithDeltas<'_> {
 
     #[inline]
     fn q<M>(&self, i: usize, e: &Edge<M>) -> Option<f64> {
-        let d = self.0[i];
+        let d = &self.0[i];
         let (visits, sum) = match e.child_acquire() {
             Some(child) => (child.visits_relaxed() + d.child_visits, child.value_sum_relaxed() + d.child_value),
             None => (d.child_visits, d.child_value),
@@ -220,10 +226,4 @@ fn prefetch_child<M>(e: &Edge<M>) {
     }
     #[cfg(not(all(target_arch = "x86_64", not(canopy_loom))))]
     let _ = e;
-}
-
-/// Traversals of a chance outcome, finished or in progress (the count stratified sampling balances).
-#[inline]
-fn outcome_count<M>(e: &Edge<M>) -> u64 {
-    e.visits_relaxed() + u64::from(e.in_flight_relaxed())
 }

@@ -92,11 +92,14 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     /// Backups of the root not yet added to it: playouts and their returns for the root's player
     /// ([`ROOT_FLUSH`]).
     root_pending: (u64, f64),
-    /// With more than one worker: this worker's backups through each root edge and into the node it
-    /// leads to, not yet added to them ([`RootDelta`]); empty with one worker.
-    pub(super) root_deltas: Vec<RootDelta>,
-    /// The root edge the current playout left by (when `root_deltas` is in use).
-    root_index: usize,
+    /// With more than one worker: this worker's backups through the root's edges and the edges of the
+    /// next [`BATCH_PLIES`] - 1 plies, and into the nodes they lead to, not yet added to them
+    /// ([`Batched`], one per root edge); empty with one worker.
+    pub(super) batch: Vec<Batched>,
+    /// The entries of `batch` that hold backups not yet flushed.
+    batch_dirty: Vec<u32>,
+    /// The edge indices the current playout took at the batched plies.
+    batch_path: [usize; BATCH_PLIES],
     /// Playouts until the next flush of the root's batched statistics.
     until_flush: u64,
     /// Natural logarithms of small visit counts, for UCT (`select.rs`).
@@ -104,22 +107,70 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     pub stats: WorkerStats,
 }
 
-/// A worker's backups through one root edge and into the node it leads to that are not in the tree yet.
+/// Plies from the root whose edges (and the nodes below them) a worker backs up in batches when several
+/// workers search ([`Batched`]): the root's edges and the next ply's.
+pub(crate) const BATCH_PLIES: usize = 2;
+
+/// A worker's backups through one edge of the first [`BATCH_PLIES`] plies and into the node it leads to
+/// that are not in the tree yet.
 ///
-/// Every playout writes one root edge and the node below it, and every selection at the root reads all
-/// the root's edges and those nodes: with several workers these are the cache lines that move between
-/// cores on every playout. So each worker keeps its own root-level backups here and adds them to the tree
-/// in batches ([`root_flush_interval`]); its own selections at the root count them (its view is as exact
-/// as with direct writes), the other workers see them at the next flush. A playout's pass over a root
-/// edge is not published as virtual loss: it is backed up before the worker selects again, and the other
-/// workers' selections below the root carry the virtual loss that spreads them.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct RootDelta {
+/// Every playout writes one root edge and the node below it, one edge of that node and the node below
+/// that, and every selection there reads all their edges and children: with several workers these are
+/// the cache lines that move between cores on every playout. So each worker keeps its own backups at
+/// these plies here and adds them to the tree in batches ([`root_flush_interval`]); its own selections
+/// there count them (its view is as exact as with direct writes), the other workers see them at the next
+/// flush. A playout's pass over a batched edge is not published as virtual loss: it is backed up before
+/// the worker selects again, and the other workers' selections further down carry the virtual loss that
+/// spreads them.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Batched {
     /// Backups through the edge.
     pub visits: u64,
     /// Backups into the edge's child node, and the sum of their values (for the child's player).
     pub child_visits: u64,
     pub child_value: f64,
+    /// The same for the child's edges at the next ply: empty until a playout is batched there, and at
+    /// the last batched ply.
+    pub below: Vec<Batched>,
+    /// Whether this entry holds backups not yet flushed (it is then listed in its level's dirty list).
+    dirty: bool,
+    /// The entries of `below` that hold backups not yet flushed.
+    below_dirty: Vec<u32>,
+}
+
+/// The level of `batch` below the edges `path[..depth]`, when `depth` is a batched ply.
+fn batched_level_of<'b>(batch: &'b [Batched], path: &[usize; BATCH_PLIES], depth: usize) -> Option<&'b [Batched]> {
+    if batch.is_empty() || depth >= BATCH_PLIES {
+        return None;
+    }
+    let mut level = batch;
+    for &i in &path[..depth] {
+        level = &level[i].below;
+    }
+    Some(level)
+}
+
+/// Adds the entries of `deltas` listed in `dirty` (one entry per edge of `edges`, and recursively below)
+/// to the tree, and clears them and the list.
+fn flush_batched<M>(edges: &[Edge<M>], deltas: &mut [Batched], dirty: &mut Vec<u32>) {
+    for i in dirty.drain(..) {
+        let (edge, d) = (&edges[i as usize], &mut deltas[i as usize]);
+        d.dirty = false;
+        if d.visits > 0 {
+            edge.add_backups_relaxed(std::mem::take(&mut d.visits));
+        }
+        // A batched backup into a child, or below it, was made through the linked child and its
+        // published children block, so both are there.
+        let Some(child) = edge.child_acquire() else { continue };
+        if d.child_visits > 0 {
+            child.add_backups_relaxed(std::mem::take(&mut d.child_visits), std::mem::take(&mut d.child_value));
+        }
+        if !d.below_dirty.is_empty() {
+            if let Some(grandchildren) = child.children_acquire() {
+                flush_batched(grandchildren, &mut d.below, &mut d.below_dirty);
+            }
+        }
+    }
 }
 
 /// Playouts between flushes of a worker's root-level backups when the root has `root_visits` visits:
@@ -154,8 +205,9 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             scratch: Vec::new(),
             gauge: Some(index),
             root_pending: (0, 0.0),
-            root_deltas: Vec::new(),
-            root_index: 0,
+            batch: Vec::new(),
+            batch_dirty: Vec::new(),
+            batch_path: [0; BATCH_PLIES],
             until_flush: ROOT_FLUSH,
             ln_table: super::select::ln_table(),
             stats: WorkerStats::default(),
@@ -194,7 +246,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let root = self.shared.root;
         if threads > 1 && root.kind() == NodeKind::Decision {
             if let Some(children) = root.children_acquire() {
-                self.root_deltas = vec![RootDelta::default(); children.len()];
+                self.batch = vec![Batched::default(); children.len()];
                 self.until_flush = root_flush_interval(root.visits_relaxed());
             }
         }
@@ -228,31 +280,63 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         self.flush_root();
     }
 
-    /// Whether the current playout is still at the root (it has taken no step).
-    pub(super) fn path_is_empty(&self) -> bool {
-        self.path.is_empty()
+    /// The batched statistics of the edges out of the current playout's node, when its statistics are
+    /// batched (several workers, and the playout has taken fewer than [`BATCH_PLIES`] steps).
+    pub(super) fn batched_level(&self) -> Option<&[Batched]> {
+        batched_level_of(&self.batch, &self.batch_path, self.path.len())
+    }
+
+    /// [`Worker::batched_level`] and the random number generator, borrowed together.
+    pub(super) fn batched_level_and_rng(&mut self) -> (Option<&[Batched]>, &mut Rng) {
+        (batched_level_of(&self.batch, &self.batch_path, self.path.len()), &mut self.rng)
+    }
+
+    /// Makes the batched level of the current node ([`Worker::batched_level`]) hold one entry per edge of
+    /// its `len` children.
+    fn size_batched_level(&mut self, len: usize) {
+        let depth = self.path.len();
+        let mut level = &mut self.batch;
+        for &i in &self.batch_path[..depth] {
+            level = &mut level[i].below;
+        }
+        if level.len() != len {
+            level.resize(len, Batched::default());
+        }
+    }
+
+    /// The batched entry of the edge the current playout took at ply `k` (< [`BATCH_PLIES`]), marked (with
+    /// the entries above it) as holding backups to flush.
+    fn batched_entry(&mut self, k: usize) -> &mut Batched {
+        let path = self.batch_path;
+        let mut dirty = &mut self.batch_dirty;
+        let mut level = &mut self.batch;
+        for &i in &path[..k] {
+            let entry = &mut level[i];
+            if !entry.dirty {
+                entry.dirty = true;
+                dirty.push(i as u32);
+            }
+            dirty = &mut entry.below_dirty;
+            level = &mut entry.below;
+        }
+        let entry = &mut level[path[k]];
+        if !entry.dirty {
+            entry.dirty = true;
+            dirty.push(path[k] as u32);
+        }
+        entry
     }
 
     /// Adds the root-level backups this worker holds to the tree: the root's counters and, with
-    /// several workers, the root's edges and the nodes below them ([`RootDelta`]).
+    /// several workers, the edges of the first plies and the nodes below them ([`Batched`]).
     fn flush_root(&mut self) {
         let root = self.shared.root;
         let (visits, value) = std::mem::take(&mut self.root_pending);
         if visits > 0 {
             root.add_backups_relaxed(visits, value);
         }
-        if let Some(children) = root.children_acquire().filter(|_| !self.root_deltas.is_empty()) {
-            for (edge, d) in children.iter().zip(&mut self.root_deltas) {
-                let d = std::mem::take(d);
-                if d.visits > 0 {
-                    edge.add_backups_relaxed(d.visits);
-                }
-                if d.child_visits > 0 {
-                    if let Some(child) = edge.child_acquire() {
-                        child.add_backups_relaxed(d.child_visits, d.child_value);
-                    }
-                }
-            }
+        if let Some(children) = root.children_acquire().filter(|_| !self.batch.is_empty()) {
+            flush_batched(children, &mut self.batch, &mut self.batch_dirty);
             self.until_flush = root_flush_interval(root.visits_relaxed());
         } else {
             self.until_flush = ROOT_FLUSH;
@@ -338,13 +422,15 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                     }
                 }
             };
+            // The first BATCH_PLIES steps of a playout are batched (several workers only).
+            let batched_step = !self.batch.is_empty() && self.path.len() < BATCH_PLIES;
+            if batched_step {
+                self.size_batched_level(children.len());
+            }
             let (index, mover) = self.select(node, children);
             let edge = &children[index];
-            // Only the playout's first step leaves the root (a game whose positions repeat can pass the
-            // root again deeper down, which is backed up as any other node).
-            let batched_root = !self.root_deltas.is_empty() && self.path.is_empty();
-            if batched_root {
-                self.root_index = index;
+            if batched_step {
+                self.batch_path[self.path.len()] = index;
             }
             if let (true, Step::Action(a)) = (open_loop, edge.step) {
                 if !shared.policy.is_candidate(game, &self.state, a, &mut self.scratch) {
@@ -353,7 +439,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                     break;
                 }
             }
-            if !batched_root {
+            if !batched_step {
                 edge.add_in_flight_relaxed();
             }
             match edge.step {
@@ -530,30 +616,34 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     fn backup(&mut self, leaf: Option<&GameNode<G>>, mut g: G::Returns) {
         let solver = self.shared.solver;
         let root = self.shared.root;
-        // With batched root statistics the root edge (the path's first step) and the node below it (the
-        // path's second node, or a one-step path's leaf) are backed up into this worker's delta.
-        let batched = !self.root_deltas.is_empty() && !self.path.is_empty();
+        // With batched statistics the path's first steps (fewer than BATCH_PLIES) back up their edges,
+        // and the nodes those edges lead to, into this worker's batch.
+        let batched_steps = if self.batch.is_empty() { 0 } else { self.path.len().min(BATCH_PLIES) };
         let mut proven_below = false;
         if let Some(leaf) = leaf {
-            if batched && self.path.len() == 1 {
-                let d = &mut self.root_deltas[self.root_index];
-                d.child_visits += 1;
-                d.child_value += g[leaf.player()];
+            let d = self.path.len();
+            if d >= 1 && d <= batched_steps {
+                let v = g[leaf.player()];
+                let e = self.batched_entry(d - 1);
+                e.child_visits += 1;
+                e.child_value += v;
             } else {
                 leaf.backup_relaxed(g[leaf.player()]);
             }
             proven_below = solver && leaf.proof_relaxed().is_some();
         }
         let depth = self.path.len() as u64;
-        for (k, step) in self.path.iter().enumerate().rev() {
+        for k in (0..self.path.len()).rev() {
+            let step = &self.path[k];
+            let mover = step.mover;
             // SAFETY: [I6] path pointers were taken from the live tree during this playout.
             let (node, edge) = unsafe { (&*step.node, &*step.edge) };
-            if batched && k == 0 {
-                self.root_deltas[self.root_index].visits += 1;
+            if k < batched_steps {
+                self.batched_entry(k).visits += 1;
             } else {
                 edge.backup_relaxed();
             }
-            g[step.mover as usize] += edge.reward as f64;
+            g[mover as usize] += edge.reward as f64;
             if self.shared.max_backup && node.kind() == NodeKind::Decision {
                 // Max backup: carry the best child's mean upward instead of this playout's return.
                 if let Some(best) = node.children_acquire().and_then(best_child_value) {
@@ -564,16 +654,17 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 // The root's counters are written in batches (see ROOT_FLUSH).
                 self.root_pending.0 += 1;
                 self.root_pending.1 += g[node.player()];
-            } else if batched && k == 1 {
-                let d = &mut self.root_deltas[self.root_index];
-                d.child_visits += 1;
-                d.child_value += g[node.player()];
+            } else if k >= 1 && k <= batched_steps {
+                let v = g[node.player()];
+                let e = self.batched_entry(k - 1);
+                e.child_visits += 1;
+                e.child_value += v;
             } else {
                 node.backup_relaxed(g[node.player()]);
             }
             if proven_below {
                 // MCTS-Solver: a proof only needs checking above a node that was just proven.
-                proven_below = node.proof_relaxed().is_none() && try_prove(node, step.mover as usize);
+                proven_below = node.proof_relaxed().is_none() && try_prove(node, mover as usize);
                 if proven_below && std::ptr::eq(node, root) {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
