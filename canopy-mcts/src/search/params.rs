@@ -74,6 +74,13 @@ pub struct SearchParams {
     /// Virtual loss: each in-flight playout on an edge counts as this many extra visits with the worst
     /// normalised value (0). Range `0..`; default 1; 0 disables virtual loss.
     pub virtual_loss: u32,
+    /// With more than one worker, each worker backs up the edges of this many plies from the root (and
+    /// the nodes below them) into its own batch and adds the batch to the tree every `root visits / 64`
+    /// playouts (1 to 64): the most shared cache lines are then written once per batch instead of once
+    /// per playout, at the price of the other workers seeing those statistics (and this worker's virtual
+    /// loss there) late. Range `0..=2`; default 2; 0 writes every backup at once; one worker always
+    /// writes at once (docs/CONCURRENCY.md).
+    pub batch_plies: u32,
     /// A node is expanded (its children block built) once it has this many visits. Range `0..`; default 1
     /// (0 expands a node the first time it is reached, so one playout can descend arbitrarily deep).
     pub expand_threshold: u32,
@@ -112,6 +119,7 @@ impl Default for SearchParams {
             exploration: 1.0,
             selection: Selection::Uct,
             virtual_loss: 1,
+            batch_plies: 2,
             expand_threshold: 1,
             chance: ChanceSelection::Stratified,
             backup: Backup::Mean,
@@ -174,6 +182,8 @@ pub const MIN_MEMORY_BYTES: u64 = 1 << 16;
 pub const MAX_EXPLORATION: f64 = 100.0;
 /// Largest virtual loss per in-flight playout.
 pub const MAX_VIRTUAL_LOSS: u64 = 1000;
+/// Largest [`SearchParams::batch_plies`] (the plies `search/worker.rs` can batch).
+pub const MAX_BATCH_PLIES: u64 = crate::search::worker::BATCH_PLIES as u64;
 /// Largest expansion threshold, visits.
 pub const MAX_EXPAND_THRESHOLD: u64 = 1_000_000;
 
@@ -250,6 +260,13 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
         kind: Kind::Int { min: 0, max: MAX_VIRTUAL_LOSS },
         store: Store::Int(|p, v| p.virtual_loss = v as u32),
         get: |p| Value::Int(u64::from(p.virtual_loss)),
+    },
+    Param {
+        name: "batch_plies",
+        help: "With several workers: plies from the root whose backups each worker batches (0: none)",
+        kind: Kind::Int { min: 0, max: MAX_BATCH_PLIES },
+        store: Store::Int(|p, v| p.batch_plies = v as u32),
+        get: |p| Value::Int(u64::from(p.batch_plies)),
     },
     Param {
         name: "expand_threshold",

@@ -100,6 +100,8 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     batch_dirty: Vec<u32>,
     /// The edge indices the current playout took at the batched plies.
     batch_path: [usize; BATCH_PLIES],
+    /// Plies batched in this search (`SearchParams::batch_plies`, 0 with one worker).
+    batch_plies: usize,
     /// Playouts until the next flush of the root's batched statistics.
     until_flush: u64,
     /// Natural logarithms of small visit counts, for UCT (`select.rs`).
@@ -107,8 +109,9 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     pub stats: WorkerStats,
 }
 
-/// Plies from the root whose edges (and the nodes below them) a worker backs up in batches when several
-/// workers search ([`Batched`]): the root's edges and the next ply's.
+/// Most plies from the root whose edges (and the nodes below them) a worker backs up in batches when
+/// several workers search ([`Batched`], [`SearchParams::batch_plies`]): the root's edges and the next
+/// ply's. (Three plies were slower for Gomoku: a batch per grandchild costs more than it saves.)
 pub(crate) const BATCH_PLIES: usize = 2;
 
 /// A worker's backups through one edge of the first [`BATCH_PLIES`] plies and into the node it leads to
@@ -138,9 +141,14 @@ pub(super) struct Batched {
     below_dirty: Vec<u32>,
 }
 
-/// The level of `batch` below the edges `path[..depth]`, when `depth` is a batched ply.
-fn batched_level_of<'b>(batch: &'b [Batched], path: &[usize; BATCH_PLIES], depth: usize) -> Option<&'b [Batched]> {
-    if batch.is_empty() || depth >= BATCH_PLIES {
+/// The level of `batch` below the edges `path[..depth]`, when `depth` is one of the `plies` batched.
+fn batched_level_of<'b>(
+    batch: &'b [Batched],
+    path: &[usize; BATCH_PLIES],
+    depth: usize,
+    plies: usize,
+) -> Option<&'b [Batched]> {
+    if batch.is_empty() || depth >= plies {
         return None;
     }
     let mut level = batch;
@@ -208,6 +216,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             batch: Vec::new(),
             batch_dirty: Vec::new(),
             batch_path: [0; BATCH_PLIES],
+            batch_plies: 0,
             until_flush: ROOT_FLUSH,
             ln_table: super::select::ln_table(),
             stats: WorkerStats::default(),
@@ -244,7 +253,8 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let batch = limit.map_or(1, |l| (l / (threads * 64)).clamp(1, 256));
         let mut budget = 0u64;
         let root = self.shared.root;
-        if threads > 1 && root.kind() == NodeKind::Decision {
+        self.batch_plies = (self.params.batch_plies as usize).min(BATCH_PLIES);
+        if threads > 1 && self.batch_plies > 0 && root.kind() == NodeKind::Decision {
             if let Some(children) = root.children_acquire() {
                 self.batch = vec![Batched::default(); children.len()];
                 self.until_flush = root_flush_interval(root.visits_relaxed());
@@ -281,14 +291,14 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     }
 
     /// The batched statistics of the edges out of the current playout's node, when its statistics are
-    /// batched (several workers, and the playout has taken fewer than [`BATCH_PLIES`] steps).
+    /// batched (several workers, and the playout has taken fewer steps than the plies batched).
     pub(super) fn batched_level(&self) -> Option<&[Batched]> {
-        batched_level_of(&self.batch, &self.batch_path, self.path.len())
+        batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies)
     }
 
     /// [`Worker::batched_level`] and the random number generator, borrowed together.
     pub(super) fn batched_level_and_rng(&mut self) -> (Option<&[Batched]>, &mut Rng) {
-        (batched_level_of(&self.batch, &self.batch_path, self.path.len()), &mut self.rng)
+        (batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies), &mut self.rng)
     }
 
     /// Makes the batched level of the current node ([`Worker::batched_level`]) hold one entry per edge of
@@ -423,7 +433,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 }
             };
             // The first BATCH_PLIES steps of a playout are batched (several workers only).
-            let batched_step = !self.batch.is_empty() && self.path.len() < BATCH_PLIES;
+            let batched_step = !self.batch.is_empty() && self.path.len() < self.batch_plies;
             if batched_step {
                 self.size_batched_level(children.len());
             }
@@ -618,7 +628,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let root = self.shared.root;
         // With batched statistics the path's first steps (fewer than BATCH_PLIES) back up their edges,
         // and the nodes those edges lead to, into this worker's batch.
-        let batched_steps = if self.batch.is_empty() { 0 } else { self.path.len().min(BATCH_PLIES) };
+        let batched_steps = if self.batch.is_empty() { 0 } else { self.path.len().min(self.batch_plies) };
         let mut proven_below = false;
         if let Some(leaf) = leaf {
             let d = self.path.len();
