@@ -78,8 +78,9 @@ pub struct SearchParams {
     /// the nodes below them) into its own batch and adds the batch to the tree every `root visits / 64`
     /// playouts (1 to 64): the most shared cache lines are then written once per batch instead of once
     /// per playout, at the price of the other workers seeing those statistics (and this worker's virtual
-    /// loss there) late. Range `0..=2`; default 2; 0 writes every backup at once; one worker always
-    /// writes at once (docs/CONCURRENCY.md).
+    /// loss there) late. Range `0..=2`; default 1 (the root's edges: two plies made two-thread Gomoku
+    /// searches weaker at equal playouts, docs/BENCHMARKS.md); 0 writes every backup at once; one worker
+    /// always writes at once (docs/CONCURRENCY.md).
     pub batch_plies: u32,
     /// A node is expanded (its children block built) once it has this many visits. Range `0..`; default 1
     /// (0 expands a node the first time it is reached, so one playout can descend arbitrarily deep).
@@ -119,7 +120,7 @@ impl Default for SearchParams {
             exploration: 1.0,
             selection: Selection::Uct,
             virtual_loss: 1,
-            batch_plies: 2,
+            batch_plies: 1,
             expand_threshold: 1,
             chance: ChanceSelection::Stratified,
             backup: Backup::Mean,
