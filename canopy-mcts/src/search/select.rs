@@ -97,7 +97,8 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 let q_eff = if n > 0.0 { q * visits / n } else { 0.0 };
                 q_eff + c * e.prob as f64 * sqrt_total.max(1.0) / (1.0 + n)
             } else {
-                q * visits / n + c * (log_total / n).sqrt()
+                let inv_n = 1.0 / n;
+                q * visits * inv_n + c * (log_total * inv_n).sqrt()
             };
             if score > best_score {
                 best_score = score;
