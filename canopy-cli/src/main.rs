@@ -208,8 +208,8 @@ enum MatchGame {
     /// Gomoku: agents mcts, flat, threat or random, with options after a colon, e.g.
     /// mcts:playouts=20000,threads=1 or flat:rollouts=50.
     ///
-    /// mcts keys: playouts, time, threads, exploration, selection=uct|puct, virtual_loss, expand_threshold,
-    /// memory, tt, forced, vcf, pruning, policy=basic|threats|uniform, radius, quiet_radius, rollout_radius,
+    /// mcts keys: playouts, time, threads, exploration, selection=uct|puct, virtual_loss, batch_plies,
+    /// expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|uniform, radius, quiet_radius, rollout_radius,
     /// prior_temperature (the ranges of the options of the same names, radii 1..=20; 0 lifts a playout or
     /// time limit).
     Gomoku(matches::MatchGomoku),
@@ -467,7 +467,7 @@ mod tests {
         use canopy_mcts::param::Settings;
         // Each numeric search option states its declared range in every command's help.
         let ranges: Vec<(String, String)> =
-            ["playouts", "time", "threads", "seed", "virtual_loss", "expand_threshold", "exploration"]
+            ["playouts", "time", "threads", "seed", "virtual_loss", "batch_plies", "expand_threshold", "exploration"]
                 .into_iter()
                 .map(|name| {
                     let p = canopy_mcts::SearchParams::param(name).unwrap();

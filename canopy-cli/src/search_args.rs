@@ -43,6 +43,8 @@ pub struct SearchArgs {
     pub selection: Selection,
     /// `--virtual-loss`.
     pub virtual_loss: u32,
+    /// `--batch-plies`.
+    pub batch_plies: u32,
     /// `--expand-threshold`.
     pub expand_threshold: u32,
     /// `--no-solver`.
@@ -225,6 +227,7 @@ impl SearchArgs {
             exploration: was("exploration").then_some(p.exploration),
             selection: p.selection,
             virtual_loss: p.virtual_loss,
+            batch_plies: p.batch_plies,
             expand_threshold: p.expand_threshold,
             no_solver: !p.solver,
             chance: p.chance,
@@ -279,6 +282,7 @@ impl SearchArgs {
             transposition_table: !self.no_tt,
             exploration: self.exploration.unwrap_or_else(|| (self.exploration_for)(self.selection)),
             virtual_loss: self.virtual_loss,
+            batch_plies: self.batch_plies,
             selection: self.selection,
             expand_threshold: self.expand_threshold,
             solver: !self.no_solver,

@@ -254,3 +254,40 @@ fn an_empty_element_of_a_comma_list_is_named() {
         assert!(line.starts_with(start), "{args:?}: {line}");
     }
 }
+
+/// Every search option a searching command takes reaches the search it runs: `analyze 2048` reports the
+/// parameters it searched with (`config.search`), so each option, given a value other than its default,
+/// must come back with that value.
+#[test]
+fn every_search_option_given_reaches_the_search() {
+    let given: [(&str, &str, serde_json::Value); 12] = [
+        ("--playouts", "65", 65.into()),
+        ("--threads", "2", 2.into()),
+        ("--seed", "9", 9.into()),
+        ("--memory", "64MiB", (64u64 << 20).into()),
+        ("--exploration", "2.5", 2.5.into()),
+        ("--selection", "puct", "puct".into()),
+        ("--virtual-loss", "3", 3.into()),
+        ("--batch-plies", "2", 2.into()),
+        ("--expand-threshold", "4", 4.into()),
+        ("--chance", "sample", "sample".into()),
+        ("--backup", "mean", "mean".into()),
+        ("--no-tt", "", false.into()),
+    ];
+    let board = "0,0,0,0,0,0,2,0,0,0,0,0,2,0,0,0";
+    for (flag, value, expected) in given {
+        let mut args = vec!["analyze", "2048", "--board", board, "--no-pin", "--json", flag];
+        if !value.is_empty() {
+            args.push(value);
+        }
+        if flag != "--playouts" {
+            args.extend(["--playouts", "64"]);
+        }
+        let v = common::json(&args);
+        let key = match flag {
+            "--no-tt" => "tt".to_string(),
+            other => other.trim_start_matches("--").replace('-', "_"),
+        };
+        assert_eq!(v["config"]["search"][&key], expected, "{flag} {value}: {}", v["config"]["search"]);
+    }
+}

@@ -548,12 +548,20 @@ fn a_closed_stdout_ends_the_brain_quietly() {
         stdin.write_all(b"START 15\r\n").unwrap();
         stdin.flush().unwrap();
         let start = Instant::now();
+        let mut polls = 0u32;
         let status = loop {
             if let Some(status) = child.try_wait().unwrap() {
                 break status;
             }
             assert!(start.elapsed() < Duration::from_secs(10), "{path} still running with its stdout closed");
             std::thread::sleep(Duration::from_millis(5));
+            polls += 1;
+            if polls % 20 == 0 {
+                // A child that another test spawned at the same moment may hold the pipe's read end
+                // between its fork and its exec, so the brain's first write can succeed; the next one
+                // fails. (A write error here means the brain has gone.)
+                let _ = stdin.write_all(b"ABOUT\r\n").and_then(|()| stdin.flush());
+            }
         };
         let mut stderr = String::new();
         std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();

@@ -30,7 +30,9 @@ use canopy_mcts::games::gomoku::{
     Gomoku, GomokuPolicy, RolloutPolicy as GomokuRollout, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOMOKU_MIN,
 };
 use canopy_mcts::games::snake::{Snake, SnakePolicy, MAX_SIDE as SNAKE_MAX};
-use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
+use canopy_mcts::games::synthetic::{
+    Synthetic, SyntheticPolicy, BRANCHING as SYNTHETIC_BRANCHING, DEPTH as SYNTHETIC_DEPTH,
+};
 use canopy_mcts::games::tictactoe::TicTacToe;
 use canopy_mcts::param::Settings;
 use canopy_mcts::policy::UniformPolicy;
@@ -42,6 +44,10 @@ use output::{plot_svg, print_report};
 const REPEAT: Whole = Whole { min: 1, max: 100 };
 /// Board sides `--size` reads; each game then checks its own range.
 const SIDE: Whole = Whole { min: 0, max: 1024 };
+/// `--branching` of the synthetic tree.
+const BRANCHING: Whole = Whole { min: SYNTHETIC_BRANCHING.0 as u64, max: SYNTHETIC_BRANCHING.1 as u64 };
+/// `--depth` of the synthetic tree.
+const DEPTH: Whole = Whole { min: SYNTHETIC_DEPTH.0 as u64, max: SYNTHETIC_DEPTH.1 as u64 };
 
 /// Arguments of `canopy bench`.
 #[derive(clap::Args, Debug)]
@@ -53,10 +59,10 @@ pub struct BenchArgs {
     #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| SIDE.parse(t).map(|s| s as usize))]
     pub size: Option<usize>,
     /// Synthetic tree: moves per position, 2..=64 (default 8).
-    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| SIDE.parse_u32(t))]
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| BRANCHING.parse_u32(t))]
     pub branching: Option<u32>,
     /// Synthetic tree: plies from the root to the leaves, 1..=64 (default 12).
-    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| SIDE.parse_u32(t))]
+    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| DEPTH.parse_u32(t))]
     pub depth: Option<u32>,
     /// Thread counts to measure, comma-separated (e.g. 1,2,4), each 1..=1024. Default: 1, 2, 4, ... up to
     /// the logical cores, and the core count itself.
@@ -74,7 +80,8 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub search: BenchSearch,
     /// Also fit the contention model to the 1- and 2-thread figures (it measures the cache-line transfer
-    /// between two cores) and predict the efficiency at 2 to 128 threads (needs 1 and 2 in --threads).
+    /// between two cores) and predict the efficiency at 2 to 128 threads (needs 1 and 2 in --threads; its
+    /// inputs are timings, so run it on an idle machine; docs/BENCHMARKS.md, "Contention model").
     #[arg(long)]
     pub model: bool,
     /// Print one JSON object instead of tables.
@@ -278,6 +285,11 @@ struct BenchReport {
     pinned: bool,
     transposition_table: bool,
     memory_bytes: usize,
+    /// The search settings that shape the tree (the rest are the declared defaults).
+    exploration: f64,
+    virtual_loss: u32,
+    batch_plies: u32,
+    expand_threshold: u32,
     logical_cores: usize,
     node_bytes: usize,
     edge_bytes: usize,

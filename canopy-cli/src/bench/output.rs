@@ -27,6 +27,10 @@ pub(super) fn print_report(r: &BenchReport) {
         if r.pinned { "pinned" } else { "not pinned" },
         if r.transposition_table { "on" } else { "off" },
     );
+    println!(
+        "search: exploration {}, virtual loss {}, batch plies {}, expand threshold {}",
+        r.exploration, r.virtual_loss, r.batch_plies, r.expand_threshold
+    );
     println!("rollout policy: {}", r.rollout_policy);
     for p in &r.positions {
         println!("  {:<8} {}", p.name, p.position);

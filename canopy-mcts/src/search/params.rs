@@ -264,7 +264,8 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
     },
     Param {
         name: "batch_plies",
-        help: "With several workers: plies from the root whose backups each worker batches (0: none)",
+        help: "With several threads: plies from the root whose backups each thread batches (fewer shared writes, \
+               later statistics for the others; 2 searched weaker; 0: none)",
         kind: Kind::Int { min: 0, max: MAX_BATCH_PLIES },
         store: Store::Int(|p, v| p.batch_plies = v as u32),
         get: |p| Value::Int(u64::from(p.batch_plies)),
