@@ -20,7 +20,7 @@ use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use atomic_float::AtomicF64;
-use canopy_mcts::search::pin_to_worker_core;
+use canopy_mcts::search::{line_handover_secs, pin_to_worker_core};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use crossbeam_utils::CachePadded;
 
@@ -67,34 +67,9 @@ fn contention(c: &mut Criterion) {
             })
         })
     });
-    // Ping-pong: thread 0 writes odd values, thread 1 even ones, each waiting for the other's.
+    // Ping-pong: the two threads take turns incrementing one counter.
     group.bench_function("line_transfer", |b| {
-        b.iter_custom(|iters| {
-            let turn = CachePadded::new(AtomicU64::new(0));
-            let barrier = Barrier::new(2);
-            let elapsed = std::thread::scope(|s| {
-                let play = |me: u64| {
-                    let (turn, barrier) = (&turn, &barrier);
-                    s.spawn(move || {
-                        pin_to_worker_core(me as usize);
-                        barrier.wait();
-                        let t = Instant::now();
-                        for i in 0..iters {
-                            let mine = 2 * i + me;
-                            while turn.load(Ordering::Acquire) != mine {
-                                std::hint::spin_loop();
-                            }
-                            turn.store(mine + 1, Ordering::Release);
-                        }
-                        t.elapsed()
-                    })
-                };
-                let (a, b) = (play(0), play(1));
-                a.join().expect("bench thread").max(b.join().expect("bench thread"))
-            });
-            // Each iteration is two hand-overs (one each way).
-            elapsed / 2
-        })
+        b.iter_custom(|iters| Duration::from_secs_f64(line_handover_secs(iters.max(1) * 2, true) / 2.0))
     });
     group.finish();
 }

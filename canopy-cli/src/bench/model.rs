@@ -21,12 +21,7 @@
 //! `t(T) = max(t1 + k c_x f(T), 2 p1 c_x T)` and the efficiency `t1 / t(T)`; the knee is the first
 //! thread count where the second term wins (the speedup stops growing there).
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Barrier;
-use std::time::Instant;
-
-use canopy_mcts::search::pin_to_worker_core;
-use crossbeam_utils::CachePadded;
+use canopy_mcts::search::line_handover_secs;
 use serde::Serialize;
 
 /// Thread counts the model predicts.
@@ -34,10 +29,6 @@ pub(super) const PREDICTED: [usize; 7] = [2, 4, 8, 16, 32, 64, 128];
 
 /// Hand-overs per line-transfer measurement.
 pub(super) const HANDOVERS: u64 = 200_000;
-
-/// Spins after which a waiting ping-pong thread yields its core (on a machine with more runnable threads
-/// than cores, so that its partner can run; an idle machine hands the line over in far fewer).
-const SPINS_BEFORE_YIELD: u32 = 10_000;
 
 /// The model's inputs and predictions.
 #[derive(Clone, Debug, Serialize)]
@@ -103,44 +94,12 @@ impl Model {
     }
 }
 
-/// The time of one cache-line hand-over between the cores of workers 0 and 1 (µs): two threads take
-/// `handovers` turns incrementing one counter, each waiting to see the other's write; best of `repeat`.
+/// The time of one cache-line hand-over between the cores of workers 0 and 1 (µs), best of `repeat`
+/// runs of `handovers` ([`canopy_mcts::search::line_handover_secs`]).
 pub(super) fn line_transfer_us(repeat: u32, pinned: bool, handovers: u64) -> f64 {
-    let mut best = f64::INFINITY;
-    for _ in 0..repeat.max(1) {
-        let turn = CachePadded::new(AtomicU64::new(0));
-        let barrier = Barrier::new(2);
-        let secs = std::thread::scope(|s| {
-            let play = |me: u64| {
-                let (turn, barrier) = (&turn, &barrier);
-                s.spawn(move || {
-                    if pinned {
-                        pin_to_worker_core(me as usize);
-                    }
-                    barrier.wait();
-                    let start = Instant::now();
-                    for i in 0..handovers / 2 {
-                        let mine = 2 * i + me;
-                        let mut spins = 0u32;
-                        while turn.load(Ordering::Acquire) != mine {
-                            spins += 1;
-                            if spins < SPINS_BEFORE_YIELD {
-                                std::hint::spin_loop();
-                            } else {
-                                std::thread::yield_now();
-                            }
-                        }
-                        turn.store(mine + 1, Ordering::Release);
-                    }
-                    start.elapsed().as_secs_f64()
-                })
-            };
-            let (a, b) = (play(0), play(1));
-            a.join().expect("ping-pong thread").max(b.join().expect("ping-pong thread"))
-        });
-        best = best.min(secs);
-    }
-    best * 1e6 / (handovers / 2 * 2).max(1) as f64
+    let handovers = (handovers / 2 * 2).max(2);
+    let best = (0..repeat.max(1)).map(|_| line_handover_secs(handovers, pinned)).fold(f64::INFINITY, f64::min);
+    best * 1e6 / handovers as f64
 }
 
 #[cfg(test)]

@@ -67,6 +67,49 @@ pub fn pin_to_worker_core(worker: usize) -> bool {
     false
 }
 
+/// Seconds two threads, on the cores of workers 0 and 1 when `pin`, take to hand one cache line back and
+/// forth `handovers` times (each increments a counter and then waits to see the other's increment): the
+/// time of one hand-over between those cores is the result divided by `handovers`. The input of the
+/// contention model of `canopy bench --model` and of the `contention/line_transfer` criterion bench.
+///
+/// The counter is a plain `std` atomic of its own, not part of any search tree. A waiting thread yields
+/// its core after 10 000 spins, so that on a machine with more runnable threads than cores its partner
+/// still runs (an idle machine hands the line over in far fewer).
+pub fn line_handover_secs(handovers: u64, pin: bool) -> f64 {
+    use std::sync::atomic::AtomicU64 as StdU64;
+    const SPINS_BEFORE_YIELD: u32 = 10_000;
+    let turn = CachePadded::new(StdU64::new(0));
+    let barrier = std::sync::Barrier::new(2);
+    std::thread::scope(|s| {
+        let play = |me: u64| {
+            let (turn, barrier) = (&turn, &barrier);
+            s.spawn(move || {
+                if pin {
+                    pin_to_worker_core(me as usize);
+                }
+                barrier.wait();
+                let start = Instant::now();
+                for i in 0..handovers / 2 {
+                    let mine = 2 * i + me;
+                    let mut spins = 0u32;
+                    while turn.load(std::sync::atomic::Ordering::Acquire) != mine {
+                        spins += 1;
+                        if spins < SPINS_BEFORE_YIELD {
+                            std::hint::spin_loop();
+                        } else {
+                            std::thread::yield_now();
+                        }
+                    }
+                    turn.store(mine + 1, std::sync::atomic::Ordering::Release);
+                }
+                start.elapsed().as_secs_f64()
+            })
+        };
+        let (a, b) = (play(0), play(1));
+        a.join().expect("hand-over thread").max(b.join().expect("hand-over thread"))
+    })
+}
+
 /// Fraction of the memory budget the transposition table may take.
 const TABLE_SHARE: usize = 8;
 

@@ -314,6 +314,13 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         }
     }
 
+    /// Backs up `value` into the batch of the node the edge of ply `k` leads to.
+    fn batch_child(&mut self, k: usize, value: f64) {
+        let e = self.batched_entry(k);
+        e.child_visits += 1;
+        e.child_value += value;
+    }
+
     /// The batched entry of the edge the current playout took at ply `k` (< [`BATCH_PLIES`]), marked (with
     /// the entries above it) as holding backups to flush.
     fn batched_entry(&mut self, k: usize) -> &mut Batched {
@@ -633,10 +640,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         if let Some(leaf) = leaf {
             let d = self.path.len();
             if d >= 1 && d <= batched_steps {
-                let v = g[leaf.player()];
-                let e = self.batched_entry(d - 1);
-                e.child_visits += 1;
-                e.child_value += v;
+                self.batch_child(d - 1, g[leaf.player()]);
             } else {
                 leaf.backup_relaxed(g[leaf.player()]);
             }
@@ -665,10 +669,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 self.root_pending.0 += 1;
                 self.root_pending.1 += g[node.player()];
             } else if k >= 1 && k <= batched_steps {
-                let v = g[node.player()];
-                let e = self.batched_entry(k - 1);
-                e.child_visits += 1;
-                e.child_value += v;
+                self.batch_child(k - 1, g[node.player()]);
             } else {
                 node.backup_relaxed(g[node.player()]);
             }
