@@ -334,3 +334,45 @@ fn progress_reports_the_top_two_root_visits() {
     visits.sort_unstable_by(|a, b| b.cmp(a));
     assert!(visits[0] >= last.best_visits && visits[1] >= last.second_visits, "{visits:?} {last:?}");
 }
+
+/// Batched statistics near the root (`batch_plies` 0, 1 and 2, with 2 and 3 threads) leave the tree as
+/// exact as direct writes: every playout counted at the root and on its edges, no virtual loss left, no
+/// node whose edges count more visits than it has, the root's value sum equal to the workers' own sums.
+/// On a decision tree (the synthetic P-game), a tree with chance nodes below the root (2048) and a
+/// small tree that every thread shares (tic-tac-toe).
+#[test]
+fn batched_statistics_near_the_root_are_exact() {
+    fn check<A>(r: &canopy_mcts::SearchReport<A>, playouts: u64, label: &str) {
+        let audit = r.audit.as_ref().expect("audit requested");
+        assert_eq!((r.playouts, audit.root_visits), (playouts, playouts), "{label}");
+        assert_eq!((audit.in_flight, audit.overcounted_nodes, audit.claimed_nodes), (0, 0, 0), "{label}");
+        assert_eq!(r.actions.iter().map(|a| a.visits).sum::<u64>(), playouts, "{label}");
+        let tolerance = 1e-9 * audit.evaluated_value_sum.abs().max(1.0);
+        assert!((audit.root_value_sum - audit.evaluated_value_sum).abs() < tolerance, "{label}: {audit:?}");
+    }
+    let synthetic = canopy_mcts::games::synthetic::Synthetic::new(6, 10).unwrap();
+    let g2048_root = canopy_mcts::games::fixtures::g2048()[1].state.clone();
+    for batch_plies in 0..=2 {
+        for threads in [2, 3] {
+            let params = SearchParams {
+                playouts: Some(20_003),
+                threads,
+                batch_plies,
+                audit: true,
+                pin_threads: false,
+                solver: false,
+                ..SearchParams::default()
+            };
+            let label = format!("batch_plies {batch_plies}, {threads} threads");
+            let policy = canopy_mcts::games::synthetic::SyntheticPolicy;
+            let r = Search::with_policy(&synthetic, &policy, params.clone()).run(&synthetic.start());
+            check(&r, 20_003, &format!("synthetic, {label}"));
+            let g = canopy_mcts::games::g2048::G2048;
+            let r = Search::with_policy(&g, &canopy_mcts::games::g2048::G2048Policy::default(), params.clone())
+                .run(&g2048_root);
+            check(&r, 20_003, &format!("2048, {label}"));
+            let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
+            check(&r, 20_003, &format!("tic-tac-toe, {label}"));
+        }
+    }
+}
