@@ -351,7 +351,7 @@ fn batched_statistics_near_the_root_are_exact() {
         assert!((audit.root_value_sum - audit.evaluated_value_sum).abs() < tolerance, "{label}: {audit:?}");
     }
     let synthetic = canopy_mcts::games::synthetic::Synthetic::new(6, 10).unwrap();
-    let g2048_root = canopy_mcts::games::fixtures::g2048()[1].state.clone();
+    let g2048_root = canopy_mcts::games::fixtures::g2048()[1].state;
     for batch_plies in 0..=2 {
         for threads in [2, 3] {
             let params = SearchParams {
