@@ -140,6 +140,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         batch_plies: cfg.params.batch_plies,
         expand_threshold: cfg.params.expand_threshold,
         logical_cores: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        load_average: None,
         node_bytes: tree_layout_bytes::<G>().0,
         edge_bytes: tree_layout_bytes::<G>().1,
         positions: infos,

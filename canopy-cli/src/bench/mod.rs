@@ -291,6 +291,10 @@ struct BenchReport {
     batch_plies: u32,
     expand_threshold: u32,
     logical_cores: usize,
+    /// The one-minute load average when the run started (Linux), to tell an idle machine's figures from
+    /// a busy one's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    load_average: Option<f64>,
     node_bytes: usize,
     edge_bytes: usize,
     positions: Vec<PositionInfo>,
@@ -348,6 +352,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         None => None,
     };
 
+    let load_average = load_average();
+    if let Some(load) = load_average.filter(|&l| l >= 0.5) {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        eprintln!(
+            "canopy bench: the machine is busy (load average {load:.2} on {cores} cores): the timings include \
+             waiting for other programs"
+        );
+    }
     let rollout = args.rollout.unwrap_or(RolloutArg::Game);
     let report = match args.game {
         BenchGame::G2048 => match rollout {
@@ -423,6 +435,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     };
 
     let mut report = report;
+    report.load_average = load_average;
     if args.model {
         report.model = fit_model(&report, args.repeat, args.search.params.pin_threads);
     }
@@ -437,6 +450,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         print_report(&report);
     }
     Ok(())
+}
+
+/// The one-minute load average from `/proc/loadavg` (`None` where there is none).
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg").ok()?.split_whitespace().next()?.parse().ok()
 }
 
 /// The contention model of `report`'s 1- and 2-thread figures ([`model`]); `None` when they give nothing
