@@ -263,6 +263,15 @@ impl<M> Node<M> {
         self.visits.fetch_add(visits, Ordering::Relaxed);
     }
 
+    /// [`Node::backup_relaxed`] in a search whose one worker is the only writer of the tree: a load and
+    /// a store of each counter instead of read-modify-writes, the same counts ([I4]; readers such as a
+    /// snapshot still read whole values, as every access is atomic).
+    #[inline]
+    pub fn backup_single_writer(&self, value: f64) {
+        self.value_sum.store(self.value_sum.load(Ordering::Relaxed) + value, Ordering::Relaxed);
+        self.visits.store(self.visits.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+    }
+
     /// The published children block, loaded with Acquire so the edges it points to are fully built
     /// ([I2]). `None` while the node is unexpanded.
     #[inline]
@@ -430,6 +439,19 @@ impl<M> Edge<M> {
     #[inline]
     pub fn add_in_flight_relaxed(&self) {
         self.selections.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// [`Edge::add_in_flight_relaxed`] in a search whose one worker is the only writer ([I4], [I5]).
+    #[inline]
+    pub fn add_in_flight_single_writer(&self) {
+        self.selections.store(self.selections.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+    }
+
+    /// [`Edge::backup_relaxed`] in a search whose one worker is the only writer: a load and a Release
+    /// store instead of a read-modify-write ([I4], [I5]).
+    #[inline]
+    pub fn backup_single_writer(&self) {
+        self.visits.store(self.visits.load(Ordering::Relaxed) + 1, Ordering::Release);
     }
 
     /// Counts `visits` playouts backed up at once that were never counted as virtual loss (a worker's

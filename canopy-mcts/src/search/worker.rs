@@ -102,6 +102,8 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     batch_path: [usize; BATCH_PLIES],
     /// Plies batched in this search (`SearchParams::batch_plies`, 0 with one worker).
     batch_plies: usize,
+    /// This worker is the search's only one, so the only writer of the tree's counters ([I4]).
+    single_writer: bool,
     /// Playouts until the next flush of the root's batched statistics.
     until_flush: u64,
     /// Natural logarithms of small visit counts, for UCT (`select.rs`).
@@ -217,6 +219,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             batch_dirty: Vec::new(),
             batch_path: [0; BATCH_PLIES],
             batch_plies: 0,
+            single_writer: false,
             until_flush: ROOT_FLUSH,
             ln_table: super::select::ln_table(),
             stats: WorkerStats::default(),
@@ -254,6 +257,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let mut budget = 0u64;
         let root = self.shared.root;
         self.batch_plies = (self.params.batch_plies as usize).min(BATCH_PLIES);
+        self.single_writer = threads == 1;
         if threads > 1 && self.batch_plies > 0 && root.kind() == NodeKind::Decision {
             if let Some(children) = root.children_acquire() {
                 self.batch = vec![Batched::default(); children.len()];
@@ -311,6 +315,16 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         }
         if level.len() != len {
             level.resize(len, Batched::default());
+        }
+    }
+
+    /// Backs up one playout's `value` into `node` (with one worker by loads and stores, [I4]).
+    #[inline]
+    fn backup_node(&self, node: &GameNode<G>, value: f64) {
+        if self.single_writer {
+            node.backup_single_writer(value);
+        } else {
+            node.backup_relaxed(value);
         }
     }
 
@@ -457,7 +471,11 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 }
             }
             if !batched_step {
-                edge.add_in_flight_relaxed();
+                if self.single_writer {
+                    edge.add_in_flight_single_writer();
+                } else {
+                    edge.add_in_flight_relaxed();
+                }
             }
             match edge.step {
                 Step::Action(a) => {
@@ -642,7 +660,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             if d >= 1 && d <= batched_steps {
                 self.batch_child(d - 1, g[leaf.player()]);
             } else {
-                leaf.backup_relaxed(g[leaf.player()]);
+                self.backup_node(leaf, g[leaf.player()]);
             }
             proven_below = solver && leaf.proof_relaxed().is_some();
         }
@@ -654,6 +672,8 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             let (node, edge) = unsafe { (&*step.node, &*step.edge) };
             if k < batched_steps {
                 self.batched_entry(k).visits += 1;
+            } else if self.single_writer {
+                edge.backup_single_writer();
             } else {
                 edge.backup_relaxed();
             }
@@ -671,7 +691,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             } else if k >= 1 && k <= batched_steps {
                 self.batch_child(k - 1, g[node.player()]);
             } else {
-                node.backup_relaxed(g[node.player()]);
+                self.backup_node(node, g[node.player()]);
             }
             if proven_below {
                 // MCTS-Solver: a proof only needs checking above a node that was just proven.
