@@ -352,11 +352,10 @@ pub(crate) fn vcf_until(
         return None;
     }
     let mut search = Vcf {
-        lines: Lines::new(state),
+        pos: KeyedLines::new(state),
         rule: game.rule(),
         fouls: game.rule().has_fouls(),
         attacker,
-        key: state.key(),
         budget,
         deadline,
         failed: HashSet::new(),
@@ -369,15 +368,40 @@ pub(crate) fn vcf_until(
     })
 }
 
+/// The stones of a threat-space search, kept as lines, with their Zobrist key kept up to date as
+/// stones are put and taken back (VCF here, VCT in `vct.rs`).
+pub(super) struct KeyedLines {
+    pub lines: Lines,
+    pub key: u64,
+}
+
+impl KeyedLines {
+    /// The stones of `state`.
+    pub fn new(state: &GomokuState) -> Self {
+        Self { lines: Lines::new(state), key: state.key() }
+    }
+
+    /// Puts a stone of `player` on `cell`.
+    pub fn put(&mut self, player: usize, cell: Cell) {
+        self.lines.put(player, cell);
+        self.key ^= stone_key(player, cell);
+    }
+
+    /// Takes the stone of `player` on `cell` back.
+    pub fn remove(&mut self, player: usize, cell: Cell) {
+        self.lines.remove(player, cell);
+        self.key ^= stone_key(player, cell);
+    }
+}
+
 /// The state of one VCF search.
 struct Vcf {
-    lines: Lines,
+    /// The stones, with their Zobrist key (the side to move is always the attacker inside the search).
+    pos: KeyedLines,
     rule: Rule,
     /// Whether Black has forbidden moves (renju).
     fouls: bool,
     attacker: usize,
-    /// Zobrist key of the stones (the side to move is always the attacker inside the search).
-    key: u64,
     /// Nodes left.
     budget: usize,
     /// When to give up (checked every 256 nodes).
@@ -392,24 +416,14 @@ struct Vcf {
 const VCF_DEPTH: usize = 40;
 
 impl Vcf {
-    fn put(&mut self, player: usize, cell: Cell) {
-        self.lines.put(player, cell);
-        self.key ^= stone_key(player, cell);
-    }
-
-    fn remove(&mut self, player: usize, cell: Cell) {
-        self.lines.remove(player, cell);
-        self.key ^= stone_key(player, cell);
-    }
-
     /// Whether a stone of `player` on the empty `cell` is a forbidden move (Black under renju).
     fn forbidden(&self, player: usize, cell: Cell) -> bool {
-        self.fouls && player == BLACK && renju::foul(&self.lines, cell).is_some()
+        self.fouls && player == BLACK && renju::foul(&self.pos.lines, cell).is_some()
     }
 
     /// Winning cells of `player` (at most `limit`, no repeats).
     fn wins(&self, player: usize, limit: usize, out: &mut Vec<Cell>) {
-        distinct_fives(&self.lines, player, self.rule, limit, out);
+        distinct_fives(&self.pos.lines, player, self.rule, limit, out);
     }
 
     /// Whether a stone of `player` on the empty `cell` makes a five threat (a four).
@@ -418,7 +432,7 @@ impl Vcf {
             let (l, i) = line_of(cell, d);
             let bit = 1u32 << i;
             let rule = self.rule.for_player(player);
-            five_cells(self.lines.stones[player][d][l] | bit, self.lines.empty[d][l] & !bit, rule) != 0
+            five_cells(self.pos.lines.stones[player][d][l] | bit, self.pos.lines.empty[d][l] & !bit, rule) != 0
         })
     }
 
@@ -430,11 +444,11 @@ impl Vcf {
         let rule = self.rule.for_player(player);
         for d in 0..4 {
             for l in 0..LINES {
-                let m = self.lines.stones[player][d][l];
+                let m = self.pos.lines.stones[player][d][l];
                 if m.count_ones() < 3 {
                     continue;
                 }
-                let e = self.lines.empty[d][l];
+                let e = self.pos.lines.empty[d][l];
                 let span = (m << 4 | m << 3 | m << 2 | m << 1 | m >> 1 | m >> 2 | m >> 3 | m >> 4) & e;
                 let mut spots = span;
                 while spots != 0 {
@@ -462,7 +476,7 @@ impl Vcf {
             self.line.push(c);
             return true;
         }
-        if depth >= VCF_DEPTH || self.budget == 0 || self.failed.contains(&self.key) {
+        if depth >= VCF_DEPTH || self.budget == 0 || self.failed.contains(&self.pos.key) {
             return false;
         }
         self.budget -= 1;
@@ -476,13 +490,13 @@ impl Vcf {
             // The defender threatens a five: the only move is to block it, and it must be a four.
             1 if self.makes_four(a, cells[0]) && !self.forbidden(a, cells[0]) => {}
             _ => {
-                self.failed.insert(self.key);
+                self.failed.insert(self.pos.key);
                 return false;
             }
         }
         let mut replies = Vec::new();
         for &c in &cells {
-            self.put(a, c);
+            self.pos.put(a, c);
             self.wins(a, 2, &mut replies);
             let found = match replies.len() {
                 0 => false,
@@ -496,22 +510,22 @@ impl Vcf {
                 1 if self.forbidden(d, replies[0]) => true,
                 1 => {
                     let block = replies[0];
-                    self.put(d, block);
+                    self.pos.put(d, block);
                     let found = self.node(depth + 1);
-                    self.remove(d, block);
+                    self.pos.remove(d, block);
                     if found {
                         self.line.push(block);
                     }
                     found
                 }
             };
-            self.remove(a, c);
+            self.pos.remove(a, c);
             if found {
                 self.line.push(c);
                 return true;
             }
         }
-        self.failed.insert(self.key);
+        self.failed.insert(self.pos.key);
         false
     }
 }

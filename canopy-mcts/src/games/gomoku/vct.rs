@@ -22,9 +22,9 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use super::board::{stone_key, Cell, GomokuState, MAX_SIZE};
-use super::rules::{cell_on_line, five_cells, line_of, open_four_cells, Lines, Rule, LINES};
-use super::tactics::distinct_fives;
+use super::board::{Cell, GomokuState, MAX_SIZE};
+use super::rules::{cell_on_line, five_cells, line_of, open_four_cells, Rule, LINES};
+use super::tactics::{distinct_fives, KeyedLines};
 use super::Gomoku;
 
 /// Longest VCT searched, in attacker moves.
@@ -45,10 +45,9 @@ pub(crate) fn vct_until(
         return None;
     }
     let mut search = Vct {
-        lines: Lines::new(state),
+        pos: KeyedLines::new(state),
         rule: game.rule(),
         attacker,
-        key: state.key(),
         budget,
         deadline,
         failed: HashSet::new(),
@@ -59,11 +58,10 @@ pub(crate) fn vct_until(
 
 /// The state of one VCT search.
 struct Vct {
-    lines: Lines,
+    /// The stones, with their Zobrist key.
+    pos: KeyedLines,
     rule: Rule,
     attacker: usize,
-    /// Zobrist key of the stones.
-    key: u64,
     /// Nodes left.
     budget: usize,
     deadline: Option<Instant>,
@@ -74,20 +72,10 @@ struct Vct {
 }
 
 impl Vct {
-    fn put(&mut self, player: usize, cell: Cell) {
-        self.lines.put(player, cell);
-        self.key ^= stone_key(player, cell);
-    }
-
-    fn remove(&mut self, player: usize, cell: Cell) {
-        self.lines.remove(player, cell);
-        self.key ^= stone_key(player, cell);
-    }
-
     /// The distinct cells where `player` completes a five (at most `limit`).
     fn fives(&self, player: usize, limit: usize) -> Vec<Cell> {
         let mut out = Vec::new();
-        distinct_fives(&self.lines, player, self.rule, limit, &mut out);
+        distinct_fives(&self.pos.lines, player, self.rule, limit, &mut out);
         out
     }
 
@@ -100,11 +88,11 @@ impl Vct {
         let mut seen = [0u32; MAX_SIZE];
         for d in 0..4 {
             for l in 0..LINES {
-                let m = self.lines.stones[player][d][l];
+                let m = self.pos.lines.stones[player][d][l];
                 if m.count_ones() < 2 {
                     continue;
                 }
-                let e = self.lines.empty[d][l];
+                let e = self.pos.lines.empty[d][l];
                 let mut spots = (m << 3 | m << 2 | m << 1 | m >> 1 | m >> 2 | m >> 3) & e;
                 while spots != 0 {
                     let i = spots.trailing_zeros();
@@ -149,7 +137,7 @@ impl Vct {
         let mut lines_with = Vec::new();
         for d in 0..4 {
             for l in 0..LINES {
-                let f = self.lines.open_four_cells(attacker, d, l, self.rule);
+                let f = self.pos.lines.open_four_cells(attacker, d, l, self.rule);
                 if f != 0 {
                     lines_with.push((d, l, f));
                 }
@@ -168,7 +156,7 @@ impl Vct {
                 | f0 >> 3
                 | f0 >> 4
                 | f0 >> 5)
-                & self.lines.empty[d0][l0];
+                & self.pos.lines.empty[d0][l0];
             let mut spots = near;
             while spots != 0 {
                 let i = spots.trailing_zeros();
@@ -176,10 +164,10 @@ impl Vct {
                 let c = cell_on_line(d0, l0, i);
                 // A stone changes only the lines through it, so only the lines that had a straight four
                 // to make can still have one.
-                self.lines.put(defender, c);
+                self.pos.lines.put(defender, c);
                 let stops =
-                    lines_with.iter().all(|&(d, l, _)| self.lines.open_four_cells(attacker, d, l, self.rule) == 0);
-                self.lines.remove(defender, c);
+                    lines_with.iter().all(|&(d, l, _)| self.pos.lines.open_four_cells(attacker, d, l, self.rule) == 0);
+                self.pos.lines.remove(defender, c);
                 if stops {
                     out.push(c);
                 }
@@ -193,7 +181,7 @@ impl Vct {
             let makes_four = (0..4).any(|d| {
                 let (l, i) = line_of(c, d);
                 let bit = 1u32 << i;
-                five_cells(self.lines.stones[defender][d][l] | bit, self.lines.empty[d][l] & !bit, rule) != 0
+                five_cells(self.pos.lines.stones[defender][d][l] | bit, self.pos.lines.empty[d][l] & !bit, rule) != 0
             });
             if makes_four {
                 out.push(c);
@@ -211,7 +199,7 @@ impl Vct {
             }
             return true;
         }
-        if depth >= VCT_DEPTH || self.budget == 0 || self.failed.contains(&self.key) {
+        if depth >= VCT_DEPTH || self.budget == 0 || self.failed.contains(&self.pos.key) {
             return false;
         }
         self.budget -= 1;
@@ -234,24 +222,24 @@ impl Vct {
             _ => Vec::new(),
         };
         for m in moves {
-            self.put(a, m);
+            self.pos.put(a, m);
             let fives = self.fives(a, 2);
             let won = match fives.len() {
                 2.. => true,
                 1 => {
                     let block = fives[0];
-                    self.put(d, block);
+                    self.pos.put(d, block);
                     let won = self.node(depth + 1);
-                    self.remove(d, block);
+                    self.pos.remove(d, block);
                     won
                 }
                 _ => {
                     let answers = self.defences(a);
                     let mut all = true;
                     for r in answers {
-                        self.put(d, r);
+                        self.pos.put(d, r);
                         let won = self.node(depth + 1);
-                        self.remove(d, r);
+                        self.pos.remove(d, r);
                         if !won {
                             all = false;
                             break;
@@ -260,7 +248,7 @@ impl Vct {
                     all
                 }
             };
-            self.remove(a, m);
+            self.pos.remove(a, m);
             if won {
                 if depth == 0 {
                     self.first = Some(m);
@@ -268,7 +256,7 @@ impl Vct {
                 return true;
             }
         }
-        self.failed.insert(self.key);
+        self.failed.insert(self.pos.key);
         false
     }
 }
