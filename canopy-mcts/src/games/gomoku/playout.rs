@@ -235,6 +235,13 @@ impl Playout {
     /// A uniform draw among (up to [`MAX_FOUR_CELLS`] of) the cells where `player` makes a straight four
     /// that are not forbidden for Black, or `None` when there is none.
     fn random_four_allowed(&self, player: usize, rng: &mut Rng) -> Option<Cell> {
+        self.random_four_where(player, rng, |c| !self.forbidden(c))
+    }
+
+    /// A uniform draw among (up to [`MAX_FOUR_CELLS`] of) the cells where `player` makes a straight four
+    /// and `keep` holds, in line-table order; `None` when there is none.
+    #[inline(always)]
+    fn random_four_where(&self, player: usize, rng: &mut Rng, keep: impl Fn(Cell) -> bool) -> Option<Cell> {
         let mut cells = [Cell { x: 0, y: 0 }; MAX_FOUR_CELLS];
         let mut n = 0;
         'scan: for d in 0..4 {
@@ -246,7 +253,7 @@ impl Playout {
                 while f != 0 {
                     let c = cell_on_line(d, l, f.trailing_zeros());
                     f &= f - 1;
-                    if !self.forbidden(c) {
+                    if keep(c) {
                         cells[n] = c;
                         n += 1;
                         if n == MAX_FOUR_CELLS {
@@ -279,26 +286,8 @@ impl Playout {
     /// # Panics
     /// Panics when `player` has none.
     fn random_four(&self, player: usize, rng: &mut Rng) -> Cell {
-        let mut cells = [Cell { x: 0, y: 0 }; MAX_FOUR_CELLS];
-        let mut n = 0;
-        'scan: for d in 0..4 {
-            let mut lines = self.four_mask[player][d];
-            while lines != 0 {
-                let l = lines.trailing_zeros() as usize;
-                lines &= lines - 1;
-                let mut f = self.fours[player][d][l];
-                while f != 0 {
-                    cells[n] = cell_on_line(d, l, f.trailing_zeros());
-                    f &= f - 1;
-                    n += 1;
-                    if n == MAX_FOUR_CELLS {
-                        break 'scan;
-                    }
-                }
-            }
-        }
-        assert!(n > 0, "four_mask says player {player} has a straight-four cell");
-        cells[below(rng, n)]
+        self.random_four_where(player, rng, |_| true)
+            .unwrap_or_else(|| panic!("four_mask says player {player} has a straight-four cell"))
     }
 
     /// Places a stone of the player to move on the empty `cell` that does not win (the policy returns
