@@ -31,6 +31,26 @@ fn train_writes_reproducible_weights_and_reports_blocks() {
 }
 
 #[test]
+fn the_large_layout_trains_four_five_tuples() {
+    let dir = temp_dir("train-large");
+    let path = dir.join("large.bin");
+    let p = path.to_str().unwrap();
+    let v = json(&["train", "2048", "--tuples", "large", "--games", "5", "--seed", "2", "--out", p, "--json"]);
+    let tuples = v["tuples"].as_array().unwrap();
+    assert_eq!(tuples.len(), 4);
+    assert!(tuples.iter().all(|t| t.as_array().unwrap().len() == 5), "{v}");
+    assert_eq!(v["weights"], 4 << 20);
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), v["file_bytes"].as_u64().unwrap());
+    // The file carries its layout: the agents read it like the standard one.
+    let eval = format!("ntuple:{p}");
+    let g = json(&["play", "2048", "--agent", "greedy", "--games", "1", "--seed", "3", "--eval", &eval, "--json"]);
+    assert_eq!(g["config"]["evaluation"], "ntuple");
+    let line = refused(&["train", "2048", "--tuples", "huge", "--games", "1", "--out", p]);
+    assert!(line.contains("--tuples"), "{line}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn the_agents_play_with_a_trained_network() {
     let dir = temp_dir("train-eval");
     let path = dir.join("net.bin");

@@ -7,7 +7,7 @@
 
 use canopy_mcts::games::g2048::agents::{self, Agent, AgentConfig, AgentKind};
 use canopy_mcts::games::g2048::eval::Evaluation;
-use canopy_mcts::games::g2048::ntuple::{NTuple, NTupleError, DEFAULT_ALPHA, STANDARD_TUPLES};
+use canopy_mcts::games::g2048::ntuple::{NTuple, NTupleError, DEFAULT_ALPHA, LARGE_TUPLES, STANDARD_TUPLES};
 use canopy_mcts::games::g2048::{Board, G2048Policy, RolloutPolicy};
 use canopy_mcts::rng::{self, Rng};
 
@@ -133,6 +133,20 @@ fn the_standard_network_size_is_as_documented() {
     assert_eq!(net.lookups(), 40);
     // Header 8 + 4 + 4, five tuples of 1 + 4 bytes, the weight count 8, the weights, the checksum 8.
     assert_eq!(net.to_bytes().len(), 8 + 4 + 4 + 5 * 5 + 8 + 4 * 5 * 65_536 + 8);
+}
+
+#[test]
+fn the_large_network_size_is_as_documented() {
+    let net = NTuple::large();
+    assert_eq!(net.tuples().len(), LARGE_TUPLES.len());
+    assert!(net.tuples().iter().all(|t| t.len() == 5));
+    assert_eq!(net.weights().len(), 4 * (1 << 20));
+    assert_eq!(net.lookups(), 32);
+    // Header 8 + 4 + 4, four tuples of 1 + 5 bytes, the weight count 8, the weights, the checksum 8: the
+    // file stays under the repository's 20 MB limit for weights.
+    let bytes = net.to_bytes().len();
+    assert_eq!(bytes, 8 + 4 + 4 + 4 * 6 + 8 + 4 * 4 * (1 << 20) + 8);
+    assert!(bytes < 20_000_000);
 }
 
 #[test]

@@ -21,8 +21,8 @@ const TILES: [u32; 5] = [1024, 2048, 4096, 8192, 16384];
                   Szubert and Jaśkowski 2014) and write its weights file.\n\n\
                   The player moves greedily by merge score + value of the afterstate; after each move the value \
                   of the previous afterstate moves toward the move's reward + the new afterstate's value. The \
-                  network: the straight 4-tuples and the 2x2 squares under the 8 symmetries (1.25 MiB of \
-                  weights). Use the file with --eval ntuple:FILE (docs/2048.md). Ctrl-C stops after the \
+                  network (--tuples): `standard`, the straight 4-tuples and the 2x2 squares under the 8 \
+                  symmetries (1.25 MiB of weights), or `large`, four 5-tuples (16 MiB). Use the file with --eval ntuple:FILE (docs/2048.md). Ctrl-C stops after the \
                   current game and writes the weights learnt so far.")]
 pub struct Train {
     /// Training games [1..].
@@ -40,9 +40,22 @@ pub struct Train {
     /// Games per report line (default: a twentieth of the games, at least 1).
     #[arg(long, value_parser = parse_games)]
     pub block: Option<u64>,
+    /// The network's tuples: standard (five 4-tuples, 1.25 MiB) or large (four 5-tuples, 16 MiB).
+    #[arg(long, value_enum, default_value_t = Layout::Standard)]
+    pub tuples: Layout,
     /// Print one JSON summary at the end instead of the report lines.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The tuple layouts `--tuples` names.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// The straight 4-tuples and the 2x2 squares (`ntuple::STANDARD_TUPLES`, 1.25 MiB of weights).
+    Standard,
+    /// Four 5-tuples: rows with a cell of the next row, 2x2 squares with a cell more
+    /// (`ntuple::LARGE_TUPLES`, 16 MiB of weights).
+    Large,
 }
 
 fn parse_games(s: &str) -> Result<u64, String> {
@@ -121,7 +134,10 @@ pub fn train(args: &Train) -> anyhow::Result<()> {
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
     }
     let block = args.block.unwrap_or((args.games / 20).max(1));
-    let mut net = NTuple::standard();
+    let mut net = match args.tuples {
+        Layout::Standard => NTuple::standard(),
+        Layout::Large => NTuple::large(),
+    };
     let mut r = rng::seeded(args.seed, 0);
     let bar = super::progress_bar(args.games);
     let start = Instant::now();

@@ -62,6 +62,13 @@ const SYMMETRIES: usize = 8;
 /// the network of Fig. 4: all straight 4-tuples and all squares). 327 680 weights, 1.25 MiB.
 pub const STANDARD_TUPLES: &[&[u8]] = &[&[0, 1, 2, 3], &[4, 5, 6, 7], &[0, 1, 4, 5], &[1, 2, 5, 6], &[5, 6, 9, 10]];
 
+/// The larger network `canopy train 2048 --tuples large` trains: four 5-tuples, each a row with the
+/// cell below its first (rows 0 and 1) or a 2x2 square with the cell right of its top row (at the corner
+/// and one row down) — the shapes of the 6-tuple networks common in the 2048 literature (a row with two
+/// cells of the next one, a 2x3 rectangle), one cell shorter so that the weights fit 16 MiB:
+/// 4 × 16^5 weights × 4 bytes = 16 777 216 bytes; an evaluation is 32 lookups.
+pub const LARGE_TUPLES: &[&[u8]] = &[&[0, 1, 2, 3, 4], &[4, 5, 6, 7, 8], &[0, 1, 2, 4, 5], &[4, 5, 6, 8, 9]];
+
 /// The learning rate of TD-afterstate learning per weight: 0.0025, the best rate Szubert and Jaśkowski
 /// found for it (CIG 2014, section V-A). With [`STANDARD_TUPLES`] (40 lookups per evaluation) each update
 /// moves the value `40 · 0.0025 = 0.1` of the way to its target.
@@ -232,6 +239,11 @@ impl NTuple {
     /// The untrained network of [`STANDARD_TUPLES`].
     pub fn standard() -> NTuple {
         NTuple::new(STANDARD_TUPLES).expect("the standard layout is valid")
+    }
+
+    /// The untrained network of [`LARGE_TUPLES`].
+    pub fn large() -> NTuple {
+        NTuple::new(LARGE_TUPLES).expect("the large layout is valid")
     }
 
     /// The tuples (cells row-major, 0 top left).
