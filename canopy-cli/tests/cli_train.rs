@@ -47,6 +47,35 @@ fn the_large_layout_trains_four_five_tuples() {
     assert_eq!(g["config"]["evaluation"], "ntuple");
     let line = refused(&["train", "2048", "--tuples", "huge", "--games", "1", "--out", p]);
     assert!(line.contains("--tuples"), "{line}");
+    // --init goes on from a file: its layout, its weights (so not the weights of a fresh start).
+    let more = dir.join("more.bin");
+    let m = more.to_str().unwrap();
+    let v =
+        json(&["train", "2048", "--init", p, "--games", "5", "--seed", "2", "--alpha", "0.001", "--out", m, "--json"]);
+    assert_eq!(v["tuples"].as_array().unwrap().len(), 4);
+    assert_eq!(v["init"], p);
+    let fresh = dir.join("fresh.bin");
+    let f = fresh.to_str().unwrap();
+    json(&[
+        "train", "2048", "--tuples", "large", "--games", "5", "--seed", "2", "--alpha", "0.001", "--out", f, "--json",
+    ]);
+    assert_ne!(std::fs::read(&more).unwrap(), std::fs::read(&fresh).unwrap());
+    let line = refused(&["train", "2048", "--init", p, "--tuples", "large", "--games", "1", "--out", m]);
+    assert!(line.contains("--init") || line.contains("--tuples"), "{line}");
+    let never = dir.join("never.bin");
+    let missing = dir.join("missing.bin");
+    let line = refused(&[
+        "train",
+        "2048",
+        "--init",
+        missing.to_str().unwrap(),
+        "--games",
+        "1",
+        "--out",
+        never.to_str().unwrap(),
+    ]);
+    assert!(line.contains("--init") && line.contains("missing.bin"), "{line}");
+    assert!(!never.exists(), "a refused command wrote its file");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -40,9 +40,14 @@ pub struct Train {
     /// Games per report line (default: a twentieth of the games, at least 1).
     #[arg(long, value_parser = parse_games)]
     pub block: Option<u64>,
-    /// The network's tuples: standard (five 4-tuples, 1.25 MiB) or large (four 5-tuples, 16 MiB).
-    #[arg(long, value_enum, default_value_t = Layout::Standard)]
-    pub tuples: Layout,
+    /// The network's tuples: standard (five 4-tuples, 1.25 MiB) or large (four 5-tuples, 16 MiB)
+    /// [default: standard].
+    #[arg(long, value_enum, conflicts_with = "init")]
+    pub tuples: Option<Layout>,
+    /// Go on training the network in this weights file (its tuples and weights) instead of starting from
+    /// zero weights: a second stage, with a smaller --alpha, say.
+    #[arg(long, value_name = "FILE")]
+    pub init: Option<PathBuf>,
     /// Print one JSON summary at the end instead of the report lines.
     #[arg(long)]
     pub json: bool,
@@ -119,9 +124,15 @@ impl Block {
 /// Trains a network and writes it.
 ///
 /// # Errors
-/// An input error when the weights file cannot be written (checked before training, and when written).
+/// An input error when the `--init` file cannot be read as a network, or the weights file cannot be
+/// written (checked before training, and when written).
 pub fn train(args: &Train) -> anyhow::Result<()> {
-    // Fail before hours of training, not after.
+    // Fail before hours of training, not after (and before --out is touched).
+    let mut net = match (&args.init, args.tuples) {
+        (Some(path), _) => NTuple::load(path).map_err(|e| input_error(format!("--init: {e}")))?,
+        (None, Some(Layout::Large)) => NTuple::large(),
+        (None, _) => NTuple::standard(),
+    };
     std::fs::OpenOptions::new()
         .write(true)
         .create(true)
@@ -134,10 +145,6 @@ pub fn train(args: &Train) -> anyhow::Result<()> {
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
     }
     let block = args.block.unwrap_or((args.games / 20).max(1));
-    let mut net = match args.tuples {
-        Layout::Standard => NTuple::standard(),
-        Layout::Large => NTuple::large(),
-    };
     let mut r = rng::seeded(args.seed, 0);
     let bar = super::progress_bar(args.games);
     let start = Instant::now();
@@ -183,6 +190,7 @@ pub fn train(args: &Train) -> anyhow::Result<()> {
             "weights": net.weights().len(),
             "file_bytes": bytes,
             "out": args.out.display().to_string(),
+            "init": args.init.as_ref().map(|p| p.display().to_string()),
             "seed": args.seed,
             "alpha": args.alpha,
             "games": played,
