@@ -134,6 +134,17 @@ fn the_agents_play_with_a_trained_network() {
 }
 
 #[test]
+fn eval_ntuple_is_the_shipped_large_network() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/2048-ntuple-large.bin");
+    let games = |eval: &str| {
+        let v = json(&["play", "2048", "--agent", "greedy", "--games", "3", "--seed", "4", "--eval", eval, "--json"]);
+        assert_eq!(v["config"]["evaluation"], "ntuple");
+        v["games"].as_array().unwrap().iter().map(|g| g["score"].as_u64().unwrap()).collect::<Vec<_>>()
+    };
+    assert_eq!(games("ntuple"), games(&format!("ntuple:{file}")));
+}
+
+#[test]
 fn bad_input_exits_2_with_one_line() {
     let dir = temp_dir("train-bad");
     let ok = dir.join("ok.bin");
@@ -162,7 +173,7 @@ fn bad_input_exits_2_with_one_line() {
     let corrupt = dir.join("corrupt.bin");
     std::fs::write(&corrupt, &flipped).unwrap();
     for (eval, why) in [
-        ("ntuple", "not an evaluation"),
+        ("ntuple:", "not an evaluation"),
         ("nn:x", "not an evaluation"),
         (&format!("ntuple:{}", dir.join("missing.bin").display())[..], "missing.bin"),
         (&format!("ntuple:{}", junk.display())[..], "bad magic"),

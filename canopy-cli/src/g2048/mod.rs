@@ -58,9 +58,9 @@ pub struct Chooser {
     /// Who chooses the moves.
     #[arg(long, default_value = "mcts", value_parser = agent_parser(AGENTS))]
     pub agent: AgentName,
-    /// The evaluation of afterstates: heuristic (the hand-written one) or ntuple:FILE (a network from
-    /// canopy train 2048), for greedy, expectimax, and the truncated rollouts of mcts and flat [default
-    /// heuristic].
+    /// The evaluation of afterstates: heuristic (the hand-written one), ntuple (the large n-tuple network
+    /// built into canopy, weights/2048-ntuple-large.bin) or ntuple:FILE (a network from canopy train
+    /// 2048), for greedy, expectimax, and the truncated rollouts of mcts and flat [default heuristic].
     #[arg(long, value_name = "EVAL", value_parser = parse_eval)]
     pub eval: Option<Evaluation>,
     #[command(flatten)]
@@ -73,26 +73,37 @@ pub struct Choosers {
     /// Agents to compare, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "mcts,expectimax,flat", value_parser = agent_parser(AGENTS))]
     pub agents: Vec<AgentName>,
-    /// The evaluation of afterstates for every agent: heuristic (the hand-written one) or ntuple:FILE (a
-    /// network from canopy train 2048) [default heuristic].
+    /// The evaluation of afterstates for every agent: heuristic (the hand-written one), ntuple (the large
+    /// n-tuple network built into canopy) or ntuple:FILE (a network from canopy train 2048) [default
+    /// heuristic].
     #[arg(long, value_name = "EVAL", value_parser = parse_eval)]
     pub eval: Option<Evaluation>,
     #[command(flatten)]
     pub options: G2048Args,
 }
 
-/// Reads `--eval`: `heuristic`, or `ntuple:FILE`, whose network is loaded (and kept for the whole run).
+/// The large n-tuple network canopy ships (`weights/2048-ntuple-large.bin`, made by the two `canopy train
+/// 2048` commands in docs/2048.md, "The large network"), built into the binary so that `--eval ntuple`
+/// works from any directory.
+static BUILT_IN_NETWORK: &[u8] = include_bytes!("../../../weights/2048-ntuple-large.bin");
+
+/// Reads `--eval`: `heuristic`; `ntuple`, the built-in network; or `ntuple:FILE`, whose network is
+/// loaded. A network is kept for the whole run.
 fn parse_eval(s: &str) -> Result<Evaluation, String> {
     let s = s.trim();
     if s.eq_ignore_ascii_case("heuristic") {
         return Ok(Evaluation::standard());
+    }
+    if s.eq_ignore_ascii_case("ntuple") {
+        let net = NTuple::from_bytes(BUILT_IN_NETWORK).map_err(|e| format!("the built-in network: {e}"))?;
+        return Ok(Evaluation::NTuple(Box::leak(Box::new(net))));
     }
     match s.split_once(':') {
         Some((kind, path)) if kind.eq_ignore_ascii_case("ntuple") && !path.is_empty() => {
             let net = NTuple::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
             Ok(Evaluation::NTuple(Box::leak(Box::new(net))))
         }
-        _ => Err(format!("'{s}' is not an evaluation (expected heuristic or ntuple:FILE)")),
+        _ => Err(format!("'{s}' is not an evaluation (expected heuristic, ntuple or ntuple:FILE)")),
     }
 }
 
