@@ -136,12 +136,15 @@ fn the_agents_play_with_a_trained_network() {
 #[test]
 fn eval_ntuple_is_the_shipped_large_network() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/2048-ntuple-large.bin");
-    let games = |eval: &str| {
+    let games = |eval: &str, network: &str| {
         let v = json(&["play", "2048", "--agent", "greedy", "--games", "3", "--seed", "4", "--eval", eval, "--json"]);
         assert_eq!(v["config"]["evaluation"], "ntuple");
+        // The configuration says which network played.
+        assert_eq!(v["config"]["network"], network);
         v["games"].as_array().unwrap().iter().map(|g| g["score"].as_u64().unwrap()).collect::<Vec<_>>()
     };
-    assert_eq!(games("ntuple"), games(&format!("ntuple:{file}")));
+    let built_in = games("ntuple", "built-in (weights/2048-ntuple-large.bin)");
+    assert_eq!(built_in, games(&format!("ntuple:{file}"), file));
 }
 
 #[test]

@@ -177,7 +177,10 @@ pub fn config_line(c: &AgentConfig) -> String {
         AgentKind::Random => "uniformly random legal move".to_string(),
     };
     match c.policy.evaluation {
-        Evaluation::NTuple(_) if c.kind != AgentKind::Random => format!("{line}; evaluation: n-tuple network"),
+        Evaluation::NTuple(n) if c.kind != AgentKind::Random => match super::network_source(n) {
+            Some(source) => format!("{line}; evaluation: n-tuple network {source}"),
+            None => format!("{line}; evaluation: n-tuple network"),
+        },
         _ => line,
     }
 }
@@ -204,5 +207,9 @@ pub fn config_json(c: &AgentConfig) -> Value {
         "reuse": c.reuse,
         "evaluation": c.policy.evaluation.name(),
         "weights": c.policy.evaluation.heuristic().map(|h| h.weights()),
+        "network": match c.policy.evaluation {
+            Evaluation::NTuple(n) => super::network_source(n),
+            Evaluation::Heuristic(_) => None,
+        },
     })
 }

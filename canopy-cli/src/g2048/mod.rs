@@ -87,6 +87,29 @@ pub struct Choosers {
 /// works from any directory.
 static BUILT_IN_NETWORK: &[u8] = include_bytes!("../../../weights/2048-ntuple-large.bin");
 
+/// What the configuration says of the built-in network's source.
+const BUILT_IN_SOURCE: &str = "built-in (weights/2048-ntuple-large.bin)";
+
+/// Where each network `--eval` loaded came from (the built-in one, or the file as given), by the
+/// network's address: what the configuration's `network` field and line name.
+static NETWORK_SOURCES: std::sync::Mutex<Vec<(usize, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// Keeps `net` for the whole run and notes where it came from.
+fn keep_network(net: NTuple, source: String) -> &'static NTuple {
+    let net: &'static NTuple = Box::leak(Box::new(net));
+    if let Ok(mut sources) = NETWORK_SOURCES.lock() {
+        sources.push((net as *const NTuple as usize, source));
+    }
+    net
+}
+
+/// Where `net` came from (see [`NETWORK_SOURCES`]), when `--eval` loaded it.
+pub fn network_source(net: &NTuple) -> Option<String> {
+    let addr = net as *const NTuple as usize;
+    let sources = NETWORK_SOURCES.lock().ok()?;
+    sources.iter().find(|(a, _)| *a == addr).map(|(_, s)| s.clone())
+}
+
 /// Reads `--eval`: `heuristic`; `ntuple`, the built-in network; or `ntuple:FILE`, whose network is
 /// loaded. A network is kept for the whole run.
 fn parse_eval(s: &str) -> Result<Evaluation, String> {
@@ -96,12 +119,12 @@ fn parse_eval(s: &str) -> Result<Evaluation, String> {
     }
     if s.eq_ignore_ascii_case("ntuple") {
         let net = NTuple::from_bytes(BUILT_IN_NETWORK).map_err(|e| format!("the built-in network: {e}"))?;
-        return Ok(Evaluation::NTuple(Box::leak(Box::new(net))));
+        return Ok(Evaluation::NTuple(keep_network(net, BUILT_IN_SOURCE.to_string())));
     }
     match s.split_once(':') {
         Some((kind, path)) if kind.eq_ignore_ascii_case("ntuple") && !path.is_empty() => {
             let net = NTuple::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
-            Ok(Evaluation::NTuple(Box::leak(Box::new(net))))
+            Ok(Evaluation::NTuple(keep_network(net, path.to_string())))
         }
         _ => Err(format!("'{s}' is not an evaluation (expected heuristic, ntuple or ntuple:FILE)")),
     }

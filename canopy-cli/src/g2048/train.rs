@@ -45,7 +45,8 @@ pub struct Train {
     #[arg(long, value_enum, conflicts_with = "init")]
     pub tuples: Option<Layout>,
     /// Go on training the network in this weights file (its tuples and weights) instead of starting from
-    /// zero weights: a second stage, with a smaller --alpha, say.
+    /// zero weights, for a second stage at a smaller --alpha; not with --tuples. Give the stage its own
+    /// --seed: the same seed replays the first stage's spawns.
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
     /// Print one JSON summary at the end instead of the report lines.
@@ -192,7 +193,8 @@ pub fn train(args: &Train) -> anyhow::Result<()> {
             "out": args.out.display().to_string(),
             "init": args.init.as_ref().map(|p| p.display().to_string()),
             "seed": args.seed,
-            "alpha": args.alpha,
+            // The rate as given (0.001), not the f32's widened digits (0.0010000000474974513).
+            "alpha": args.alpha.to_string().parse::<f64>().unwrap_or(f64::from(args.alpha)),
             "games": played,
             "games_asked": args.games,
             "stopped": stopped,
@@ -206,8 +208,13 @@ pub fn train(args: &Train) -> anyhow::Result<()> {
     if stopped {
         println!("stopped after {played} of {} games", args.games);
     }
+    let from = match &args.init {
+        Some(path) => format!(" from {}", path.display()),
+        None => String::new(),
+    };
     println!(
-        "trained {played} games in {seconds:.1} s (seed {}, alpha {}); best score {} (max tile {}); wrote {} ({bytes} bytes)",
+        "trained {played} games{from} in {seconds:.1} s ({} tuples, seed {}, alpha {}); best score {} (max tile {}); wrote {} ({bytes} bytes)",
+        net.tuples().len(),
         args.seed,
         args.alpha,
         best.score,
