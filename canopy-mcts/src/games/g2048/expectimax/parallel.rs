@@ -108,40 +108,27 @@ impl ParallelExpectimax {
         let next = crate::sync::AtomicUsize::new(0);
         let items = &items;
         let next = &next;
+        // A searcher takes items from the shared counter until none is left (or its clock ran out).
+        let take = |s: &mut Expectimax| -> ThreadResult {
+            s.depth_cut = false;
+            let mut out = Vec::new();
+            loop {
+                let i = next.fetch_add(1, crate::sync::Ordering::Relaxed);
+                if i >= items.len() || s.aborted {
+                    break;
+                }
+                let it = items[i];
+                out.push((i, s.max_node(it.board, d, it.budget)));
+            }
+            (out, s.aborted, s.depth_cut)
+        };
         let results: Vec<ThreadResult> = if d <= SERIAL_DEPTH {
             // A shallow iteration is shorter than starting the threads: the first searcher takes every
             // item (the values do not depend on which searcher computes them).
-            let s = &mut self.searchers[0];
-            s.depth_cut = false;
-            let mut out = Vec::with_capacity(items.len());
-            for (i, it) in items.iter().enumerate() {
-                if s.aborted {
-                    break;
-                }
-                out.push((i, s.max_node(it.board, d, it.budget)));
-            }
-            vec![(out, s.aborted, s.depth_cut)]
+            vec![take(&mut self.searchers[0])]
         } else {
             std::thread::scope(|scope| {
-                let handles: Vec<_> = self
-                    .searchers
-                    .iter_mut()
-                    .map(|s| {
-                        scope.spawn(move || {
-                            s.depth_cut = false;
-                            let mut out = Vec::new();
-                            loop {
-                                let i = next.fetch_add(1, crate::sync::Ordering::Relaxed);
-                                if i >= items.len() || s.aborted {
-                                    break;
-                                }
-                                let it = items[i];
-                                out.push((i, s.max_node(it.board, d, it.budget)));
-                            }
-                            (out, s.aborted, s.depth_cut)
-                        })
-                    })
-                    .collect();
+                let handles: Vec<_> = self.searchers.iter_mut().map(|s| scope.spawn(move || take(s))).collect();
                 handles.into_iter().map(|h| h.join().expect("expectimax worker panicked")).collect()
             })
         };
