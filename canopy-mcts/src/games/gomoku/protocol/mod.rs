@@ -58,8 +58,9 @@
 //! BEGIN, or the BOARD line of a BOARD block) was read: without a match limit, the turn limit less a
 //! latency margin ([`latency_margin`]); with one, a share of the time left over the expected remaining
 //! moves ([`moves_left`]), twice as large for a critical move (the opponent threatens a victory by
-//! continuous fours), and at most three shares or the turn limit. The search stops at the soft time once
-//! [`Settle`] finds it settled (earlier when one move dominates) and never after the hard time; forced
+//! continuous fours), and at most three shares or the turn limit. Under a match clock the search stops at
+//! the soft time once [`Settle`] finds it settled (earlier when one move dominates); without one it uses
+//! the whole turn (time saved has no later use). It never runs after the hard time; forced
 //! moves and victories by fours need no search. `canopy gomocup --time` and `--playouts` cap it further.
 //! The search's memory budget is three quarters of `max_memory` after a fixed reserve for the program
 //! itself ([`memory_budget`]). A positive `max_memory` too small for the reserve and the smallest search
@@ -459,12 +460,13 @@ impl<'a, W: Write> Brain<'a, W> {
         }
         let tuning = self.config.tuning;
         let cap = |b: MoveBudget| match self.config.params.time_ms {
-            Some(t) => MoveBudget { soft_ms: b.soft_ms.min(t).max(1), hard_ms: b.hard_ms.min(t).max(1) },
+            Some(t) => MoveBudget { soft_ms: b.soft_ms.min(t).max(1), hard_ms: b.hard_ms.min(t).max(1), ..b },
             None => b,
         };
         let share = |b: MoveBudget| MoveBudget {
             soft_ms: (b.soft_ms / self.time_share).max(1),
             hard_ms: (b.hard_ms / self.time_share).max(1),
+            ..b
         };
         let normal = share(cap(move_budget(self.limits(), empty, Urgency::Normal)));
         // The threat-space searches get at most a third of a normal move.

@@ -11,7 +11,9 @@
 //! as it looks settled, and a *hard* time it never passes. Both are net of a latency margin
 //! ([`latency_margin`]) for the process, the pipes and the end of the search.
 //!
-//! - No match limit: soft = hard = the turn limit, net.
+//! - No match limit: soft = hard = the turn limit, net, and the search uses all of it: time saved on
+//!   one move has no later use (a brain does not think on the opponent's time), so [`Settle`] never
+//!   stops early.
 //! - A match limit: the time left is shared over the brain's expected remaining moves ([`moves_left`]):
 //!   soft = that share (twice it for a [`Urgency::Critical`] move), hard = three shares; neither more
 //!   than the turn limit. One move never takes more than 3/8 of what is left, so the match clock cannot
@@ -74,13 +76,17 @@ pub enum Urgency {
 }
 
 /// A move's time in milliseconds, counted from the moment its command was read: the search may stop
-/// after `soft_ms` once it looks settled ([`Settle`]) and never runs past `hard_ms`.
+/// after `soft_ms` once it looks settled ([`Settle`], only when `early_stop`) and never runs past
+/// `hard_ms`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveBudget {
     /// When a settled search stops; `1 <= soft_ms <= hard_ms`.
     pub soft_ms: u64,
     /// When any search stops.
     pub hard_ms: u64,
+    /// Whether a settled search may stop before `hard_ms`: only under a match clock, where the time saved
+    /// goes to later moves.
+    pub early_stop: bool,
 }
 
 /// The milliseconds kept back from a time `t` for process and pipe latency and the end of the search:
@@ -103,16 +109,16 @@ pub fn moves_left(empty_cells: usize) -> u64 {
 /// The budget of a move with `empty_cells` empty cells under `limits` (see the module documentation):
 ///
 /// - `turn` = `timeout_turn`, or [`FAST_MOVE_MS`] when it is 0;
-/// - no match limit ([`TimeLimits::match_left`] is `None`): soft = hard = `net(turn)`;
+/// - no match limit ([`TimeLimits::match_left`] is `None`): soft = hard = `net(turn)`, no early stop;
 /// - else with `share = left / moves_left(empty_cells)`: hard = `net(min(turn, 3 share))`, soft =
-///   `min(hard, net(share))`, or `net(2 share)` for a critical move;
+///   `min(hard, net(share))`, or `net(2 share)` for a critical move, and a settled search may stop early;
 ///
 /// where `net(t) = max(1, t - latency_margin(t))`.
 pub fn move_budget(limits: TimeLimits, empty_cells: usize, urgency: Urgency) -> MoveBudget {
     let turn = if limits.timeout_turn == 0 { FAST_MOVE_MS } else { limits.timeout_turn };
     let Some(left) = limits.match_left() else {
         let t = net(turn);
-        return MoveBudget { soft_ms: t, hard_ms: t };
+        return MoveBudget { soft_ms: t, hard_ms: t, early_stop: false };
     };
     let share = left / moves_left(empty_cells);
     let hard = net(turn.min(share.saturating_mul(3)));
@@ -120,7 +126,7 @@ pub fn move_budget(limits: TimeLimits, empty_cells: usize, urgency: Urgency) -> 
         Urgency::Normal => 1,
         Urgency::Critical => 2,
     };
-    MoveBudget { soft_ms: net(share.saturating_mul(shares)).min(hard), hard_ms: hard }
+    MoveBudget { soft_ms: net(share.saturating_mul(shares)).min(hard), hard_ms: hard, early_stop: true }
 }
 
 /// A settled search's best move leads the runner-up by at least this factor (visits): `3 / 2`.
@@ -139,7 +145,8 @@ pub const DOMINANT_VISITS: u64 = 100;
 /// - elapsed >= soft and the search is *settled*: the best move is the same as for the last soft / 4
 ///   milliseconds and leads the runner-up by [`CLEAR_LEAD`] (3 visits to 2) or more.
 ///
-/// Otherwise the search goes on, up to its hard time (which the search enforces itself).
+/// Otherwise, and always when the budget has no [`MoveBudget::early_stop`], the search goes on, up to its
+/// hard time (which the search enforces itself).
 #[derive(Clone, Debug)]
 pub struct Settle {
     budget: MoveBudget,
@@ -161,7 +168,7 @@ impl Settle {
             self.best_since_ms = elapsed_ms;
         }
         let soft = self.budget.soft_ms;
-        if best.is_none() {
+        if best.is_none() || !self.budget.early_stop {
             return false;
         }
         let dominant = best_visits >= DOMINANT_VISITS && best_visits >= DOMINANT_LEAD.saturating_mul(second_visits);
@@ -182,20 +189,26 @@ mod tests {
         TimeLimits { timeout_turn, timeout_match, time_left }
     }
 
+    /// A budget under a match clock (a settled search may stop early).
     fn budget(soft_ms: u64, hard_ms: u64) -> MoveBudget {
-        MoveBudget { soft_ms, hard_ms }
+        MoveBudget { soft_ms, hard_ms, early_stop: true }
+    }
+
+    /// A budget without a match clock (the search uses all of it).
+    fn whole(ms: u64) -> MoveBudget {
+        MoveBudget { soft_ms: ms, hard_ms: ms, early_stop: false }
     }
 
     #[test]
     fn turn_limit_only() {
         // 5 s: margin min(1000, 280).
-        assert_eq!(move_budget(TimeLimits::default(), 200, Urgency::Normal), budget(4_720, 4_720));
-        assert_eq!(move_budget(limits(300, 0, None), 200, Urgency::Critical), budget(255, 255));
-        assert_eq!(move_budget(limits(100, 0, None), 10, Urgency::Normal), budget(80, 80));
+        assert_eq!(move_budget(TimeLimits::default(), 200, Urgency::Normal), whole(4_720));
+        assert_eq!(move_budget(limits(300, 0, None), 200, Urgency::Critical), whole(255));
+        assert_eq!(move_budget(limits(100, 0, None), 10, Urgency::Normal), whole(80));
         // 0 = play fast.
-        assert_eq!(move_budget(limits(0, 0, None), 200, Urgency::Normal), budget(40, 40));
+        assert_eq!(move_budget(limits(0, 0, None), 200, Urgency::Normal), whole(40));
         // time_left of an unlimited match is no limit, whatever timeout_match says.
-        assert_eq!(move_budget(limits(2_000, 0, Some(UNLIMITED_TIME_LEFT)), 50, Urgency::Normal), budget(1_870, 1_870));
+        assert_eq!(move_budget(limits(2_000, 0, Some(UNLIMITED_TIME_LEFT)), 50, Urgency::Normal), whole(1_870));
     }
 
     #[test]
@@ -287,5 +300,14 @@ mod tests {
         assert!(!s.look(500, Some("7,7"), 99, 0));
         // A single candidate dominates.
         assert!(s.look(600, Some("7,7"), 200, 0));
+    }
+
+    #[test]
+    fn without_a_match_clock_the_search_uses_the_whole_turn() {
+        let b = move_budget(limits(1_000, 0, Some(UNLIMITED_TIME_LEFT)), 200, Urgency::Normal);
+        assert_eq!(b, whole(920));
+        let mut s = Settle::new(b);
+        assert!(!s.look(500, Some("7,7"), 100_000, 10), "dominant, but no clock to save time for");
+        assert!(!s.look(919, Some("7,7"), 200_000, 10), "settled, but no clock to save time for");
     }
 }
