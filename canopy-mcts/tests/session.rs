@@ -76,6 +76,39 @@ fn a_position_the_tree_does_not_hold_starts_afresh_and_bad_events_change_nothing
 }
 
 #[test]
+fn advancing_through_several_events_at_once_keeps_what_one_at_a_time_keeps() {
+    // A move and its reply, one copy of the kept subtree against two: the same tree, the same next search.
+    let game = Gomoku::try_new(9, Rule::Freestyle).unwrap();
+    let start = || {
+        let mut s = Session::new(game, game.from_moves("").unwrap(), one_thread());
+        s.search(Limits::playouts(20_000));
+        s
+    };
+    let (mut stepwise, mut at_once) = (start(), start());
+    let mut line = Vec::new();
+    let mut state = game.from_moves("").unwrap();
+    // The line the search likes best, two plies deep.
+    for _ in 0..2 {
+        let mut probe = Session::new(game, state.clone(), one_thread());
+        let best = probe.search(Limits::playouts(2_000)).best.unwrap();
+        game.apply(&mut state, best);
+        line.push(best);
+    }
+    let a = stepwise.advance(Event::Action(line[0])).and_then(|_| stepwise.advance(Event::Action(line[1]))).unwrap();
+    let b = at_once.advance_all(line.iter().map(|&c| Event::Action(c))).unwrap();
+    assert!(a.visits > 0, "the reply was searched: {a:?}");
+    assert_eq!((a.visits, a.nodes, a.memory_bytes), (b.visits, b.nodes, b.memory_bytes));
+    assert_eq!(stepwise.state(), at_once.state());
+    let (x, y) = (stepwise.search(Limits::playouts(5_000)), at_once.search(Limits::playouts(5_000)));
+    assert_eq!((x.best, x.root_visits, x.nodes), (y.best, y.root_visits, y.nodes));
+    // A refused event after a good one: the good one stays applied, on the kept subtree.
+    let mut s = start();
+    assert_eq!(s.advance_all([Event::Action(line[0]), Event::Action(line[0])]).unwrap_err().0, 1);
+    assert!(s.root_visits() > 0);
+    assert_eq!(s.state().stone_count(), 1);
+}
+
+#[test]
 fn a_transposition_table_holds_only_the_kept_tree_after_re_rooting() {
     let game = Gomoku::try_new(7, Rule::Freestyle).unwrap();
     let state = game.from_moves("3,3 2,2").unwrap();

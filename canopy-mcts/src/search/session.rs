@@ -382,18 +382,30 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// # Errors
     /// [`AdvanceError`] when the event cannot happen in the current position; the session is unchanged.
     pub fn advance(&mut self, event: Event<G::Action, G::Outcome>) -> Result<Kept, AdvanceError> {
+        self.advance_all([event]).map_err(|(_, e)| e)
+    }
+
+    /// The position after `event` from `state` and the tree's step for it.
+    ///
+    /// # Errors
+    /// [`AdvanceError`] when the event cannot happen in `state`.
+    fn step(
+        &self,
+        state: &G::State,
+        event: Event<G::Action, G::Outcome>,
+    ) -> Result<(G::State, Step<G::Action, G::Outcome>), AdvanceError> {
         let game = &self.game;
-        let mut next = self.state.clone();
-        let step = match (game.to_move(&self.state), event) {
+        let mut next = state.clone();
+        let step = match (game.to_move(state), event) {
             (Turn::Terminal, _) => return Err(AdvanceError::GameOver),
-            (Turn::Player(_), Event::Action(a)) if game.is_legal(&self.state, a, &mut Vec::new()) => {
+            (Turn::Player(_), Event::Action(a)) if game.is_legal(state, a, &mut Vec::new()) => {
                 game.apply(&mut next, a);
                 Step::Action(a)
             }
             (_, Event::Action(a)) => return Err(AdvanceError::IllegalAction(game.action_name(&a))),
             (Turn::Chance, Event::Outcome(o)) => {
                 let mut outcomes = Vec::new();
-                game.chance_outcomes(&self.state, &mut outcomes);
+                game.chance_outcomes(state, &mut outcomes);
                 if !outcomes.is_empty() && !outcomes.iter().any(|(x, p)| *x == o && *p > 0.0) {
                     return Err(AdvanceError::ImpossibleOutcome(game.outcome_name(&o)));
                 }
@@ -402,21 +414,12 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
             }
             (Turn::Player(_), Event::Outcome(o)) => return Err(AdvanceError::ImpossibleOutcome(game.outcome_name(&o))),
         };
-        let child = self
-            .tree
-            .root()
-            .children_acquire()
-            .and_then(|edges| edges.iter().find(|e| e.step == step))
-            .and_then(|e| e.child_acquire());
-        let kept = child.and_then(|c| self.tree.rerooted(c, self.params.memory_bytes));
-        self.tree = kept.unwrap_or_else(|| Tree::new(game, &next, &table_params(&self.params, Limits::playouts(0))));
-        self.state = next;
-        self.root_moves = None;
-        Ok(Kept { visits: self.root_visits(), nodes: self.tree.nodes, memory_bytes: self.tree.memory_bytes() })
+        Ok((next, step))
     }
 
     /// [`Session::advance`] through several events in order; stops at the first refused one (the
-    /// events before it stay applied) and says which.
+    /// events before it stay applied) and says which. The kept subtree is copied once, at the end (a
+    /// move and its reply cost one copy, not two).
     ///
     /// # Errors
     /// The index of the refused event and why.
@@ -424,11 +427,38 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         &mut self,
         events: impl IntoIterator<Item = Event<G::Action, G::Outcome>>,
     ) -> Result<Kept, (usize, AdvanceError)> {
-        let mut kept = Kept { visits: self.root_visits(), nodes: self.tree.nodes, memory_bytes: self.memory_bytes() };
+        let mut state = self.state.clone();
+        // The node the events so far lead to; `None` once they leave the tree.
+        let mut node = Some(self.tree.root());
+        let mut moved = false;
+        let mut refused = None;
         for (i, event) in events.into_iter().enumerate() {
-            kept = self.advance(event).map_err(|e| (i, e))?;
+            match self.step(&state, event) {
+                Ok((next, step)) => {
+                    node = node
+                        .and_then(|n| n.children_acquire())
+                        .and_then(|edges| edges.iter().find(|e| e.step == step))
+                        .and_then(|e| e.child_acquire());
+                    state = next;
+                    moved = true;
+                }
+                Err(e) => {
+                    refused = Some((i, e));
+                    break;
+                }
+            }
         }
-        Ok(kept)
+        if moved {
+            let kept = node.and_then(|c| self.tree.rerooted(c, self.params.memory_bytes));
+            self.tree =
+                kept.unwrap_or_else(|| Tree::new(&self.game, &state, &table_params(&self.params, Limits::playouts(0))));
+            self.state = state;
+            self.root_moves = None;
+        }
+        match refused {
+            Some(r) => Err(r),
+            None => Ok(Kept { visits: self.root_visits(), nodes: self.tree.nodes, memory_bytes: self.memory_bytes() }),
+        }
     }
 
     /// Starts a search of the current position within `limits` on a background thread and returns its

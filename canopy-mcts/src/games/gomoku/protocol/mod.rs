@@ -494,8 +494,12 @@ impl<'a, W: Write> Brain<'a, W> {
         let interval = (budget.soft_ms / 10).clamp(5, 50);
         let progress = Some((interval, &mut observe as &mut dyn FnMut(&Progress)));
         let report = if tuning.reuse {
-            let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
+            let playouts = params.playouts;
             let tree = self.kept_tree(game, state, policy, params);
+            // Re-rooting the kept tree takes time of its own (it copies the kept part): the search gets
+            // what is left of the hard time after it.
+            let spent = received.elapsed().as_millis() as u64;
+            let limits = Limits { playouts, time_ms: Some(budget.hard_ms.saturating_sub(spent).max(1)) };
             tree.restrict_root(root_moves.map(|m| (m, Coverage::ProofSafe)));
             tree.search_observed(limits, Some(signal.stop_flag()), progress)
         } else {
@@ -522,7 +526,7 @@ impl<'a, W: Write> Brain<'a, W> {
                 return Some(t);
             }
             let (&mine, &theirs) = (self.mine.last()?, self.theirs.last()?);
-            let advanced = t.advance(Event::Action(mine)).is_ok() && t.advance(Event::Action(theirs)).is_ok();
+            let advanced = t.advance_all([Event::Action(mine), Event::Action(theirs)]).is_ok();
             (advanced && same(&t)).then_some(t)
         });
         let mut tree = follows
