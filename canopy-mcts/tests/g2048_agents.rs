@@ -325,3 +325,32 @@ fn a_game_ends_with_the_record_of_its_moves() {
     assert_eq!((again.returns, again.total_moves()), (r.returns, r.total_moves()));
     assert_eq!(again.actions().collect::<Vec<_>>(), r.actions().collect::<Vec<_>>());
 }
+
+#[test]
+fn priors_are_a_softmax_of_the_moves_afterstate_values() {
+    let board: Board = "0,0,2,4,0,2,8,16,2,4,32,64,8,16,128,512".parse().unwrap();
+    let state = G2048State { board, spawn_pending: false };
+    let mut actions = Vec::new();
+    canopy_mcts::Game::legal_actions(&G2048, &state, &mut actions);
+    assert!(actions.len() >= 2, "{actions:?}");
+    let mut out = Vec::new();
+    // No temperature: no priors.
+    assert!(!G2048Policy::default().priors(&G2048, &state, &actions, &mut out));
+    let value = |d: Dir| {
+        let (after, gain) = board.afterstate(d);
+        gain as f32 + G2048Policy::default().evaluation.evaluate(&after)
+    };
+    let top = actions.iter().map(|&d| value(d)).fold(f32::NEG_INFINITY, f32::max);
+    for t in [0.001, 0.01, 0.1] {
+        let policy = G2048Policy { prior_temperature: t, ..G2048Policy::default() };
+        assert!(policy.priors(&G2048, &state, &actions, &mut out));
+        assert_eq!(out.len(), actions.len());
+        for (&d, &w) in actions.iter().zip(&out) {
+            let expected = ((value(d) - top) / (t as f32 * top.abs().max(1.0))).exp();
+            assert!((w - expected).abs() <= 1e-6 * expected.max(1e-30), "{d:?} at {t}: {w} vs {expected}");
+            assert!(w > 0.0 || value(d) < top, "only worse moves may underflow to 0");
+        }
+        // The best move has the weight 1, the largest.
+        assert!(out.iter().any(|&w| w == 1.0) && out.iter().all(|&w| w <= 1.0));
+    }
+}

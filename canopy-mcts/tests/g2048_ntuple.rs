@@ -280,7 +280,7 @@ fn the_agents_take_the_network_as_their_evaluation() {
     // MCTS and expectimax run with it and choose legal moves.
     for kind in [AgentKind::Mcts, AgentKind::Expectimax] {
         let mut config = AgentConfig::new(kind);
-        config.policy = G2048Policy { rollout: RolloutPolicy::TUNED, evaluation };
+        config.policy = G2048Policy { rollout: RolloutPolicy::TUNED, evaluation, ..config.policy };
         config.search.playouts = Some(200);
         config.search.threads = 1;
         config.expectimax.depth = Some(2);

@@ -194,6 +194,14 @@ const AGENT_PARAMS: &[Param<AgentConfig>] = &[
         get: |c| Value::Int(u64::from(c.policy.rollout.leaf_depth)),
     },
     Param {
+        name: "prior_temperature",
+        help: "PUCT priors (with --selection puct) from the evaluation: a softmax over the moves' merge score + \
+               evaluation at this temperature, relative to the best move's value; 0: no priors (default 0)",
+        kind: Kind::Real { min: 0.0, max: 1e6 },
+        store: Store::Real(|c, v| c.policy.prior_temperature = v),
+        get: |c| Value::Real(c.policy.prior_temperature),
+    },
+    Param {
         name: "depth",
         help: "Expectimax depth in moves (default: iterative deepening within the time; without one, max(4, \
                distinct tiles - 1))",

@@ -158,19 +158,27 @@ impl Default for RolloutPolicy {
 pub struct G2048;
 
 /// The search policy for 2048: every legal move is a candidate, and rollouts play with a
-/// [`RolloutPolicy`] (uniform random to the end by default) scored with an evaluation function.
+/// [`RolloutPolicy`] (uniform random to the end by default) scored with an evaluation function; with a
+/// prior temperature, PUCT priors from the same evaluation ([`G2048Policy::prior_temperature`]).
 #[derive(Clone, Copy, Debug)]
 pub struct G2048Policy {
     /// How rollouts play.
     pub rollout: RolloutPolicy,
     /// The evaluation used by greedy and truncated rollouts (and by the agents that evaluate boards).
     pub evaluation: Evaluation,
+    /// Temperature `T` of the PUCT priors (relative to the best move's value), 0 = no priors (PUCT then
+    /// weighs the moves alike; UCT never reads priors). A move with the value `v = merge score +
+    /// evaluation of its afterstate` gets the weight `exp((v - v_max) / (T · max(|v_max|, 1)))`: with
+    /// `T = 0.01` a move worth 1% less than the best has `1/e` of its weight. A softmax over the
+    /// evaluation's afterstate values, as Monte-Carlo softmax search uses its network's (Watanabe and
+    /// Matsuzaki, TAAI 2022); the relative scale makes one `T` fit evaluations in any units.
+    pub prior_temperature: f64,
 }
 
 impl Default for G2048Policy {
-    /// Uniform-random rollouts to the end, the [`eval::STANDARD`] evaluation.
+    /// Uniform-random rollouts to the end, the [`eval::STANDARD`] evaluation, no priors.
     fn default() -> Self {
-        G2048Policy { rollout: RolloutPolicy::RANDOM, evaluation: Evaluation::standard() }
+        G2048Policy { rollout: RolloutPolicy::RANDOM, evaluation: Evaluation::standard(), prior_temperature: 0.0 }
     }
 }
 
@@ -260,6 +268,23 @@ fn rollout_with<E: Evaluate>(policy: RolloutPolicy, h: &E, s: &G2048State, rng: 
 }
 
 impl Policy<G2048> for G2048Policy {
+    /// Softmax priors over the moves' afterstate values (see [`G2048Policy::prior_temperature`]);
+    /// `false` (no priors) when the temperature is 0.
+    fn priors(&self, _game: &G2048, s: &G2048State, actions: &[Dir], out: &mut Vec<f32>) -> bool {
+        if self.prior_temperature <= 0.0 {
+            return false;
+        }
+        out.clear();
+        out.extend(actions.iter().map(|&dir| {
+            let (after, gain) = s.board.afterstate(dir);
+            gain as f32 + self.evaluation.evaluate(&after)
+        }));
+        let top = out.iter().fold(f32::NEG_INFINITY, |a, &v| a.max(v));
+        let scale = (self.prior_temperature * f64::from(top.abs().max(1.0))) as f32;
+        out.iter_mut().for_each(|v| *v = ((*v - top) / scale).exp());
+        true
+    }
+
     /// A rollout with the configured [`RolloutPolicy`] ([`G2048Policy::rollout_value`]): `[value]`.
     /// With the default policy, a uniform-random playout that consumes the generator exactly as
     /// [`crate::policy::uniform_rollout`] does and returns the merge score until no move is legal.
