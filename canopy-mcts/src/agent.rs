@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use crate::game::{Game, Returns, Turn};
 use crate::rng::{self, Rng};
-use crate::search::{Event, Limits, Search, SearchParams, SearchReport, Session};
+use crate::search::{Event, Follower, Limits, Search, SearchParams, SearchReport, Session};
 use crate::sync::AtomicBool;
 
 /// How an agent arrived at its move.
@@ -373,21 +373,21 @@ pub struct Mcts<G: Game> {
     pub params: SearchParams,
     /// Keep the tree between moves.
     reuse: bool,
-    /// The kept tree, at the position after the last event observed.
-    session: Option<Session<G>>,
+    /// The kept tree, following the events observed.
+    session: Follower<G>,
 }
 
 impl<G: Game> Mcts<G> {
     /// The search agent with `params`, keeping its tree between moves.
     pub fn new(params: SearchParams) -> Self {
-        Mcts { params, reuse: true, session: None }
+        Mcts { params, reuse: true, session: Follower::default() }
     }
 
     /// The same agent keeping its tree between moves (`true`, the default) or searching every move from a
     /// new tree (`false`).
     pub fn with_reuse(mut self, reuse: bool) -> Self {
         self.reuse = reuse;
-        self.session = None;
+        self.session.clear();
         self
     }
 
@@ -402,7 +402,7 @@ impl<G: Game> fmt::Debug for Mcts<G> {
         f.debug_struct("Mcts")
             .field("params", &self.params)
             .field("reuse", &self.reuse)
-            .field("kept_nodes", &self.session.as_ref().map(Session::nodes))
+            .field("kept_nodes", &self.session.peek().map(Session::nodes))
             .finish()
     }
 }
@@ -422,7 +422,7 @@ where
             return Decision::from_report(Search::new(game, params).run_with_stop(state, cx.stop));
         }
         let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
-        let session = match &mut self.session {
+        let session = match self.session.slot() {
             Some(s) if s.state() == state => {
                 s.set_params(params);
                 s
@@ -432,13 +432,9 @@ where
         Decision::from_report(session.search_observed(limits, cx.stop, None))
     }
 
-    /// Re-roots the kept tree on the event; a tree that cannot follow is dropped.
+    /// Queues the event for the kept tree, which is re-rooted before the next search ([`Follower`]).
     fn observe(&mut self, _game: &G, event: Event<G::Action, G::Outcome>) {
-        if let Some(s) = &mut self.session {
-            if s.advance(event).is_err() {
-                self.session = None;
-            }
-        }
+        self.session.observe(event);
     }
 }
 

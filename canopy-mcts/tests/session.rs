@@ -10,7 +10,7 @@ use canopy_mcts::games::g2048::{G2048Policy, G2048State, G2048};
 use canopy_mcts::games::gomoku::{Gomoku, Rule};
 use canopy_mcts::games::tictactoe::{minimax, TicTacToe, TicTacToeState};
 use canopy_mcts::rng::seeded;
-use canopy_mcts::search::{AdvanceError, Event, Limits, SearchParams, Session};
+use canopy_mcts::search::{AdvanceError, Event, Follower, Limits, SearchParams, Session};
 use canopy_mcts::{Game, Proof, Turn};
 
 fn one_thread() -> SearchParams {
@@ -106,6 +106,35 @@ fn advancing_through_several_events_at_once_keeps_what_one_at_a_time_keeps() {
     assert_eq!(s.advance_all([Event::Action(line[0]), Event::Action(line[0])]).unwrap_err().0, 1);
     assert!(s.root_visits() > 0);
     assert_eq!(s.state().stone_count(), 1);
+}
+
+#[test]
+fn a_follower_re_roots_once_on_every_event_since_its_last_use() {
+    let game = Gomoku::try_new(9, Rule::Freestyle).unwrap();
+    let mut follower: Follower<Gomoku> = Follower::default();
+    // Without a session events are not kept.
+    follower.observe(Event::Action(game.from_moves("4,4").unwrap().last_move().unwrap()));
+    assert!(follower.slot().is_none());
+    let mut direct = Session::new(game, game.from_moves("").unwrap(), one_thread());
+    let best = direct.search(Limits::playouts(10_000)).best.unwrap();
+    let mut kept = Session::new(game, game.from_moves("").unwrap(), one_thread());
+    kept.search(Limits::playouts(10_000));
+    let before = kept.nodes();
+    *follower.slot() = Some(kept);
+    let reply = game.from_moves("5,5").unwrap().last_move().unwrap();
+    follower.observe(Event::Action(best));
+    follower.observe(Event::Action(reply));
+    // Nothing moved yet: the queued events wait for the next use.
+    assert_eq!(follower.peek().unwrap().nodes(), before);
+    let k = direct.advance_all([Event::Action(best), Event::Action(reply)]).unwrap();
+    let s = follower.slot().as_ref().unwrap();
+    assert_eq!(s.state(), direct.state());
+    assert_eq!((s.root_visits(), s.nodes()), (k.visits, k.nodes));
+    // An event the position cannot take drops the session.
+    follower.observe(Event::Action(reply));
+    assert!(follower.slot().is_none());
+    follower.clear();
+    assert!(follower.peek().is_none());
 }
 
 #[test]

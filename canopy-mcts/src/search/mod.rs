@@ -36,7 +36,7 @@ pub use params::{
     MIN_MEMORY_BYTES,
 };
 pub use report::{ActionStats, ProvenNode, SearchReport, SolverStatus, TableStats, TreeAudit};
-pub use session::{AdvanceError, Event, Kept, Limits, Recycled, SearchHandle, Session, Snapshot};
+pub use session::{AdvanceError, Event, Follower, Kept, Limits, Recycled, SearchHandle, Session, Snapshot};
 use tree::Tree;
 use tt::TranspositionTable;
 

@@ -145,6 +145,59 @@ pub struct Session<G: Game, P: Policy<G> = UniformPolicy> {
     root_moves: Option<(Vec<G::Action>, Coverage)>,
 }
 
+/// A kept [`Session`] that follows a game event by event and re-roots once per use: the events
+/// observed since the last use queue up ([`Follower::observe`]) and re-root the tree together, with
+/// one copy of the kept subtree ([`Session::advance_all`]), when the session is next asked for
+/// ([`Follower::slot`]). A move and its chance outcome (or its reply) so cost one copy, not two, and
+/// the copy comes just before the next search instead of right after each event.
+pub struct Follower<G: Game, P: Policy<G> = UniformPolicy> {
+    session: Option<Session<G, P>>,
+    pending: Vec<Event<G::Action, G::Outcome>>,
+}
+
+impl<G: Game, P: Policy<G>> Default for Follower<G, P> {
+    /// No session yet.
+    fn default() -> Self {
+        Follower { session: None, pending: Vec::new() }
+    }
+}
+
+impl<G: Game, P: Policy<G>> Follower<G, P> {
+    /// Queues `event` for the kept session (nothing to do without one).
+    pub fn observe(&mut self, event: Event<G::Action, G::Outcome>) {
+        if self.session.is_some() {
+            self.pending.push(event);
+        }
+    }
+
+    /// The kept session, at the position after every event observed (or `None`: none kept, or one the
+    /// events could not follow, which is dropped). The caller may replace it, e.g. with a fresh
+    /// session for another position.
+    pub fn slot(&mut self) -> &mut Option<Session<G, P>> {
+        if !self.pending.is_empty() {
+            let events = std::mem::take(&mut self.pending);
+            if let Some(s) = &mut self.session {
+                if s.advance_all(events).is_err() {
+                    self.session = None;
+                }
+            }
+        }
+        &mut self.session
+    }
+
+    /// The kept session as it was before the queued events, if any (for statistics that need no
+    /// re-rooting).
+    pub fn peek(&self) -> Option<&Session<G, P>> {
+        self.session.as_ref()
+    }
+
+    /// Drops the kept session and the queued events.
+    pub fn clear(&mut self) {
+        self.session = None;
+        self.pending.clear();
+    }
+}
+
 impl<G: Game> Session<G> {
     /// A session on `state` of `game`, with `params` for every search (their playout and time limits
     /// are not used: each search takes its own [`Limits`]) and the plain-MCTS [`UniformPolicy`].

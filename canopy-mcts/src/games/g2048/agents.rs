@@ -25,7 +25,7 @@ use super::{greedy_afterstate, tables, Board, Dir, G2048Policy, G2048State, Roll
 use crate::agent::{GameRecord, GameSeeds, How, Step};
 use crate::param::{Kind, Param, Settings, Store, Value};
 use crate::rng::{self, Rng};
-use crate::search::{Backup, Event, Limits, ProgressObserver, Search, SearchParams, SearchReport, Session};
+use crate::search::{Backup, Event, Follower, Limits, ProgressObserver, Search, SearchParams, SearchReport, Session};
 
 /// The agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -281,7 +281,7 @@ pub struct Agent {
     config: AgentConfig,
     expectimax: Option<ParallelExpectimax>,
     /// The kept search tree of MCTS in a game ([`AgentConfig::reuse`]).
-    session: Option<Session<G2048, G2048Policy>>,
+    session: Follower<G2048, G2048Policy>,
 }
 
 impl Agent {
@@ -291,7 +291,7 @@ impl Agent {
         let _ = tables::row_table();
         let expectimax = (config.kind == AgentKind::Expectimax)
             .then(|| ParallelExpectimax::new(config.policy.evaluation, config.search.threads, config.cache_slots));
-        Agent { config, expectimax, session: None }
+        Agent { config, expectimax, session: Follower::default() }
     }
 
     /// The configuration.
@@ -482,7 +482,7 @@ impl crate::agent::Agent<G2048> for Agent {
     ) -> Option<crate::agent::Decision<Dir>> {
         if self.config.kind == AgentKind::Mcts && self.config.reuse {
             let params = SearchParams { seed: cx.seed, ..self.config.search.clone() };
-            let session = match &mut self.session {
+            let session = match self.session.slot() {
                 Some(s) if s.state() == state => {
                     s.set_params(params.clone());
                     s
@@ -502,14 +502,10 @@ impl crate::agent::Agent<G2048> for Agent {
         Some(crate::agent::Decision { action: d.best?, how, work: d.work, report: d.report })
     }
 
-    /// Follows the game on the kept tree (MCTS with [`AgentConfig::reuse`]); a tree that cannot follow
-    /// is dropped.
+    /// Follows the game on the kept tree (MCTS with [`AgentConfig::reuse`]): the move and the spawn
+    /// re-root it together before the next search ([`Follower`]); a tree that cannot follow is dropped.
     fn observe(&mut self, _game: &G2048, event: Event<Dir, <G2048 as crate::Game>::Outcome>) {
-        if let Some(s) = &mut self.session {
-            if s.advance(event).is_err() {
-                self.session = None;
-            }
-        }
+        self.session.observe(event);
     }
 }
 

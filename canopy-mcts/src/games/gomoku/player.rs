@@ -27,7 +27,7 @@ use crate::game::Game;
 use crate::param::{Kind, Param, Settings, Store, Value};
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
-use crate::search::{Event, Limits, Search, SearchParams, SearchReport, Selection, Session};
+use crate::search::{Event, Follower, Limits, Search, SearchParams, SearchReport, Selection, Session};
 use crate::sync::AtomicBool;
 
 /// The UCT exploration constant Gomoku's commands use with `--selection uct` unless told otherwise:
@@ -459,13 +459,13 @@ pub fn fallback_move(game: &Gomoku, state: &GomokuState, rng: &mut Rng) -> Optio
 /// it; a position the tree does not stand for starts a fresh one).
 pub struct PlayerAgent {
     player: Player,
-    tree: Option<KeptTree>,
+    tree: Follower<Gomoku, GomokuPolicy>,
 }
 
 impl PlayerAgent {
     /// `player` at the start of a game, with no tree yet.
     pub fn new(player: Player) -> Self {
-        PlayerAgent { player, tree: None }
+        PlayerAgent { player, tree: Follower::default() }
     }
 
     /// The player.
@@ -484,7 +484,7 @@ impl std::fmt::Debug for PlayerAgent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PlayerAgent")
             .field("player", &self.player)
-            .field("kept_nodes", &self.tree.as_ref().map(Session::nodes))
+            .field("kept_nodes", &self.tree.peek().map(Session::nodes))
             .finish()
     }
 }
@@ -503,17 +503,14 @@ impl Agent<Gomoku> for PlayerAgent {
             }
             other => other.clone(),
         };
-        let mv = player.choose_on(game, state, cx.rng, cx.stop, Some(&mut self.tree))?;
+        let mv = player.choose_on(game, state, cx.rng, cx.stop, Some(self.tree.slot()))?;
         let work = mv.report.as_ref().map_or(0, |r| r.playouts);
         Some(Decision { action: mv.cell, how: mv.how, work, report: mv.report })
     }
 
-    /// Re-roots the kept tree on the move; a tree that cannot follow is dropped.
+    /// Queues the move for the kept tree: the player's move and the reply re-root it together before
+    /// the next search ([`Follower`]); a tree that cannot follow is dropped.
     fn observe(&mut self, _game: &Gomoku, event: Event<Cell, crate::game::NoOutcome>) {
-        if let Some(tree) = &mut self.tree {
-            if tree.advance(event).is_err() {
-                self.tree = None;
-            }
-        }
+        self.tree.observe(event);
     }
 }

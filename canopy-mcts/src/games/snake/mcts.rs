@@ -32,7 +32,7 @@
 
 use crate::agent::{Agent, Context, Decision, How};
 use crate::policy::Policy;
-use crate::search::{Event, Limits, Search, SearchParams, SearchReport, Session};
+use crate::search::{Event, Follower, Limits, Search, SearchParams, SearchReport, Session};
 
 use super::cycle::ClosingCycle;
 use super::state::{Cell, Dir, SnakeState};
@@ -67,8 +67,8 @@ pub struct MctsAgent {
     cycle: Option<ClosingCycle>,
     /// Keep the search tree between moves.
     reuse: bool,
-    /// The kept tree, at the position after the last event observed.
-    session: Option<Session<Snake, SnakePolicy>>,
+    /// The kept tree, following the events observed.
+    session: Follower<Snake, SnakePolicy>,
 }
 
 impl MctsAgent {
@@ -95,7 +95,7 @@ impl MctsAgent {
             endgame_free: 0,
             cycle: None,
             reuse: true,
-            session: None,
+            session: Follower::default(),
         }
     }
 
@@ -103,7 +103,7 @@ impl MctsAgent {
     /// [module docs](self)) or searching every move from a new tree (`false`).
     pub fn with_reuse(mut self, reuse: bool) -> Self {
         self.reuse = reuse;
-        self.session = None;
+        self.session.clear();
         self
     }
 
@@ -158,7 +158,7 @@ impl MctsAgent {
         let params = SearchParams { seed, ..self.params.clone() };
         let report = if self.reuse {
             let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
-            let session = match &mut self.session {
+            let session = match self.session.slot() {
                 Some(kept) if kept.state() == s => {
                     kept.set_params(params);
                     kept
@@ -173,15 +173,11 @@ impl MctsAgent {
         Choice { dir, how: How::Search, report: Some(report) }
     }
 
-    /// Follows the game on the kept tree: `event` is the move played or the food spawned, in order; a tree
-    /// that cannot follow is dropped (the next search starts a fresh one). Without a kept tree it does
-    /// nothing.
+    /// Follows the game on the kept tree: `event` is the move played or the food spawned, in order; the
+    /// events re-root the tree together before the next search ([`Follower`]), and a tree that cannot
+    /// follow is dropped (the next search starts a fresh one). Without a kept tree it does nothing.
     pub fn observe(&mut self, event: Event<Dir, Cell>) {
-        if let Some(kept) = &mut self.session {
-            if kept.advance(event).is_err() {
-                self.session = None;
-            }
-        }
+        self.session.observe(event);
     }
 
     /// The next move along the closing cycle, finding one first when the endgame has come.
