@@ -351,6 +351,6 @@ fn priors_are_a_softmax_of_the_moves_afterstate_values() {
             assert!(w > 0.0 || value(d) < top, "only worse moves may underflow to 0");
         }
         // The best move has the weight 1, the largest.
-        assert!(out.iter().any(|&w| w == 1.0) && out.iter().all(|&w| w <= 1.0));
+        assert!(out.contains(&1.0) && out.iter().all(|&w| w <= 1.0));
     }
 }

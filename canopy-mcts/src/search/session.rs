@@ -145,6 +145,9 @@ pub struct Session<G: Game, P: Policy<G> = UniformPolicy> {
     root_moves: Option<(Vec<G::Action>, Coverage)>,
 }
 
+/// The tree's step for an event of game `G`.
+type GameStep<G> = Step<<G as Game>::Action, <G as Game>::Outcome>;
+
 /// A kept [`Session`] that follows a game event by event and re-roots once per use: the events
 /// observed since the last use queue up ([`Follower::observe`]) and re-root the tree together, with
 /// one copy of the kept subtree ([`Session::advance_all`]), when the session is next asked for
@@ -446,7 +449,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         &self,
         state: &G::State,
         event: Event<G::Action, G::Outcome>,
-    ) -> Result<(G::State, Step<G::Action, G::Outcome>), AdvanceError> {
+    ) -> Result<(G::State, GameStep<G>), AdvanceError> {
         let game = &self.game;
         let mut next = state.clone();
         let step = match (game.to_move(state), event) {
