@@ -41,6 +41,8 @@ pub struct SearchArgs {
     pub exploration: Option<f64>,
     /// `--selection`.
     pub selection: Selection,
+    /// `--min-span`.
+    pub min_span: f64,
     /// `--virtual-loss`.
     pub virtual_loss: u32,
     /// `--batch-plies`.
@@ -90,8 +92,8 @@ pub trait Profile {
 /// results only).
 const SOLO: &[&str] = &["audit", "solver"];
 /// The search parameters of two-player games without chance events (`backup max` is for single-player
-/// games).
-const DUEL: &[&str] = &["audit", "chance", "backup"];
+/// games; their values are on fixed bounds, so `min_span` has nothing to widen).
+const DUEL: &[&str] = &["audit", "chance", "backup", "min_span"];
 
 /// 2048: the MCTS agent's defaults ([`canopy_mcts::games::g2048::agents::AgentConfig::new`]).
 #[derive(Debug, Clone, Copy)]
@@ -226,6 +228,7 @@ impl SearchArgs {
             no_tt: !p.transposition_table,
             exploration: was("exploration").then_some(p.exploration),
             selection: p.selection,
+            min_span: p.min_span,
             virtual_loss: p.virtual_loss,
             batch_plies: p.batch_plies,
             expand_threshold: p.expand_threshold,
@@ -284,6 +287,7 @@ impl SearchArgs {
             virtual_loss: self.virtual_loss,
             batch_plies: self.batch_plies,
             selection: self.selection,
+            min_span: self.min_span,
             expand_threshold: self.expand_threshold,
             solver: !self.no_solver,
             chance: self.chance,

@@ -71,6 +71,12 @@ pub struct SearchParams {
     pub exploration: f64,
     /// Selection formula at decision nodes. Default [`Selection::Uct`].
     pub selection: Selection,
+    /// Smallest spread of the per-node normalisation, as a fraction of the children's largest absolute
+    /// mean: a node whose children's means span `hi - lo` normalises them by `max(hi - lo, min_span ·
+    /// max(|lo|, |hi|))`, so that moves within a fraction of a percent of each other are explored as
+    /// close, not stretched over `[0, 1]`. Applies where values have no fixed bounds (single-player
+    /// scores); range `0.0..=1.0`; default 0 (plain min/max normalisation).
+    pub min_span: f64,
     /// Virtual loss: each in-flight playout on an edge counts as this many extra visits with the worst
     /// normalised value (0). Range `0..`; default 1; 0 disables virtual loss.
     pub virtual_loss: u32,
@@ -119,6 +125,7 @@ impl Default for SearchParams {
             transposition_table: true,
             exploration: 1.0,
             selection: Selection::Uct,
+            min_span: 0.0,
             virtual_loss: 1,
             batch_plies: 1,
             expand_threshold: 1,
@@ -254,6 +261,13 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
         kind: Kind::Choice(&["uct", "puct"]),
         store: Store::Choice(|p, i| p.selection = [Selection::Uct, Selection::Puct][i]),
         get: |p| Value::Choice(["uct", "puct"][p.selection as usize]),
+    },
+    Param {
+        name: "min_span",
+        help: "Smallest spread of the per-node value normalisation, as a fraction of the largest mean (0: min/max)",
+        kind: Kind::Real { min: 0.0, max: 1.0 },
+        store: Store::Real(|p, v| p.min_span = v),
+        get: |p| Value::Real(p.min_span),
     },
     Param {
         name: "virtual_loss",

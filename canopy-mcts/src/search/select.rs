@@ -63,6 +63,7 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
         }
         let (lo, span) = match self.shared.bounds {
             Some((l, h)) => (l, h - l),
+            None if self.params.min_span > 0.0 => (lo, (hi - lo).max(self.params.min_span * lo.abs().max(hi.abs()))),
             None => (lo, hi - lo),
         };
         // Values already on [0, 1] (every win/draw/loss game) need no normalising: the same numbers
