@@ -354,3 +354,23 @@ fn priors_are_a_softmax_of_the_moves_afterstate_values() {
         assert!(out.contains(&1.0) && out.iter().all(|&w| w <= 1.0));
     }
 }
+
+#[test]
+fn a_floor_on_the_normalisations_spread_explores_close_moves() {
+    // Two moves within 1% of each other: min/max normalisation stretches their gap over [0, 1] and the
+    // search spends nearly everything on one; a spread of at least 5% of the values keeps both in play.
+    let board: Board = "0,0,2,4,0,2,8,16,2,4,32,64,8,16,128,512".parse().unwrap();
+    let runner_up_share = |min_span: f64| {
+        let mut config = AgentConfig::new(AgentKind::Mcts);
+        config.search =
+            SearchParams { playouts: Some(20_000), threads: 1, pin_threads: false, min_span, ..config.search };
+        let d = Agent::new(config).decide(&board, 1);
+        let mut visits: Vec<u64> = d.moves.iter().map(|m| m.visits).collect();
+        visits.sort_unstable();
+        let total: u64 = visits.iter().sum();
+        visits[visits.len() - 2] as f64 / total as f64
+    };
+    let (plain, floored) = (runner_up_share(0.0), runner_up_share(0.05));
+    assert!(plain < 0.05, "plain min/max: the runner-up has {plain}");
+    assert!(floored > 0.25, "with the floor: the runner-up has {floored}");
+}
