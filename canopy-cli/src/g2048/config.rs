@@ -78,7 +78,8 @@ pub fn warn_unused_options(
 /// hand-written heuristic).
 ///
 /// # Errors
-/// An [`crate::InputError`] when --epsilon is given with --rollout random.
+/// An [`crate::InputError`] when --epsilon is given with --rollout random, or a positive
+/// --prior-temperature without --selection puct.
 pub fn agent_config(
     name: AgentName,
     search: &SearchArgs,
@@ -101,6 +102,12 @@ pub fn agent_config(
     }
     let mut config = defaults.clone();
     g.apply_to(&mut config);
+    if kind == AgentKind::Mcts
+        && config.policy.prior_temperature > 0.0
+        && params.selection != canopy_mcts::search::Selection::Puct
+    {
+        return Err(input_error("--prior-temperature applies to --selection puct (UCT reads no priors)"));
+    }
     if let Some(e) = eval {
         config.policy.evaluation = e;
     }
