@@ -342,3 +342,17 @@ fn options_no_agent_uses_are_named_on_stderr() {
     let both = ["compare", "2048", "--agents", "greedy,expectimax", "--games", "1", "--quiet", "--depth", "1"];
     assert_eq!(warning(&both), None);
 }
+
+#[test]
+fn priors_and_the_normalisation_floor_are_named_in_the_configuration() {
+    let b = MID_BOARD;
+    let args =
+        ["analyze", "2048", "--board", b, "--playouts", "200", "--selection", "puct", "--prior-temperature", "0.01"];
+    let v = json(&[&args[..], &["--min-span", "0.02", "--json"]].concat());
+    let config = &v["config"];
+    assert_eq!(config["prior_temperature"], 0.01, "{config}");
+    assert_eq!(config["search"]["selection"], "puct", "{config}");
+    assert_eq!(config["search"]["min_span"], 0.02, "{config}");
+    let line = text(&args);
+    assert!(line.contains("puct (prior temperature 0.01)"), "{line}");
+}

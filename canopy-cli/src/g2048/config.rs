@@ -9,6 +9,7 @@ use canopy_mcts::games::g2048::agents::{AgentConfig, AgentKind};
 use canopy_mcts::games::g2048::eval::Evaluation;
 use canopy_mcts::games::g2048::RolloutPolicy;
 use canopy_mcts::param::Settings;
+use canopy_mcts::search::Selection;
 
 /// The library's agent for a command-line agent name, or an input error for a Snake-only agent.
 ///
@@ -102,10 +103,7 @@ pub fn agent_config(
     }
     let mut config = defaults.clone();
     g.apply_to(&mut config);
-    if kind == AgentKind::Mcts
-        && config.policy.prior_temperature > 0.0
-        && params.selection != canopy_mcts::search::Selection::Puct
-    {
+    if kind == AgentKind::Mcts && config.policy.prior_temperature > 0.0 && params.selection != Selection::Puct {
         return Err(input_error("--prior-temperature applies to --selection puct (UCT reads no priors)"));
     }
     if let Some(e) = eval {
@@ -153,10 +151,16 @@ pub fn config_line(c: &AgentConfig) -> String {
         (None, None) => "no limit".to_string(),
     };
     let rollout = rollout_text(&c.policy.rollout);
+    // PUCT's priors and the normalisation floor, named only when they are in use.
+    let selection = match p.selection {
+        Selection::Puct => format!("puct (prior temperature {}), ", c.policy.prior_temperature),
+        Selection::Uct => String::new(),
+    };
+    let floor = if p.min_span > 0.0 { format!(", min span {}", p.min_span) } else { String::new() };
     let line = match c.kind {
         AgentKind::Mcts => format!(
-            "{limit}, {} threads, C {}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, rollout {rollout}, \
-             seed {}, tree {}",
+            "{limit}, {} threads, {selection}C {}{floor}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, \
+             rollout {rollout}, seed {}, tree {}",
             p.threads,
             p.exploration,
             p.backup,
@@ -212,6 +216,7 @@ pub fn config_json(c: &AgentConfig) -> Value {
         "expectimax": c.expectimax,
         "cache_slots": c.cache_slots,
         "reuse": c.reuse,
+        "prior_temperature": c.policy.prior_temperature,
         "evaluation": c.policy.evaluation.name(),
         "weights": c.policy.evaluation.heuristic().map(|h| h.weights()),
         "network": match c.policy.evaluation {
