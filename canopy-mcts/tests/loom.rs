@@ -24,6 +24,9 @@
 //! - `table_insert_and_probe`: making `probe` accept a slot whose key matches in its low 4 bits only and
 //!   dropping the check of the key stored in the node (`[I8]`) → loom finds a probe of key 21 that
 //!   returns the node of key 5.
+//! - `exact_table_finds_what_a_linked_insert_stored`: deleting the `fetch_or` of the occupancy bit in
+//!   `get_or_insert` → loom finds a reader that sees the link but whose probe reads the bit clear and
+//!   misses the node (`[I13]`; the probe after the join misses it too).
 #![cfg(canopy_loom)]
 
 use loom::sync::Arc;
@@ -311,5 +314,36 @@ fn table_insert_and_probe() {
             // SAFETY: made by Box::into_raw above; all threads joined.
             drop(unsafe { Box::from_raw(n.0) });
         }
+    });
+}
+
+/// [I13]: while a table is exact its probes read the occupancy bitmap first, so an insert must set its
+/// bit before anything that publishes the node (here the edge's link): a worker that reaches the node
+/// through the link then finds it in the table too.
+#[test]
+fn exact_table_finds_what_a_linked_insert_stored() {
+    loom::model(|| {
+        let table = Arc::new(TranspositionTable::<u8>::with_slots(16));
+        let key = 5u64;
+        let node = SendPtr(Box::into_raw(Box::new(Node::new(NodeKind::Decision, 0, key))));
+        let edge = Arc::new(Edge::new(0u8, 1.0, 0.0));
+        let writer = {
+            let (table, edge) = (table.clone(), edge.clone());
+            thread::spawn(move || {
+                let node = node;
+                // SAFETY: [I6] the node is fully built and outlives the model's threads.
+                let _ = unsafe { table.get_or_insert(key, node.0) };
+                // SAFETY: [I3] as above.
+                let _ = unsafe { edge.link_child_release(node.0) };
+            })
+        };
+        if let Some(linked) = edge.child_acquire() {
+            let found = table.probe(key).map(|n| n as *const Node<u8> as usize);
+            assert_eq!(found, Some(linked as *const Node<u8> as usize), "a linked insert is missing from the table");
+        }
+        writer.join().unwrap();
+        assert!(table.probe(key).is_some());
+        // SAFETY: made by Box::into_raw above; all threads joined.
+        drop(unsafe { Box::from_raw(node.0) });
     });
 }

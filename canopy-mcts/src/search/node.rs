@@ -295,6 +295,17 @@ impl<M> Node<M> {
             && self.expansion.compare_exchange(UNEXPANDED, EXPANDING, Ordering::Acquire, Ordering::Relaxed).is_ok()
     }
 
+    /// [`Node::try_claim_expansion`] in a search whose one worker is the only writer ([I1], [I4]): a load
+    /// and a store instead of the locked compare-exchange.
+    #[inline]
+    pub fn try_claim_expansion_single_writer(&self) -> bool {
+        let free = self.expansion.load(Ordering::Acquire) == UNEXPANDED;
+        if free {
+            self.expansion.store(EXPANDING, Ordering::Relaxed);
+        }
+        free
+    }
+
     /// Gives a claimed expansion back (`EXPANDING → UNEXPANDED`) when the children block could not be
     /// built (the memory budget ran out before publication): the node stays a leaf and any worker may
     /// claim it again later ([I1]). Only the claim's holder calls it, and only before publishing.
@@ -411,6 +422,26 @@ impl<M> Edge<M> {
             // SAFETY: [I3] the winner's pointer was published with Release; our failure ordering is
             // Acquire. [I6] arena lifetime.
             Err(existing) => unsafe { &*existing },
+        }
+    }
+
+    /// [`Edge::link_child_release`] in a search whose one worker is the only writer ([I3], [I4]): the
+    /// child is null (only this worker links) and is stored with Release, without the locked
+    /// compare-exchange, which would wait for every earlier store of the playout to reach the cache.
+    ///
+    /// # Safety
+    /// As for [`Edge::link_child_release`], and no other thread writes the edge's child during the call.
+    #[inline]
+    pub unsafe fn link_child_single_writer(&self, node: *mut Node<M>) -> &Node<M> {
+        let existing = self.child.load(Ordering::Acquire);
+        if existing.is_null() {
+            self.child.store(node, Ordering::Release);
+            // SAFETY: [I6] the caller guarantees `node` is valid for the arena's lifetime.
+            unsafe { &*node }
+        } else {
+            // SAFETY: [I3] a linked child was published with Release; our load is Acquire. [I6] arena
+            // lifetime.
+            unsafe { &*existing }
         }
     }
 

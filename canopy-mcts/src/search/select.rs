@@ -192,8 +192,8 @@ impl EdgeView for WithDeltas<'_> {
     }
 }
 
-/// Counts below which [`ln_count`] reads a table (8 KiB) instead of calling `ln`.
-const LN_TABLE_LEN: usize = 1024;
+/// Counts below which [`ln_count`] reads a table (512 KiB) instead of calling `ln`.
+const LN_TABLE_LEN: usize = 1 << 16;
 
 /// `ln n` for `n` in `0..LN_TABLE_LEN` (`ln 1` for 0), as `f64::ln` computes it; built once per process.
 pub(super) fn ln_table() -> &'static [f64] {

@@ -33,10 +33,18 @@ struct Slot<M> {
     node: AtomicPtr<Node<M>>,
 }
 
-/// A lock-free transposition table of `2^k` slots of 16 bytes.
+/// A lock-free transposition table of `2^k` slots of 16 bytes, and one occupancy bit per slot.
 pub struct TranspositionTable<M> {
     slots: Box<[Slot<M>]>,
     mask: usize,
+    /// Bit `i % 64` of word `i / 64` is set when slot `i` holds a key, while `exact` holds ([I13]): a
+    /// probe then reads this bitmap (a 128th of the table, so it mostly stays in cache) and reads a slot
+    /// only where its bit is set, and an exclusive insert writes an empty slot without reading it.
+    occupied: Box<[AtomicU64]>,
+    /// Every insert so far has set its slot's bit ([I13]); cleared for good before the first search with
+    /// several workers ([`TranspositionTable::allow_concurrent_writers`]), which then do not keep the
+    /// bitmap.
+    exact: bool,
 }
 
 /// Result of [`TranspositionTable::get_or_insert`].
@@ -62,7 +70,10 @@ impl<M> TranspositionTable<M> {
     /// when its size overflows or the allocator cannot provide it.
     pub fn try_with_slots(min_slots: usize) -> Option<Self> {
         let n = min_slots.max(16).checked_next_power_of_two()?;
-        let table = Self { slots: empty_slots(n)?, mask: n - 1 };
+        let mut occupied = Vec::new();
+        occupied.try_reserve_exact(n / 64 + 1).ok()?;
+        occupied.extend((0..n / 64 + 1).map(|_| AtomicU64::new(0)));
+        let table = Self { slots: empty_slots(n)?, mask: n - 1, occupied: occupied.into_boxed_slice(), exact: true };
         if table.bytes() <= PREFAULT_MAX_BYTES {
             table.prefault();
         }
@@ -86,9 +97,29 @@ impl<M> TranspositionTable<M> {
         self.slots.len()
     }
 
-    /// Bytes held by the table.
+    /// Bytes held by the table (its slots and occupancy bitmap).
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot<M>>()
+        self.slots.len() * std::mem::size_of::<Slot<M>>() + self.occupied.len() * 8
+    }
+
+    /// Whether the occupancy bitmap is exact ([I13]): [`TranspositionTable::probe_exclusive`] answers.
+    #[inline]
+    pub fn occupancy_exact(&self) -> bool {
+        self.exact
+    }
+
+    /// Called before a search in which several workers may insert at once: from then on inserts do not
+    /// keep the occupancy bitmap (a shared word written on every insert would move between cores) and
+    /// probes do not read it ([I13]). There is no way back: the bitmap no longer says which slots are
+    /// empty.
+    pub fn allow_concurrent_writers(&mut self) {
+        self.exact = false;
+    }
+
+    /// Whether slot `i`'s occupancy bit is set.
+    #[inline]
+    fn occupied_bit(&self, i: usize) -> bool {
+        self.occupied[i / 64].load(Ordering::Acquire) & (1 << (i % 64)) != 0
     }
 
     /// Number of slots whose key is set (a full scan: for reports, not for the hot loop).
@@ -110,7 +141,12 @@ impl<M> TranspositionTable<M> {
         let k = Self::stored_key(key);
         let start = (k as usize) & self.mask;
         for i in 0..PROBE_LIMIT {
-            let slot = &self.slots[(start + i) & self.mask];
+            let index = (start + i) & self.mask;
+            if self.exact && !self.occupied_bit(index) {
+                // [I13] a clear bit: the slot is empty (or a racing insert is not visible yet: a miss).
+                return None;
+            }
+            let slot = &self.slots[index];
             match slot.key.load(Ordering::Acquire) {
                 0 => return None,
                 sk if sk == k => {
@@ -143,6 +179,11 @@ impl<M> TranspositionTable<M> {
                 match slot.key.compare_exchange(0, k, Ordering::AcqRel, Ordering::Acquire) {
                     Ok(_) => {
                         slot.node.store(candidate, Ordering::Release);
+                        if self.exact {
+                            // [I13] the bit after the node: a probe that sees it sees the slot filled.
+                            let index = (start + i) & self.mask;
+                            self.occupied[index / 64].fetch_or(1 << (index % 64), Ordering::Release);
+                        }
                         return Lookup::Inserted;
                     }
                     Err(actual) => sk = actual,
@@ -159,6 +200,67 @@ impl<M> TranspositionTable<M> {
             }
         }
         Lookup::Inserted
+    }
+}
+
+/// Result of [`TranspositionTable::probe_exclusive`].
+pub enum Vacancy<'a, M> {
+    /// The position is in the table: use this node.
+    Hit(&'a Node<M>),
+    /// The position is not in the table, and slot `.0` is where it goes
+    /// ([`TranspositionTable::insert_exclusive`]).
+    Vacant(usize),
+    /// The position is not in the table and its neighbourhood is full: it is not stored.
+    Full,
+}
+
+impl<M> TranspositionTable<M> {
+    /// A probe for a sole writer while the occupancy bitmap is exact ([I13]; a search with one worker):
+    /// the node stored for `key`, or the empty slot where it goes, found in one walk, so that the
+    /// insert that follows ([`TranspositionTable::insert_exclusive`]) writes that slot without reading
+    /// it, and the processor need not wait for its cache line. `None` when the bitmap is not exact (use
+    /// [`TranspositionTable::probe`] and [`TranspositionTable::get_or_insert`]).
+    pub fn probe_exclusive(&self, key: u64) -> Option<Vacancy<'_, M>> {
+        if !self.exact {
+            return None;
+        }
+        let k = Self::stored_key(key);
+        let start = (k as usize) & self.mask;
+        for i in 0..PROBE_LIMIT {
+            let index = (start + i) & self.mask;
+            if !self.occupied_bit(index) {
+                // [I13] a clear bit and no other writer: the slot is empty.
+                return Some(Vacancy::Vacant(index));
+            }
+            let slot = &self.slots[index];
+            if slot.key.load(Ordering::Acquire) == k {
+                let p = slot.node.load(Ordering::Acquire);
+                // SAFETY: [I7] as in `probe`; [I6] arena lifetime.
+                return Some(match unsafe { p.as_ref() } {
+                    Some(node) if node.key() == key => Vacancy::Hit(node),
+                    _ => Vacancy::Full,
+                });
+            }
+        }
+        Some(Vacancy::Full)
+    }
+
+    /// Stores `candidate` for `key` in slot `index`, which [`TranspositionTable::probe_exclusive`] just
+    /// found vacant for `key`, with plain stores, and sets its occupancy bit ([I13]).
+    ///
+    /// No other thread may write the table between the probe and this call, nor during it (a search
+    /// with one worker). If one did, entries could be lost (later probes of their keys miss), never
+    /// wrong ones ([I8]).
+    ///
+    /// # Safety
+    /// `candidate` points to a fully initialised node with key `key` that lives as long as the search
+    /// arenas ([I6]).
+    pub unsafe fn insert_exclusive(&self, index: usize, key: u64, candidate: *mut Node<M>) {
+        let slot = &self.slots[index & self.mask];
+        slot.key.store(Self::stored_key(key), Ordering::Relaxed);
+        slot.node.store(candidate, Ordering::Release);
+        let word = &self.occupied[(index & self.mask) / 64];
+        word.store(word.load(Ordering::Relaxed) | 1 << (index % 64), Ordering::Release);
     }
 }
 
@@ -185,4 +287,67 @@ fn empty_slots<M>(n: usize) -> Option<Box<[Slot<M>]>> {
 #[cfg(canopy_loom)]
 fn empty_slots<M>(n: usize) -> Option<Box<[Slot<M>]>> {
     Some((0..n).map(|_| Slot { key: AtomicU64::new(0), node: AtomicPtr::new(std::ptr::null_mut()) }).collect())
+}
+
+#[cfg(all(test, not(canopy_loom)))]
+mod tests {
+    use super::*;
+    use crate::search::node::NodeKind;
+
+    fn node(key: u64) -> *mut Node<u8> {
+        Box::into_raw(Box::new(Node::new(NodeKind::Decision, 0, key)))
+    }
+
+    #[test]
+    fn exclusive_inserts_keep_the_bitmap_and_probes_find_them() {
+        let mut table = TranspositionTable::<u8>::try_with_slots(16).unwrap();
+        // Keys 3, 3 + 16 and 3 + 32 share a home slot; 0 is stored under its stand-in.
+        let keys = [3u64, 19, 35, 0];
+        let nodes: Vec<_> = keys.iter().map(|&k| node(k)).collect();
+        for (&k, &n) in keys.iter().zip(&nodes) {
+            let Some(Vacancy::Vacant(index)) = table.probe_exclusive(k) else { panic!("key {k} not vacant") };
+            // SAFETY: [I6] the node is fully built and outlives the table's use.
+            unsafe { table.insert_exclusive(index, k, n) };
+        }
+        for (&k, &n) in keys.iter().zip(&nodes) {
+            assert!(matches!(table.probe_exclusive(k), Some(Vacancy::Hit(h)) if std::ptr::eq(h, n)), "key {k}");
+            assert!(table.probe(k).is_some_and(|h| std::ptr::eq(h, n)), "key {k}");
+        }
+        // The three colliding keys took consecutive slots from their home, and the bits say so.
+        let home = 3 & table.mask;
+        assert!((0..3).all(|i| table.occupied_bit(home + i)));
+        assert_eq!(table.filled(), 4);
+        assert!(matches!(table.probe_exclusive(51), Some(Vacancy::Vacant(i)) if i == home + 3));
+        // A shared insert keeps the bitmap exact too; after `allow_concurrent_writers` the exclusive
+        // probe declines and the shared one still finds everything.
+        let extra = node(51);
+        // SAFETY: as above.
+        assert!(matches!(unsafe { table.get_or_insert(51, extra) }, Lookup::Inserted));
+        assert!(table.occupied_bit(home + 3));
+        table.allow_concurrent_writers();
+        assert!(table.probe_exclusive(3).is_none());
+        assert!(keys.iter().chain([51].iter()).all(|&k| table.probe(k).is_some()));
+        for n in nodes.into_iter().chain([extra]) {
+            // SAFETY: made by Box::into_raw above; the table is no longer used.
+            drop(unsafe { Box::from_raw(n) });
+        }
+    }
+
+    #[test]
+    fn a_full_neighbourhood_is_reported_and_nothing_is_overwritten() {
+        let table = TranspositionTable::<u8>::try_with_slots(16).unwrap();
+        let keys: Vec<u64> = (0..PROBE_LIMIT as u64).map(|i| 2 + 16 * i).collect();
+        let nodes: Vec<_> = keys.iter().map(|&k| node(k)).collect();
+        for (&k, &n) in keys.iter().zip(&nodes) {
+            let Some(Vacancy::Vacant(index)) = table.probe_exclusive(k) else { panic!("key {k} not vacant") };
+            // SAFETY: as above.
+            unsafe { table.insert_exclusive(index, k, n) };
+        }
+        assert!(matches!(table.probe_exclusive(2 + 16 * PROBE_LIMIT as u64), Some(Vacancy::Full)));
+        assert!(keys.iter().all(|&k| table.probe(k).is_some()));
+        for n in nodes {
+            // SAFETY: as above.
+            drop(unsafe { Box::from_raw(n) });
+        }
+    }
 }

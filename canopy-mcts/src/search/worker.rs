@@ -11,7 +11,7 @@ use crate::rng::{self, Rng};
 use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
 use crate::search::params::{SearchParams, Selection};
 use crate::search::solver::{proof_returns, try_prove};
-use crate::search::tt::{Lookup, TranspositionTable};
+use crate::search::tt::{Lookup, TranspositionTable, Vacancy};
 use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use crossbeam_utils::CachePadded;
 
@@ -144,6 +144,7 @@ pub(super) struct Batched {
 }
 
 /// The level of `batch` below the edges `path[..depth]`, when `depth` is one of the `plies` batched.
+#[inline]
 fn batched_level_of<'b>(
     batch: &'b [Batched],
     path: &[usize; BATCH_PLIES],
@@ -442,7 +443,13 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                     // needs.
                     let due = node.visits_relaxed() >= u64::from(self.params.expand_threshold)
                         || std::ptr::eq(node, shared.root);
-                    let can_expand = !self.stats.memory_limited && due && node.try_claim_expansion();
+                    let can_expand = !self.stats.memory_limited
+                        && due
+                        && if self.single_writer {
+                            node.try_claim_expansion_single_writer()
+                        } else {
+                            node.try_claim_expansion()
+                        };
                     match can_expand.then(|| self.expand(node)).flatten() {
                         Some(c) => c,
                         None => {
@@ -613,11 +620,22 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             Some(_) if !open_loop => game.zobrist(&self.state),
             _ => None,
         };
+        // With one worker and an exact occupancy bitmap, the slot a new node goes to ([I13]).
+        let mut vacant = None;
         if let (Some(table), Some(key)) = (self.shared.table, key) {
-            if let Some(existing) = table.probe(key) {
+            let found = match table.probe_exclusive(key).filter(|_| self.single_writer) {
+                Some(Vacancy::Hit(node)) => Some(node),
+                Some(Vacancy::Vacant(index)) => {
+                    vacant = Some(index);
+                    None
+                }
+                Some(Vacancy::Full) => None,
+                None => table.probe(key),
+            };
+            if let Some(existing) = found {
                 self.stats.table_hits += 1;
                 // SAFETY: [I6] `existing` lives in a search arena.
-                return Some(unsafe { edge.link_child_release(existing as *const _ as *mut _) });
+                return Some(unsafe { self.link(edge, existing as *const _ as *mut _) });
             }
         }
         let fresh = self.alloc(Node::new(kind, player, key.unwrap_or(0)))?;
@@ -635,15 +653,41 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         }
         self.stats.nodes += 1;
         let mut target = fresh;
-        if let (Some(table), Some(key)) = (self.shared.table, key) {
-            // SAFETY: [I6] `fresh` was fully built above and lives in this worker's arena.
-            if let Lookup::Hit(existing) = unsafe { table.get_or_insert(key, fresh) } {
-                self.stats.table_hits += 1;
-                target = existing as *const _ as *mut _;
+        match (self.shared.table, key, vacant) {
+            (Some(table), Some(key), Some(index)) => {
+                // SAFETY: [I6] `fresh` was fully built above and lives in this worker's arena; [I13] this
+                // worker is the table's only writer, and `index` was found vacant for `key` above.
+                unsafe { table.insert_exclusive(index, key, fresh) };
             }
+            (Some(table), Some(key), None) if !self.single_writer || !table.occupancy_exact() => {
+                // SAFETY: [I6] `fresh` was fully built above and lives in this worker's arena.
+                if let Lookup::Hit(existing) = unsafe { table.get_or_insert(key, fresh) } {
+                    self.stats.table_hits += 1;
+                    target = existing as *const _ as *mut _;
+                }
+            }
+            // An exclusive probe found the neighbourhood full: the node is not stored.
+            _ => {}
         }
         // SAFETY: [I3] `target` is fully initialised; [I6] it lives in a search arena.
-        Some(unsafe { edge.link_child_release(target) })
+        Some(unsafe { self.link(edge, target) })
+    }
+
+    /// Links `node` as `edge`'s child ([`Edge::link_child_release`]; with one worker by a load and a
+    /// store, [I4]).
+    ///
+    /// # Safety
+    /// As for [`Edge::link_child_release`].
+    #[inline]
+    unsafe fn link(&self, edge: &'a GameEdge<G>, node: *mut GameNode<G>) -> &'a GameNode<G> {
+        // SAFETY: the caller's guarantee; [I4] with one worker it is the edge's only writer.
+        unsafe {
+            if self.single_writer {
+                edge.link_child_single_writer(node)
+            } else {
+                edge.link_child_release(node)
+            }
+        }
     }
 
     /// Adds the playout's returns along the path actually taken (never through parent pointers: in a DAG a
