@@ -43,16 +43,16 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
     /// `view` reads each edge's statistics: as the tree holds them ([`InTree`]), or at the root with this
     /// worker's batched backups added ([`WithDeltas`]).
     fn select_uct(&self, children: &[GameEdge<G>], mover: usize, view: &impl EdgeView) -> usize {
-        if self.shared.solver {
-            if let Some(i) = self.select_solved(children, mover) {
-                return i;
-            }
-        }
+        let solver = self.shared.solver;
         let vl = self.params.virtual_loss as f64;
         let mut total = 0.0;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for (i, e) in children.iter().enumerate() {
             prefetch_child(e);
+            if solver && proof_for(e, mover) == Some(Proof::Win) {
+                // MCTS-Solver: a move proven to win for the mover is always taken (the first such).
+                return i;
+            }
             total += view.visits(i, e) as f64 + vl * e.in_flight_relaxed() as f64;
             if self.shared.bounds.is_none() {
                 if let Some(q) = view.q(i, e) {
@@ -77,7 +77,7 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
         let mut best_score = f64::NEG_INFINITY;
         let mut best_loss = None;
         for (i, e) in children.iter().enumerate() {
-            if self.shared.solver && proof_for(e, mover) == Some(Proof::Loss) {
+            if solver && proof_for(e, mover) == Some(Proof::Loss) {
                 // MCTS-Solver: a move proven to lose is not searched again (unless all moves lose).
                 best_loss.get_or_insert(i);
                 continue;
@@ -112,10 +112,6 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
         best
     }
 
-    /// MCTS-Solver shortcut: a move proven to win for the mover is always taken.
-    fn select_solved(&self, children: &[GameEdge<G>], mover: usize) -> Option<usize> {
-        children.iter().position(|e| proof_for(e, mover) == Some(Proof::Win))
-    }
 }
 
 /// Chance-node outcome selection (see [`ChanceSelection`]); `view` reads the outcomes' visits.
