@@ -18,7 +18,7 @@ use canopy_mcts::games::g2048::{G2048Policy, G2048};
 use canopy_mcts::games::mix64;
 use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
 use canopy_mcts::games::tictactoe::TicTacToe;
-use canopy_mcts::internals::{Lookup, TranspositionTable};
+use canopy_mcts::internals::{Lookup, TranspositionTable, Vacancy};
 use canopy_mcts::internals::{Node, NodeKind};
 use canopy_mcts::search::{Search, SearchParams};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
@@ -116,6 +116,26 @@ fn table(c: &mut Criterion) {
         b.iter(|| missing.iter().filter(|&&k| full.probe(black_box(k)).is_some()).count())
     });
     group.bench_function("get_or_insert_hit", |b| b.iter(|| fill(&full)));
+    // A search with one worker: one probe walk that finds the vacant slot, then two plain stores ([I13]).
+    let fill_exclusive = |t: &TranspositionTable<u8>| {
+        let mut hits = 0;
+        for (i, &k) in keys.iter().enumerate() {
+            match t.probe_exclusive(k) {
+                // SAFETY: [I6] as in `fill`; [I13] this thread is the table's only writer.
+                Some(Vacancy::Vacant(slot)) => unsafe { t.insert_exclusive(slot, k, base.add(i)) },
+                Some(Vacancy::Hit(_)) => hits += 1,
+                _ => {}
+            }
+        }
+        hits
+    };
+    group.bench_function("insert_exclusive", |b| {
+        b.iter_batched_ref(
+            || TranspositionTable::<u8>::with_slots(2 * KEYS),
+            |t| fill_exclusive(t),
+            BatchSize::LargeInput,
+        )
+    });
     group.finish();
     drop(full);
     drop(nodes);

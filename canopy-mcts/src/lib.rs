@@ -140,5 +140,5 @@ pub use search::{ActionStats, Event, Limits, Proof, Search, SearchParams, Search
 #[doc(hidden)]
 pub mod internals {
     pub use crate::search::node::{Edge, Node, NodeKind, Step};
-    pub use crate::search::tt::{Lookup, TranspositionTable};
+    pub use crate::search::tt::{Lookup, TranspositionTable, Vacancy};
 }

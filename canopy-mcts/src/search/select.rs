@@ -111,7 +111,6 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
         }
         best
     }
-
 }
 
 /// Chance-node outcome selection (see [`ChanceSelection`]); `view` reads the outcomes' visits.

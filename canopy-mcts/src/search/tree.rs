@@ -12,7 +12,7 @@ use bumpalo::Bump;
 use crate::game::{Game, Turn};
 use crate::search::node::{Edge, Node};
 use crate::search::params::{physical_memory_bytes, SearchParams};
-use crate::search::tt::{Lookup, TranspositionTable};
+use crate::search::tt::{TranspositionTable, Vacancy};
 use crate::search::worker::{node_kind, GameEdge, GameNode, GameStep};
 use crate::search::{allocate_table, table_slots};
 
@@ -76,8 +76,9 @@ impl<G: Game> Tree<G> {
         seen.insert(root);
         while let Some(node) = stack.pop() {
             if node.key() != 0 {
-                // SAFETY: [I11] the node is fully built and lives in this tree's arenas.
-                let _ = unsafe { table.get_or_insert(node.key(), node as *const _ as *mut GameNode<G>) };
+                // SAFETY: [I11] the node is fully built and lives in this tree's arenas; [I13] the new
+                // table is not shared yet.
+                unsafe { store_alone(&table, node.key(), node as *const _ as *mut GameNode<G>) };
             }
             for edge in node.children_acquire().unwrap_or(&[]) {
                 if let Some(child) = edge.child_acquire() {
@@ -133,8 +134,9 @@ impl<G: Game> Tree<G> {
         while let Some((original, copy)) = stack.pop() {
             if let (Some(table), key) = (&table, original.key()) {
                 if key != 0 {
-                    // SAFETY: [I6] `copy` is fully built and lives in the new tree's arena.
-                    let _: Lookup<'_, _> = unsafe { table.get_or_insert(key, copy) };
+                    // SAFETY: [I6] `copy` is fully built and lives in the new tree's arena; [I13] the new
+                    // table is not shared yet.
+                    unsafe { store_alone(table, key, copy) };
                 }
             }
             let Some(children) = original.children_acquire().filter(|_| expand(original)) else { continue };
@@ -168,6 +170,24 @@ impl<G: Game> Tree<G> {
         // SAFETY: `root` was allocated in `base` above and is not null.
         let root = unsafe { NonNull::new_unchecked(root) };
         Some(Tree { base, arenas: Vec::new(), root, table, nodes })
+    }
+}
+
+/// Stores `node` for `key` in a table that this thread alone writes (a new tree's, not shared yet): with
+/// the exclusive insert while the table is exact ([I13]), else the shared one; a key already there keeps
+/// its node.
+///
+/// # Safety
+/// `node` is fully built and lives as long as the table's tree ([I6], [I11]).
+unsafe fn store_alone<M>(table: &TranspositionTable<M>, key: u64, node: *mut Node<M>) {
+    match table.probe_exclusive(key) {
+        // SAFETY: the caller's guarantee; [I13] this thread is the table's only writer.
+        Some(Vacancy::Vacant(slot)) => unsafe { table.insert_exclusive(slot, key, node) },
+        Some(Vacancy::Hit(_) | Vacancy::Full) => {}
+        // SAFETY: the caller's guarantee.
+        None => {
+            let _ = unsafe { table.get_or_insert(key, node) };
+        }
     }
 }
 
