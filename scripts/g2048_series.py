@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Summarises the 2048 series that scripts/g2048_series.sh wrote: one row per setting (agent, time per
+move, threads), over the starts it has played, and for every two settings the starts both have played,
+compared start by start.
+
+    python3 scripts/g2048_series.py DIR [--json]
+"""
+import argparse
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+NAME = re.compile(r"^(?P<agent>[a-z0-9_]+)-t(?P<time>\d+)-p(?P<threads>\d+)-s(?P<seed>\d+)\.json$")
+TILES = (8192, 16384, 32768)
+
+
+def load(directory):
+    """{(agent, time_ms, threads): {seed: game}} from the series' files."""
+    series = {}
+    for path in sorted(Path(directory).glob("*.json")):
+        m = NAME.match(path.name)
+        if not m:
+            continue
+        report = json.loads(path.read_text())
+        (game,) = report["games"]
+        key = (m["agent"], int(m["time"]), int(m["threads"]))
+        series.setdefault(key, {})[int(m["seed"])] = game
+    return series
+
+
+def summary(games):
+    scores = [g["score"] for g in games]
+    n = len(scores)
+    mean = sum(scores) / n
+    se = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1) / n) if n > 1 else float("nan")
+    row = {"games": n, "mean": mean, "se": se, "median": sorted(scores)[n // 2]}
+    for t in TILES:
+        row[str(t)] = sum(g["max_tile"] >= t for g in games) / n
+    moves = sum(g["moves"] for g in games)
+    row["ms_per_move"] = sum(g["ms_per_move"] * g["moves"] for g in games) / moves
+    row["moves_per_game"] = moves / n
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir")
+    ap.add_argument("--json", action="store_true", help="print the summary as JSON")
+    args = ap.parse_args()
+    series = load(args.dir)
+    if not series:
+        sys.exit(f"g2048_series.py: no series files in {args.dir}")
+    out = {"settings": [], "pairs": []}
+    for key, games in sorted(series.items()):
+        row = summary([games[s] for s in sorted(games)])
+        row.update(agent=key[0], time_ms=key[1], threads=key[2], seeds=sorted(games))
+        out["settings"].append(row)
+    keys = sorted(series)
+    for i, a in enumerate(keys):
+        for b in keys[i + 1 :]:
+            common = sorted(set(series[a]) & set(series[b]))
+            if not common:
+                continue
+            wins = sum(series[a][s]["score"] > series[b][s]["score"] for s in common)
+            pair = {"a": list(a), "b": list(b), "seeds": common, "a_higher": wins}
+            for tag, k in (("a", a), ("b", b)):
+                pair[tag + "_summary"] = summary([series[k][s] for s in common])
+            out["pairs"].append(pair)
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    head = f"{'agent':<11}{'ms':>5}{'thr':>4}{'games':>6}{'mean':>10}{'± s.e.':>9}{'median':>9}"
+    head += "".join(f"{t:>7}" for t in TILES) + f"{'ms/move':>9}{'moves':>7}"
+    print(head)
+    for r in out["settings"]:
+        line = f"{r['agent']:<11}{r['time_ms']:>5}{r['threads']:>4}{r['games']:>6}{r['mean']:>10.0f}{r['se']:>9.0f}"
+        line += f"{r['median']:>9}" + "".join(f"{r[str(t)]:>7.0%}" for t in TILES)
+        print(line + f"{r['ms_per_move']:>9.2f}{r['moves_per_game']:>7.0f}")
+    for p in out["pairs"]:
+        a, b = p["a_summary"], p["b_summary"]
+        print(
+            f"\n{p['a'][0]} {p['a'][1]} ms vs {p['b'][0]} {p['b'][1]} ms on the same {len(p['seeds'])} starts: "
+            f"mean {a['mean']:.0f} vs {b['mean']:.0f}, 16384 {a['16384']:.0%} vs {b['16384']:.0%}, "
+            f"higher score from {p['a_higher']} of {len(p['seeds'])} starts"
+        )
+
+
+if __name__ == "__main__":
+    main()
