@@ -5,6 +5,7 @@
 //! docs/CONCURRENCY.md).
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ptr::NonNull;
 
 use bumpalo::Bump;
@@ -71,7 +72,7 @@ impl<G: Game> Tree<G> {
             return;
         }
         let root = self.root();
-        let mut seen: HashSet<*const GameNode<G>> = HashSet::new();
+        let mut seen: NodeSet<GameNode<G>> = NodeSet::with_capacity_and_hasher(self.nodes as usize, Default::default());
         let mut stack: Vec<&GameNode<G>> = vec![root];
         seen.insert(root);
         while let Some(node) = stack.pop() {
@@ -119,14 +120,22 @@ impl<G: Game> Tree<G> {
     fn copied(&self, new_root: &GameNode<G>, budget: usize, min_visits: u64) -> Option<Tree<G>> {
         let base = Bump::new();
         let expand = |node: &GameNode<G>| std::ptr::eq(node, new_root) || node.visits_relaxed() >= min_visits;
-        // A table of twice the kept nodes (at most the old size); the next search grows it to what it
-        // needs ([`Tree::ensure_table`]). Counting first keeps a huge table from being rebuilt per move.
-        let kept = count_nodes(new_root, &expand);
-        let slots = self.table.as_ref().map(|t| t.capacity().min((2 * kept).max(16)));
+        // A small table is remade at its size, which is what the next search of the same limits wants
+        // (remaking it smaller would make that search grow it again, [`Tree::ensure_table`], a second
+        // walk of the tree). A large one is remade at twice the kept nodes (at most its size): counting
+        // them first keeps a huge table from being rebuilt per move for a small kept subtree.
+        let slots = self.table.as_ref().map(|t| {
+            if t.bytes() <= SAME_SIZE_TABLE_MAX_BYTES {
+                t.capacity()
+            } else {
+                t.capacity().min((2 * count_nodes(new_root, &expand, self.nodes as usize)).max(16))
+            }
+        });
         let table = slots.and_then(TranspositionTable::try_with_slots);
         let table_bytes = table.as_ref().map_or(0, |t| t.bytes());
         base.set_allocation_limit(Some(budget.saturating_sub(table_bytes)));
-        let mut copies: HashMap<*const GameNode<G>, *mut GameNode<G>> = HashMap::new();
+        let mut copies: HashMap<*const GameNode<G>, *mut GameNode<G>, BuildHasherDefault<NodeHasher>> =
+            HashMap::with_capacity_and_hasher((self.nodes as usize).min(COPY_MAP_CAPACITY_MAX), Default::default());
         let root = base.try_alloc(new_root.copied()).ok()? as *mut GameNode<G>;
         copies.insert(new_root, root);
         // Nodes copied whose children block is still to copy: (original, copy).
@@ -191,9 +200,42 @@ unsafe fn store_alone<M>(table: &TranspositionTable<M>, key: u64, node: *mut Nod
     }
 }
 
+/// Tables up to this size are remade at their size when a tree is copied ([`Tree::rerooted`]); 8 MiB is
+/// half a million slots, mapped in about a millisecond.
+const SAME_SIZE_TABLE_MAX_BYTES: usize = 8 << 20;
+
+/// Most entries the copy's map of old to new nodes is made for at once (it grows beyond as needed): the
+/// old tree's node count bounds the kept nodes, but a long analysis's tree can hold many millions.
+const COPY_MAP_CAPACITY_MAX: usize = 1 << 20;
+
+/// A set of node addresses, hashed by [`NodeHasher`].
+type NodeSet<N> = HashSet<*const N, BuildHasherDefault<NodeHasher>>;
+
+/// Hashes a node's address with one multiply-xorshift ([`crate::games::mix64`]) instead of the standard
+/// library's SipHash: the walks of a re-rooting look up every kept node once or twice, and the addresses
+/// are the program's own (no one chooses them to collide), so a keyed hash buys nothing there.
+#[derive(Default)]
+struct NodeHasher(u64);
+
+impl Hasher for NodeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = crate::games::mix64(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = crate::games::mix64(self.0 ^ n as u64);
+    }
+}
+
 /// Nodes reachable from `root` through the nodes `expand` keeps expanded, each once (iteratively).
-fn count_nodes<M>(root: &Node<M>, expand: &impl Fn(&Node<M>) -> bool) -> usize {
-    let mut seen: HashSet<*const Node<M>> = HashSet::new();
+fn count_nodes<M>(root: &Node<M>, expand: &impl Fn(&Node<M>) -> bool, most: usize) -> usize {
+    let mut seen: NodeSet<Node<M>> = NodeSet::with_capacity_and_hasher(most, Default::default());
     let mut stack = vec![root];
     seen.insert(root);
     while let Some(node) = stack.pop() {
