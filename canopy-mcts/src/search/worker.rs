@@ -623,7 +623,8 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         // With one worker and an exact occupancy bitmap, the slot a new node goes to ([I13]).
         let mut vacant = None;
         if let (Some(table), Some(key)) = (self.shared.table, key) {
-            let found = match table.probe_exclusive(key).filter(|_| self.single_writer) {
+            let exclusive = if self.single_writer { table.probe_exclusive(key) } else { None };
+            let found = match exclusive {
                 Some(Vacancy::Hit(node)) => Some(node),
                 Some(Vacancy::Vacant(index)) => {
                     vacant = Some(index);
