@@ -417,6 +417,7 @@ where
     }
 
     fn choose(&mut self, game: &G, state: &G::State, cx: &mut Context<'_>) -> Option<Decision<G::Action>> {
+        let began = Instant::now();
         let params = SearchParams { seed: cx.seed, ..self.params.clone() };
         if !self.reuse {
             return Decision::from_report(Search::new(game, params).run_with_stop(state, cx.stop));
@@ -429,7 +430,8 @@ where
             }
             kept => kept.insert(Session::new(game.clone(), state.clone(), params)),
         };
-        Decision::from_report(session.search_observed(limits, cx.stop, None))
+        // The re-rooting is part of the move's time.
+        Decision::from_report(session.search_observed(limits.since(began), cx.stop, None))
     }
 
     /// Queues the event for the kept tree, which is re-rooted before the next search ([`Follower`]).

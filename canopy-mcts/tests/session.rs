@@ -363,3 +363,15 @@ fn proven_nodes_list_the_solved_positions_with_their_paths() {
     }
     assert_eq!(session.proven_nodes(3).len(), 3, "the limit holds");
 }
+
+#[test]
+fn limits_since_an_earlier_start_keep_what_is_left_of_the_time() {
+    let began = std::time::Instant::now().checked_sub(Duration::from_millis(50)).expect("a clock 50 ms old");
+    let left = Limits::time_ms(100).since(began).time_ms.expect("still a time limit");
+    assert!((1..=50).contains(&left), "{left} ms left of 100 after 50");
+    // Spent already: the search still gets its minimum of 1 ms.
+    assert_eq!(Limits::time_ms(10).since(began), Limits::time_ms(1));
+    // No time limit: nothing changes.
+    assert_eq!(Limits::playouts(7).since(began), Limits::playouts(7));
+    assert_eq!(Limits::none().since(began), Limits::none());
+}

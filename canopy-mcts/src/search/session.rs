@@ -68,6 +68,15 @@ impl Limits {
     pub fn none() -> Limits {
         Limits::default()
     }
+
+    /// These limits for a search that starts now, though the move it serves began at `began`: the
+    /// time limit less the whole milliseconds since then, at least 1 ms; the playout limit unchanged.
+    /// Work done for the move before its search (re-rooting the kept tree, threat searches) so counts
+    /// against the move's time.
+    pub fn since(self, began: Instant) -> Limits {
+        let spent = u64::try_from(began.elapsed().as_millis()).unwrap_or(u64::MAX);
+        Limits { time_ms: self.time_ms.map(|t| t.saturating_sub(spent).max(1)), ..self }
+    }
 }
 
 /// What happened in the game since the session's position: a player's action or a chance outcome.

@@ -481,6 +481,7 @@ impl crate::agent::Agent<G2048> for Agent {
         cx: &mut crate::agent::Context<'_>,
     ) -> Option<crate::agent::Decision<Dir>> {
         if self.config.kind == AgentKind::Mcts && self.config.reuse {
+            let began = Instant::now();
             let params = SearchParams { seed: cx.seed, ..self.config.search.clone() };
             let session = match self.session.slot() {
                 Some(s) if s.state() == state => {
@@ -489,7 +490,8 @@ impl crate::agent::Agent<G2048> for Agent {
                 }
                 kept => kept.insert(Session::with_policy(G2048, self.config.policy, *state, params.clone())),
             };
-            let report = session.search(Limits { playouts: params.playouts, time_ms: params.time_ms });
+            // The re-rooting is part of the move's time.
+            let report = session.search(Limits { playouts: params.playouts, time_ms: params.time_ms }.since(began));
             return Some(crate::agent::Decision {
                 action: report.best?,
                 how: How::Search,

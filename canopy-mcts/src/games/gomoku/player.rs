@@ -261,7 +261,7 @@ impl Player {
         state: &GomokuState,
         rng: &mut Rng,
         stop: Option<&AtomicBool>,
-        tree: Option<&mut Option<KeptTree>>,
+        tree: Option<&mut Follower<Gomoku, GomokuPolicy>>,
     ) -> Option<Move> {
         if state.is_terminal() {
             return None;
@@ -374,9 +374,6 @@ impl Tuning {
     }
 }
 
-/// The search tree a [`PlayerAgent`] keeps between moves.
-type KeptTree = Session<Gomoku, GomokuPolicy>;
-
 /// The MCTS player's choice: [`Tuning::plan`], then the search it asks for (on the kept tree in `tree`
 /// when given and [`Tuning::reuse`] is on).
 fn mcts_move(
@@ -384,7 +381,7 @@ fn mcts_move(
     state: &GomokuState,
     params: &SearchParams,
     tuning: &Tuning,
-    (stop, tree): (Option<&AtomicBool>, Option<&mut Option<KeptTree>>),
+    (stop, tree): (Option<&AtomicBool>, Option<&mut Follower<Gomoku, GomokuPolicy>>),
     start: Instant,
 ) -> (Option<Cell>, How, Option<SearchReport<Cell>>) {
     // A time-limited move gives the threat searches at most a third of its time.
@@ -393,14 +390,15 @@ fn mcts_move(
         Plan::Play(cell, how) => return (Some(cell), how, None),
         Plan::Search(root_moves) => root_moves,
     };
+    // The move's limits: the threat searches' time (and the re-rooting's) counts against them.
+    let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
     let mut params = params.clone();
-    let spent = start.elapsed().as_millis() as u64;
-    params.time_ms = params.time_ms.map(|t| t.saturating_sub(spent).max(1));
+    params.time_ms = limits.since(start).time_ms;
     let policy = tuning.policy();
     let report = match tree {
-        Some(slot) if tuning.reuse => {
-            let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
-            let kept = match slot {
+        Some(follower) if tuning.reuse => {
+            // Re-rooted only now that a search needs it; the re-rooting is part of the move's time.
+            let kept = match follower.slot() {
                 Some(kept) if kept.game() == game && kept.state() == state => {
                     kept.set_params(params);
                     kept
@@ -409,7 +407,7 @@ fn mcts_move(
             };
             // As in `Tuning::search`: the moves left out let the opponent's sequence of fours through.
             kept.restrict_root(root_moves.map(|m| (m, Coverage::ProofSafe)));
-            kept.search_observed(limits, stop, None)
+            kept.search_observed(limits.since(start), stop, None)
         }
         _ => tuning.search(game, &policy, params, root_moves).run_with_stop(state, stop),
     };
@@ -503,7 +501,7 @@ impl Agent<Gomoku> for PlayerAgent {
             }
             other => other.clone(),
         };
-        let mv = player.choose_on(game, state, cx.rng, cx.stop, Some(self.tree.slot()))?;
+        let mv = player.choose_on(game, state, cx.rng, cx.stop, Some(&mut self.tree))?;
         let work = mv.report.as_ref().map_or(0, |r| r.playouts);
         Some(Decision { action: mv.cell, how: mv.how, work, report: mv.report })
     }

@@ -30,6 +30,8 @@
 //! while there are at most [`Snake::max_listed_outcomes`] of them; beyond that the list is empty and the
 //! engine samples a spawn on each traversal (open loop).
 
+use std::time::Instant;
+
 use crate::agent::{Agent, Context, Decision, How};
 use crate::policy::Policy;
 use crate::search::{Event, Follower, Limits, Search, SearchParams, SearchReport, Session};
@@ -155,6 +157,7 @@ impl MctsAgent {
         if self.legal.len() == 1 {
             return Choice { dir: self.legal[0], how: How::Forced, report: None };
         }
+        let began = Instant::now();
         let params = SearchParams { seed, ..self.params.clone() };
         let report = if self.reuse {
             let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
@@ -165,7 +168,8 @@ impl MctsAgent {
                 }
                 slot => slot.insert(Session::with_policy(self.game, self.policy, s.clone(), params)),
             };
-            session.search(limits)
+            // The re-rooting is part of the move's time.
+            session.search(limits.since(began))
         } else {
             Search::with_policy(&self.game, &self.policy, params).run(s)
         };
