@@ -209,9 +209,9 @@ enum MatchGame {
     /// mcts:playouts=20000,threads=1 or flat:rollouts=50.
     ///
     /// mcts keys: playouts, time, threads, exploration, selection=uct|puct, virtual_loss, batch_plies,
-    /// expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|uniform, radius, quiet_radius, rollout_radius,
-    /// prior_temperature (the ranges of the options of the same names, radii 1..=20; 0 lifts a playout or
-    /// time limit).
+    /// expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|attacks|uniform, radius,
+    /// quiet_radius, rollout_radius, prior_temperature (the ranges of the options of the same names,
+    /// radii 1..=20; 0 lifts a playout or time limit).
     Gomoku(matches::MatchGomoku),
     /// Tic-tac-toe: agents mcts[:key=value,...] (the search options' names) or random.
     Tictactoe(two_player::MatchTicTacToe),

@@ -120,8 +120,12 @@ impl Default for Tuning {
 }
 
 /// The rollout policies by the names [`Tuning`]'s `policy` parameter takes.
-const ROLLOUT_POLICIES: [(&str, RolloutPolicy); 3] =
-    [("basic", RolloutPolicy::Basic), ("threats", RolloutPolicy::Threats), ("uniform", RolloutPolicy::Uniform)];
+const ROLLOUT_POLICIES: [(&str, RolloutPolicy); 4] = [
+    ("basic", RolloutPolicy::Basic),
+    ("threats", RolloutPolicy::Threats),
+    ("attacks", RolloutPolicy::Attacks),
+    ("uniform", RolloutPolicy::Uniform),
+];
 
 /// [`Tuning`]'s parameters, declared once (see [`crate::param`]): `match`'s per-side settings read them.
 static TUNING_PARAMS: &[Param<Tuning>] = &[
@@ -148,8 +152,8 @@ static TUNING_PARAMS: &[Param<Tuning>] = &[
     },
     Param {
         name: "policy",
-        help: "Rollout policy: basic, threats or uniform",
-        kind: Kind::Choice(&["basic", "threats", "uniform"]),
+        help: "Rollout policy: basic, threats, attacks or uniform",
+        kind: Kind::Choice(&["basic", "threats", "attacks", "uniform"]),
         store: Store::Choice(|t, i| t.policy = ROLLOUT_POLICIES[i].1),
         get: |t| Value::Choice(ROLLOUT_POLICIES.iter().find(|(_, p)| *p == t.policy).map_or("threats", |(n, _)| n)),
     },

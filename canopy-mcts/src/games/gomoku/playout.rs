@@ -1,5 +1,6 @@
 //! The rollout policy: win if you can, else block the opponent's win, else (with the threat policy)
-//! make a straight four, else stop the opponent's straight four, else a random cell near the stones.
+//! make a straight four, else stop the opponent's straight four, else (with the attack policy) make a
+//! double threat or take the opponent's, else a random cell near the stones.
 //!
 //! A [`Playout`] is built once per rollout from a [`GomokuState`] and then updated stone by stone with no
 //! allocation. It keeps:
@@ -11,6 +12,10 @@
 //!   opponent's only by filling one of them,
 //! - with [`RolloutPolicy::Threats`], the same per line for the cells where a player makes a straight
 //!   four ([`Lines::open_four_cells`]), recomputed for both players on the four lines through each stone,
+//! - with [`RolloutPolicy::Attacks`], per player, direction and line the cells where a stone makes a
+//!   four or an open three ([`Lines::threat_cells`]), and the same cells as one row mask per player and
+//!   direction, so that the cells on such lines in two directions at once (the double threats: 4-4,
+//!   4-3, 3-3) are a few masks per row,
 //! - the candidate cells (empty, within Chebyshev distance `rollout_radius` of a stone) as a dense array
 //!   with a position index, so that a uniform draw, an insertion and a removal each take constant time.
 //!
@@ -33,6 +38,10 @@ pub enum RolloutPolicy {
     /// cell where the opponent would make one (answering an open three).
     #[default]
     Threats,
+    /// As `Threats`, and before the random move: make a double threat (a cell that makes a four or an
+    /// open three on two lines at once: 4-4, 4-3, 3-3) if possible, else take a cell where the opponent
+    /// would make one. Rollouts then play the slow attacks that `Threats` plays only by chance.
+    Attacks,
     /// A uniformly random empty cell anywhere on the board until a five or a full board: the classic
     /// plain-MCTS playout, with no tactics (see `uniform_run`). For throughput comparisons.
     Uniform,
@@ -47,7 +56,7 @@ fn any(mask: &[u64; 4]) -> bool {
     (mask[0] | mask[1] | mask[2] | mask[3]) != 0
 }
 
-/// Most straight-four cells gathered for a uniform draw among them.
+/// Most straight-four (or double-threat) cells gathered for a uniform draw among them.
 const MAX_FOUR_CELLS: usize = 16;
 
 /// What the policy plays next.
@@ -61,6 +70,10 @@ pub(crate) enum Choice {
     OpenFour(Cell),
     /// A cell where the opponent would make a straight four.
     BlockFour(Cell),
+    /// A cell where the player to move makes a four or an open three on two lines at once.
+    DoubleThreat(Cell),
+    /// A cell where the opponent would make a double threat.
+    BlockDoubleThreat(Cell),
     /// A random candidate cell.
     Random(Cell),
     /// Under renju, a forbidden cell that Black must play because every candidate is forbidden: Black
@@ -70,7 +83,7 @@ pub(crate) enum Choice {
     Full,
 }
 
-/// The working state of one rollout (about 4.7 KB, on the stack).
+/// The working state of one rollout (about 6.6 KB, on the stack).
 pub(crate) struct Playout {
     lines: Lines,
     /// `wins[p][d][line]`: cells where player `p` completes a win, per line.
@@ -83,6 +96,12 @@ pub(crate) struct Playout {
     fours: [[[u32; LINES]; 4]; 2],
     /// `four_mask[p][d]` has bit `line` set when `fours[p][d][line]` is non-zero.
     four_mask: [[u64; 4]; 2],
+    /// `threat_lines[p][d][line]`: cells where player `p` makes a four or an open three, per line (kept
+    /// only with [`RolloutPolicy::Attacks`]).
+    threat_lines: [[[u32; LINES]; 4]; 2],
+    /// `threat_rows[p][d][y]` has bit `x` set when cell `(x, y)` is in `threat_lines[p][d]` (each cell
+    /// lies on one line per direction).
+    threat_rows: [[[u32; MAX_SIZE]; 4]; 2],
     /// Candidate cells, `cand[..len]`.
     cand: [Cell; MAX_SIZE * MAX_SIZE],
     len: usize,
@@ -97,6 +116,8 @@ pub(crate) struct Playout {
     rule: Rule,
     radius: usize,
     threats: bool,
+    /// Whether the threat tables are kept ([`RolloutPolicy::Attacks`]).
+    attacks: bool,
     /// Whether Black has forbidden moves (renju).
     fouls: bool,
 }
@@ -117,6 +138,8 @@ impl Playout {
             win_mask: [[0; 4]; 2],
             fours: [[[0; LINES]; 4]; 2],
             four_mask: [[0; 4]; 2],
+            threat_lines: [[[0; LINES]; 4]; 2],
+            threat_rows: [[[0; MAX_SIZE]; 4]; 2],
             cand: [Cell { x: 0, y: 0 }; MAX_SIZE * MAX_SIZE],
             len: 0,
             in_cand: [0; MAX_SIZE],
@@ -126,7 +149,8 @@ impl Playout {
             size,
             rule,
             radius,
-            threats: policy == RolloutPolicy::Threats,
+            threats: matches!(policy, RolloutPolicy::Threats | RolloutPolicy::Attacks),
+            attacks: policy == RolloutPolicy::Attacks,
             fouls: rule.has_fouls(),
         };
         for p in 0..2 {
@@ -146,6 +170,9 @@ impl Playout {
                             playout.fours[p][d][l] = f;
                             playout.four_mask[p][d] |= ((f != 0) as u64) << l;
                         }
+                        if playout.attacks {
+                            playout.set_threats(p, d, l);
+                        }
                     }
                 }
             }
@@ -154,8 +181,9 @@ impl Playout {
     }
 
     /// The policy's move for the player to move: a winning cell, else a cell blocking the opponent's
-    /// win, else (threat policy) a straight four, else a cell taking the opponent's straight four, else a
-    /// uniform draw among the candidates (the centre on an empty board).
+    /// win, else (threat policy) a straight four, else a cell taking the opponent's straight four, else
+    /// (attack policy) a double threat, else a cell taking the opponent's double threat, else a uniform
+    /// draw among the candidates (the centre on an empty board).
     #[inline]
     pub fn choose(&self, rng: &mut Rng) -> Choice {
         if self.fouls && self.mover == BLACK {
@@ -173,6 +201,16 @@ impl Playout {
         }
         if any(&self.four_mask[1 - p]) {
             return Choice::BlockFour(self.random_four(1 - p, rng));
+        }
+        if self.attacks {
+            if let Some(c) = self.random_double_threat(p, rng, |_| true) {
+                return Choice::DoubleThreat(c);
+            }
+            // Under renju (White to move here) Black's double threats that are forbidden for Black are
+            // no threat.
+            if let Some(c) = self.random_double_threat(1 - p, rng, |c| !self.fouls || !self.forbidden(c)) {
+                return Choice::BlockDoubleThreat(c);
+            }
         }
         if self.len > 0 {
             return Choice::Random(self.cand[below(rng, self.len)]);
@@ -206,6 +244,15 @@ impl Playout {
         if any(&self.four_mask[q]) {
             if let Some(c) = self.random_four_allowed(q, rng) {
                 return Choice::BlockFour(c);
+            }
+        }
+        if self.attacks {
+            // Black's own 4-4 and 3-3 are forbidden: what is left is its 4-3.
+            if let Some(c) = self.random_double_threat(p, rng, |c| !self.forbidden(c)) {
+                return Choice::DoubleThreat(c);
+            }
+            if let Some(c) = self.random_double_threat(q, rng, |c| !self.forbidden(c)) {
+                return Choice::BlockDoubleThreat(c);
             }
         }
         if self.len > 0 {
@@ -266,6 +313,47 @@ impl Playout {
         (n > 0).then(|| cells[below(rng, n)])
     }
 
+    /// A uniform draw among (up to [`MAX_FOUR_CELLS`] of) the cells where `player` makes a four or an
+    /// open three on two lines of different directions at once and `keep` holds, in row-major order;
+    /// `None` when there is none.
+    #[inline]
+    fn random_double_threat(&self, player: usize, rng: &mut Rng, keep: impl Fn(Cell) -> bool) -> Option<Cell> {
+        let [r0, r1, r2, r3] = &self.threat_rows[player];
+        let mut cells = [Cell { x: 0, y: 0 }; MAX_FOUR_CELLS];
+        let mut n = 0;
+        let rows = r0.iter().zip(r1).zip(r2).zip(r3).take(self.size);
+        'scan: for (y, (((&a, &b), &c), &d)) in rows.enumerate() {
+            // The bits set in at least two of the four masks.
+            let mut two = (a & b) | (c & d) | ((a | b) & (c | d));
+            while two != 0 {
+                let cell = Cell { x: two.trailing_zeros() as u8, y: y as u8 };
+                two &= two - 1;
+                if keep(cell) {
+                    cells[n] = cell;
+                    n += 1;
+                    if n == MAX_FOUR_CELLS {
+                        break 'scan;
+                    }
+                }
+            }
+        }
+        (n > 0).then(|| cells[below(rng, n)])
+    }
+
+    /// Recomputes `player`'s four and open-three cells on line `line` of direction `d`, and their row
+    /// masks.
+    #[inline]
+    fn set_threats(&mut self, player: usize, d: usize, line: usize) {
+        let new = self.lines.threat_cells(player, d, line, self.rule);
+        let mut changed = self.threat_lines[player][d][line] ^ new;
+        self.threat_lines[player][d][line] = new;
+        while changed != 0 {
+            let c = cell_on_line(d, line, changed.trailing_zeros());
+            changed &= changed - 1;
+            self.threat_rows[player][d][c.y as usize] ^= 1 << c.x;
+        }
+    }
+
     /// The first winning cell of `player` in line-table order.
     ///
     /// # Panics
@@ -319,6 +407,10 @@ impl Playout {
                     self.four_mask[who][d] = (self.four_mask[who][d] & !line_bit) | ((new != 0) as u64) << l;
                 }
             }
+            if self.attacks {
+                self.set_threats(p, d, l);
+                self.set_threats(q, d, l);
+            }
         }
         self.add_neighbours(cell);
         self.count += 1;
@@ -368,7 +460,12 @@ impl Playout {
             match self.choose(rng) {
                 Choice::Win(_) => return Some(self.mover),
                 Choice::Foul(_) => return Some(WHITE),
-                Choice::Block(c) | Choice::OpenFour(c) | Choice::BlockFour(c) | Choice::Random(c) => self.play(c),
+                Choice::Block(c)
+                | Choice::OpenFour(c)
+                | Choice::BlockFour(c)
+                | Choice::DoubleThreat(c)
+                | Choice::BlockDoubleThreat(c)
+                | Choice::Random(c) => self.play(c),
                 Choice::Full => return None,
             }
         }
@@ -521,6 +618,22 @@ mod tests {
         }
     }
 
+    /// In how many directions a stone of `player` on the empty `cell` makes a four (adds a winning
+    /// cell) or an open three (adds a straight-four cell), from the line functions' definitions.
+    fn threat_directions(lines: &Lines, rule: Rule, player: usize, cell: Cell) -> usize {
+        use crate::games::gomoku::rules::{five_cells, open_four_cells};
+        let rule = rule.for_player(player);
+        (0..4)
+            .filter(|&d| {
+                let (l, i) = line_of(cell, d);
+                let (m, e) = (lines.stones[player][d][l], lines.empty[d][l]);
+                let (m2, e2) = (m | 1 << i, e & !(1 << i));
+                five_cells(m2, e2, rule) & !five_cells(m, e, rule) != 0
+                    || open_four_cells(m2, e2, rule) & !open_four_cells(m, e, rule) != 0
+            })
+            .count()
+    }
+
     /// The incrementally kept winning cells equal those computed from scratch after every move.
     #[test]
     fn incremental_wins_match_scratch() {
@@ -532,9 +645,13 @@ mod tests {
             (Rule::Standard, 20, RolloutPolicy::Basic),
             (Rule::Renju, 1, RolloutPolicy::Threats),
             (Rule::Renju, 2, RolloutPolicy::Basic),
+            (Rule::Freestyle, 1, RolloutPolicy::Attacks),
+            (Rule::Standard, 2, RolloutPolicy::Attacks),
+            (Rule::Renju, 1, RolloutPolicy::Attacks),
         ];
         for (rule, radius, policy) in runs {
             let game = Gomoku::new(9, rule);
+            let mut doubles = 0;
             for seed in 0..100 {
                 let mut rng = seeded(seed, 0);
                 let mut state = game.new_game();
@@ -545,6 +662,8 @@ mod tests {
                     assert_eq!(playout.win_mask, scratch.win_mask);
                     assert_eq!(playout.fours, scratch.fours, "seed {seed}\n{state}");
                     assert_eq!(playout.four_mask, scratch.four_mask);
+                    assert_eq!(playout.threat_lines, scratch.threat_lines, "seed {seed}\n{state}");
+                    assert_eq!(playout.threat_rows, scratch.threat_rows, "seed {seed}\n{state}");
                     let mut a: Vec<Cell> = playout.cand[..playout.len].to_vec();
                     let mut b: Vec<Cell> = scratch.cand[..scratch.len].to_vec();
                     a.sort();
@@ -570,7 +689,46 @@ mod tests {
                             playout.play(c);
                             state = next;
                         }
-                        Choice::Block(c) | Choice::BlockFour(c) | Choice::Random(c) => {
+                        choice @ (Choice::DoubleThreat(c) | Choice::BlockDoubleThreat(c)) => {
+                            assert_eq!(policy, RolloutPolicy::Attacks);
+                            let mine = matches!(choice, Choice::DoubleThreat(_));
+                            let who = if mine { state.mover() } else { 1 - state.mover() };
+                            if who == crate::games::gomoku::BLACK {
+                                assert!(game.foul(&state, c).is_none(), "{c}\n{state}");
+                            }
+                            let lines = Lines::new(&state);
+                            assert!(threat_directions(&lines, rule, who, c) >= 2, "{c} for {who}\n{state}");
+                            doubles += 1;
+                            playout.play(c);
+                            crate::Game::apply(&game, &mut state, c);
+                            assert!(state.winner().is_none());
+                        }
+                        Choice::Random(c) => {
+                            if policy == RolloutPolicy::Attacks {
+                                // No double threat of either side was passed over, but for the cells
+                                // forbidden for Black under renju: Black cannot take them, and Black's
+                                // own there are no threat.
+                                let lines = Lines::new(&state);
+                                let mut empty = Vec::new();
+                                crate::Game::legal_actions(&game, &state, &mut empty);
+                                for e in empty {
+                                    for who in [BLACK, WHITE] {
+                                        let black = who == BLACK || state.mover() == BLACK;
+                                        let allowed = !black || game.foul(&state, e).is_none();
+                                        if allowed {
+                                            assert!(
+                                                threat_directions(&lines, rule, who, e) < 2,
+                                                "{e} for {who}\n{state}"
+                                            );
+                                        }
+                                    }
+                                }
+                            }
+                            playout.play(c);
+                            crate::Game::apply(&game, &mut state, c);
+                            assert!(state.winner().is_none());
+                        }
+                        Choice::Block(c) | Choice::BlockFour(c) => {
                             playout.play(c);
                             crate::Game::apply(&game, &mut state, c);
                             assert!(state.winner().is_none());
@@ -587,6 +745,9 @@ mod tests {
                         }
                     }
                 }
+            }
+            if policy == RolloutPolicy::Attacks {
+                assert!(doubles > 0, "{rule:?}: no double threat played in 100 rollouts");
             }
         }
     }

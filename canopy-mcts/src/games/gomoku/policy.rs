@@ -22,8 +22,9 @@ use crate::rng::{below, Rng};
 ///   ([`Game::legal_actions`]); the candidates only narrow the search.
 /// - **Rollouts** ([`Policy::rollout`]): a winning cell when there is one, else a block of the opponent's
 ///   winning cell, else (with [`RolloutPolicy::Threats`], the default) a straight four or the opponent's
-///   straight-four cell, else a uniform random cell within [`GomokuPolicy::rollout_radius`] (default 1)
-///   of a stone (module `playout`). [`RolloutPolicy::Uniform`] plays uniformly random empty cells
+///   straight-four cell, (with [`RolloutPolicy::Attacks`]) then a double threat (4-4, 4-3, 3-3) or the
+///   opponent's double-threat cell, else a uniform random cell within [`GomokuPolicy::rollout_radius`]
+///   (default 1) of a stone (module `playout`). [`RolloutPolicy::Uniform`] plays uniformly random empty cells
 ///   instead (plain MCTS, for throughput comparisons).
 /// - **Renju** ([`super::Rule::Renju`]): Black's forbidden cells ([`Gomoku::foul`]) are neither candidates
 ///   nor rollout moves for Black while it has other cells; see module `renju` and docs/gomoku.md.
@@ -197,6 +198,8 @@ impl GomokuPolicy {
             | Choice::Block(c)
             | Choice::OpenFour(c)
             | Choice::BlockFour(c)
+            | Choice::DoubleThreat(c)
+            | Choice::BlockDoubleThreat(c)
             | Choice::Random(c)
             | Choice::Foul(c) => Some(c),
             Choice::Full => None,

@@ -195,6 +195,59 @@ pub(crate) fn open_four_cells(m: u32, e: u32, rule: Rule) -> u32 {
     (t0 << 1 | t1 << 2 | t2 << 3 | t3 << 4) & e
 }
 
+/// The cells of one line where a stone makes a *four*: a window of five cells free of the opponent's
+/// stones that then holds four of the player's and one empty cell, which completes a five (under
+/// [`Rule::Standard`] the cells just outside the window must not be the player's, as for
+/// [`five_cells`]). `m` are one player's stones on the line, `e` its empty cells, `rule` the player's
+/// own. A straight-four cell ([`open_four_cells`]) is a four cell too. When the player already has a
+/// winning cell on the line, a four cell need not add another one.
+///
+/// For each window `s..s+5` free of the opponent that holds exactly three stones (a bit-sliced count of
+/// the five shifted masks), both of its empty cells are four cells.
+#[inline]
+pub(crate) fn four_cells(m: u32, e: u32, rule: Rule) -> u32 {
+    let f = m | e;
+    let free = f & f >> 1 & f >> 2 & f >> 3 & f >> 4;
+    let (a, b, c, d, g) = (m, m >> 1, m >> 2, m >> 3, m >> 4);
+    // Two full adders: a + b + c = s1 + 2 c1, s1 + d + g = s2 + 2 c2, so the window holds
+    // s2 + 2 (c1 + c2) stones; exactly three when s2 = 1 and c1 + c2 = 1.
+    let s1 = a ^ b ^ c;
+    let c1 = (a & b) | (c & (a ^ b));
+    let s2 = s1 ^ d ^ g;
+    let c2 = (s1 & d) | (g & (s1 ^ d));
+    let guard = match rule {
+        Rule::Freestyle => !0,
+        Rule::Standard | Rule::Renju => !(m << 1) & !(m >> 5),
+    };
+    let w = free & s2 & (c1 ^ c2) & guard;
+    (w | w << 1 | w << 2 | w << 3 | w << 4) & e
+}
+
+/// The cells of one line where a stone makes an *open three*: afterwards some cell of the line makes a
+/// straight four ([`open_four_cells`]), so that the opponent must answer. `m`, `e` and `rule` as for
+/// [`four_cells`]. When the player already has a straight-four cell on the line, a three cell need not
+/// add another one.
+///
+/// For each window of six cells `s..s+6` whose ends are empty (under [`Rule::Standard`] with the cells
+/// beyond them not the player's) and whose four inner cells hold exactly two stones and two empty
+/// cells, both inner empty cells are three cells: a stone on one leaves three stones and one empty cell
+/// between two empty ends.
+#[inline]
+pub(crate) fn three_cells(m: u32, e: u32, rule: Rule) -> u32 {
+    let ends = match rule {
+        Rule::Freestyle => e & (e >> 5),
+        Rule::Standard | Rule::Renju => e & (e >> 5) & !(m << 1) & !(m >> 6),
+    };
+    let f = m | e;
+    let inner = f >> 1 & f >> 2 & f >> 3 & f >> 4;
+    let (a, b, c, d) = (m >> 1, m >> 2, m >> 3, m >> 4);
+    // Exactly two of a, b, c, d: one in each pair, or both of one pair and none of the other.
+    let (x1, y1, x2, y2) = (a ^ b, a & b, c ^ d, c & d);
+    let two = (x1 & x2) | (!(x1 | x2) & (y1 ^ y2));
+    let w = ends & inner & two;
+    (w << 1 | w << 2 | w << 3 | w << 4) & e
+}
+
 /// Every line of a position as bit masks: `stones[p][d][line]` and `empty[d][line]` (see the module
 /// documentation). About 1.9 KB; built once per rollout or per agent decision, then kept up to date with
 /// [`Lines::put`].
@@ -252,6 +305,14 @@ impl Lines {
     #[inline]
     pub fn open_four_cells(&self, player: usize, d: usize, line: usize, rule: Rule) -> u32 {
         open_four_cells(self.stones[player][d][line], self.empty[d][line], rule.for_player(player))
+    }
+
+    /// The cells where a stone of `player` makes a four or an open three on line `line` of direction
+    /// `d` ([`four_cells`] | [`three_cells`]; `rule` is the game's, read for `player`).
+    #[inline]
+    pub fn threat_cells(&self, player: usize, d: usize, line: usize, rule: Rule) -> u32 {
+        let (m, e, rule) = (self.stones[player][d][line], self.empty[d][line], rule.for_player(player));
+        four_cells(m, e, rule) | three_cells(m, e, rule)
     }
 
     /// Every cell where a stone of `player` completes a win now, in row-major order, without repeats.
@@ -350,4 +411,56 @@ pub(crate) fn near_rows(state: &GomokuState, radius: usize) -> [u32; MAX_SIZE] {
         *row = near & !state.occupied_row(y);
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every line of `len` cells with each cell Black, White (the opponent: neither bit) or empty, as
+    /// `(m, e)` masks.
+    fn all_lines(len: u32) -> impl Iterator<Item = (u32, u32)> {
+        (0..3u32.pow(len)).map(move |mut code| {
+            let (mut m, mut e) = (0, 0);
+            for i in 0..len {
+                match code % 3 {
+                    0 => e |= 1 << i,
+                    1 => m |= 1 << i,
+                    _ => {}
+                }
+                code /= 3;
+            }
+            (m, e)
+        })
+    }
+
+    /// On every line of nine cells, the four cells are exactly the empty cells where a stone adds a
+    /// winning cell, and the three cells those where it adds a straight-four cell (on lines without
+    /// such cells before, where "adds" is "makes").
+    #[test]
+    fn four_and_three_cells_agree_with_the_definitions() {
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            for (m, e) in all_lines(9) {
+                let (fives, straight) = (five_cells(m, e, rule), open_four_cells(m, e, rule));
+                let (fours, threes) = (four_cells(m, e, rule), three_cells(m, e, rule));
+                assert_eq!(fours & !e, 0);
+                assert_eq!(threes & !e, 0);
+                for i in 0..9 {
+                    let bit = 1 << i;
+                    if e & bit == 0 {
+                        continue;
+                    }
+                    let (m2, e2) = (m | bit, e & !bit);
+                    if fives == 0 {
+                        let makes_four = five_cells(m2, e2, rule) != 0;
+                        assert_eq!(fours & bit != 0, makes_four, "{rule:?} m {m:09b} e {e:09b} cell {i}");
+                    }
+                    if straight == 0 {
+                        let makes_three = open_four_cells(m2, e2, rule) != 0;
+                        assert_eq!(threes & bit != 0, makes_three, "{rule:?} m {m:09b} e {e:09b} cell {i}");
+                    }
+                }
+            }
+        }
+    }
 }
