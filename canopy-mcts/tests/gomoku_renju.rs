@@ -75,7 +75,7 @@ fn check_row(id: &str) {
                 assert!(!candidates.is_empty(), "{id}: no candidates");
                 assert!(!candidates.contains(&cell), "{id}: threat pruning {pruning} offers {cell}");
             }
-            for rollout in [RolloutPolicy::Basic, RolloutPolicy::Threats, RolloutPolicy::Uniform] {
+            for rollout in [RolloutPolicy::Basic, RolloutPolicy::Threats, RolloutPolicy::Attacks, RolloutPolicy::Uniform] {
                 let policy = GomokuPolicy::default().with_rollout_policy(rollout);
                 for seed in 0..50 {
                     let c = policy.rollout_move(&game, &state, &mut seeded(seed, 0)).unwrap();
@@ -170,7 +170,7 @@ fn rollouts_never_play_a_forbidden_move() {
     let openings = ["", "7,7 8,8 7,8", "7,7 7,8 6,6 8,8 6,8", "2,2 3,3 2,3 3,4"];
     for size in [9, 15] {
         let game = Gomoku::new(size, Rule::Renju);
-        for rollout in [RolloutPolicy::Basic, RolloutPolicy::Threats, RolloutPolicy::Uniform] {
+        for rollout in [RolloutPolicy::Basic, RolloutPolicy::Threats, RolloutPolicy::Attacks, RolloutPolicy::Uniform] {
             let policy = GomokuPolicy::default().with_rollout_policy(rollout);
             for (k, opening) in openings.iter().enumerate() {
                 for seed in 0..25 {

@@ -46,13 +46,13 @@ fn rows_t1_to_t4_and_r1_are_read() {
     assert_eq!(r1.1.rule(), Rule::Freestyle);
 }
 
-/// The search (no forced-move shortcut) with the player's policy (threat pruning), with both
-/// rollout policies: the most visited move is an expected one, for several seeds, at 1000 and 3000
+/// The search (no forced-move shortcut) with the player's policy (threat pruning), with each of the
+/// tactical rollout policies: the most visited move is an expected one, for several seeds, at 1000 and 3000
 /// playouts, with one and two threads.
 #[test]
 fn search_picks_the_expected_moves() {
     for (id, game, state, expected) in position_rows() {
-        for policy in [RolloutPolicy::Basic, RolloutPolicy::Threats] {
+        for policy in [RolloutPolicy::Basic, RolloutPolicy::Threats, RolloutPolicy::Attacks] {
             let search = Tuning { policy, ..Tuning::default() }.policy();
             for seed in 0..4 {
                 for playouts in [1_000, 3_000] {

@@ -16,8 +16,8 @@
 //!   Chebyshev distance 2 of a stone, or the centre on an empty board; with threat pruning, the answers
 //!   to a threat when there is one, module `tactics`) and the rollout (a winning cell when there is one,
 //!   else a block of the opponent's winning cell, else with [`RolloutPolicy::Threats`] a straight four or
-//!   the opponent's straight-four cell, with [`RolloutPolicy::Attacks`] then a double threat or the
-//!   opponent's, else a random cell within distance 1 of a stone; module `playout`).
+//!   the opponent's straight-four cell, with [`RolloutPolicy::Attacks`] (the default) then a double
+//!   threat or the opponent's, else a random cell within distance 1 of a stone; module `playout`).
 //! - Players ([`Player`]: MCTS, [`flat`] Monte Carlo, [`threat`], [`random`]) choose moves and play
 //!   whole games through [`crate::agent::play_game`]; [`vcf`] searches victories by continuous fours; [`protocol`] is the
 //!   Gomocup brain. docs/gomoku.md describes how they fit together.

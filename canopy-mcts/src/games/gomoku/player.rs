@@ -78,7 +78,7 @@ pub struct Tuning {
     pub forced_answer: bool,
     /// Threat pruning in the tree ([`GomokuPolicy::with_threat_pruning`]). Default true.
     pub threat_pruning: bool,
-    /// The rollout policy. Default [`RolloutPolicy::Threats`].
+    /// The rollout policy. Default [`RolloutPolicy::Attacks`].
     pub policy: RolloutPolicy,
     /// Candidate radius ([`GomokuPolicy::with_radius`]). Default [`DEFAULT_RADIUS`].
     pub radius: usize,
@@ -108,7 +108,7 @@ impl Default for Tuning {
         Tuning {
             forced_answer: true,
             threat_pruning: true,
-            policy: RolloutPolicy::Threats,
+            policy: RolloutPolicy::Attacks,
             radius: DEFAULT_RADIUS,
             quiet_radius: Some(1),
             rollout_radius: DEFAULT_ROLLOUT_RADIUS,
@@ -155,7 +155,7 @@ static TUNING_PARAMS: &[Param<Tuning>] = &[
         help: "Rollout policy: basic, threats, attacks or uniform",
         kind: Kind::Choice(&["basic", "threats", "attacks", "uniform"]),
         store: Store::Choice(|t, i| t.policy = ROLLOUT_POLICIES[i].1),
-        get: |t| Value::Choice(ROLLOUT_POLICIES.iter().find(|(_, p)| *p == t.policy).map_or("threats", |(n, _)| n)),
+        get: |t| Value::Choice(ROLLOUT_POLICIES.iter().find(|(_, p)| *p == t.policy).map_or("attacks", |(n, _)| n)),
     },
     Param {
         name: "radius",

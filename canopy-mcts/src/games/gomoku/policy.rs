@@ -20,12 +20,13 @@ use crate::rng::{below, Rng};
 ///   when there is one (module `tactics`), and in quiet positions to the cells within
 ///   [`GomokuPolicy::quiet_radius`] plus the threat cells. Every empty cell stays a legal move
 ///   ([`Game::legal_actions`]); the candidates only narrow the search.
-/// - **Rollouts** ([`Policy::rollout`]): a winning cell when there is one, else a block of the opponent's
-///   winning cell, else (with [`RolloutPolicy::Threats`], the default) a straight four or the opponent's
-///   straight-four cell, (with [`RolloutPolicy::Attacks`]) then a double threat (4-4, 4-3, 3-3) or the
-///   opponent's double-threat cell, else a uniform random cell within [`GomokuPolicy::rollout_radius`]
-///   (default 1) of a stone (module `playout`). [`RolloutPolicy::Uniform`] plays uniformly random empty cells
-///   instead (plain MCTS, for throughput comparisons).
+/// - **Rollouts** ([`Policy::rollout`]): a winning cell when there is one, else a block of the
+///   opponent's winning cell, else (with [`RolloutPolicy::Threats`] and [`RolloutPolicy::Attacks`]) a
+///   straight four or the opponent's straight-four cell, else (with [`RolloutPolicy::Attacks`], the
+///   default) a double threat (4-4, 4-3, 3-3) or the opponent's double-threat cell, else a uniform
+///   random cell within [`GomokuPolicy::rollout_radius`] (default 1) of a stone (module `playout`).
+///   [`RolloutPolicy::Uniform`] plays uniformly random empty cells instead (plain MCTS, for throughput
+///   comparisons).
 /// - **Renju** ([`super::Rule::Renju`]): Black's forbidden cells ([`Gomoku::foul`]) are neither candidates
 ///   nor rollout moves for Black while it has other cells; see module `renju` and docs/gomoku.md.
 /// - **Priors** ([`Policy::priors`], used by PUCT selection only): each candidate's weight is
@@ -77,7 +78,7 @@ pub const DEFAULT_PRIOR_TEMPERATURE: f64 = 1.0;
 pub const PRIOR_TEMPERATURES: std::ops::RangeInclusive<f64> = 0.05..=100.0;
 
 impl Default for GomokuPolicy {
-    /// Candidate radius [`DEFAULT_RADIUS`], no threat pruning, [`RolloutPolicy::Threats`] rollouts with
+    /// Candidate radius [`DEFAULT_RADIUS`], no threat pruning, [`RolloutPolicy::Attacks`] rollouts with
     /// rollout radius [`DEFAULT_ROLLOUT_RADIUS`], prior temperature [`DEFAULT_PRIOR_TEMPERATURE`].
     fn default() -> Self {
         GomokuPolicy {
