@@ -44,6 +44,12 @@ def summary(games):
     return row
 
 
+def label(key):
+    """'mcts 100 ms, 2 threads' for the setting (agent, time_ms, threads)."""
+    agent, time_ms, threads = key
+    return f"{agent} {time_ms} ms, {threads} thread{'s' if threads != 1 else ''}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
@@ -81,7 +87,7 @@ def main():
     for p in out["pairs"]:
         a, b = p["a_summary"], p["b_summary"]
         print(
-            f"\n{p['a'][0]} {p['a'][1]} ms vs {p['b'][0]} {p['b'][1]} ms on the same {len(p['seeds'])} starts: "
+            f"\n{label(p['a'])} vs {label(p['b'])} on the same {len(p['seeds'])} starts: "
             f"mean {a['mean']:.0f} vs {b['mean']:.0f}, 16384 {a['16384']:.0%} vs {b['16384']:.0%}, "
             f"higher score from {p['a_higher']} of {len(p['seeds'])} starts"
         )
