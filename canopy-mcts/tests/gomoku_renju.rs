@@ -75,7 +75,9 @@ fn check_row(id: &str) {
                 assert!(!candidates.is_empty(), "{id}: no candidates");
                 assert!(!candidates.contains(&cell), "{id}: threat pruning {pruning} offers {cell}");
             }
-            for rollout in [RolloutPolicy::Basic, RolloutPolicy::Threats, RolloutPolicy::Attacks, RolloutPolicy::Uniform] {
+            for rollout in
+                [RolloutPolicy::Basic, RolloutPolicy::Threats, RolloutPolicy::Attacks, RolloutPolicy::Uniform]
+            {
                 let policy = GomokuPolicy::default().with_rollout_policy(rollout);
                 for seed in 0..50 {
                     let c = policy.rollout_move(&game, &state, &mut seeded(seed, 0)).unwrap();
