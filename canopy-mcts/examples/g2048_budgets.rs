@@ -84,6 +84,7 @@ fn main() {
             },
         },
         Setting { name: "default on 2 threads", apply: |c| c.search.threads = 2 },
+        Setting { name: "robust backup, C 4", apply: |c| c.search.backup = Backup::Robust },
     ];
     // `--settings 0,2,3`: the rows of `all` to run (default: all).
     let chosen: Vec<usize> = args

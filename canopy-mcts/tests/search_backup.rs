@@ -1,5 +1,6 @@
-//! The max backup operator (`Backup::Max`) on a single-player game with a chance node, where the mean
-//! backup under-rates a chance node by the exploratory moves below it and the max backup does not.
+//! The max backup operator (`Backup::Max`) and its robust variant (`Backup::Robust`, the most visited
+//! child's mean) on a single-player game with a chance node, where the mean backup under-rates a chance
+//! node by the exploratory moves below it and the other two do not.
 //!
 //! The game: at the root, `Safe` ends the game with reward 0.6 and `Gamble` reaches a chance node with two
 //! equally likely outcomes, each followed by a choice between reward 1.0 and reward 0.0. Expectimax
@@ -107,18 +108,30 @@ fn max_backup_values_a_chance_node_by_its_best_replies() {
 }
 
 #[test]
-fn max_backup_keeps_the_accounting_exact_on_several_threads() {
-    let params = SearchParams {
-        playouts: Some(20_000),
-        threads: 4,
-        pin_threads: false,
-        audit: true,
-        backup: Backup::Max,
-        ..SearchParams::default()
-    };
-    let report = Search::new(&Gamble, params).run(&Stage::Root);
-    let audit = report.audit.expect("audit requested");
-    assert_eq!(audit.root_visits, 20_000);
-    assert_eq!(audit.in_flight, 0);
-    assert_eq!(report.best, Some(1));
+fn robust_backup_values_a_chance_node_by_its_most_visited_replies() {
+    let robust = gamble_mean(Backup::Robust);
+    let mean = gamble_mean(Backup::Mean);
+    // UCT gives the 1.0 reply most of each outcome's visits, so every playout after the first few carries
+    // 1.0, as with the max backup.
+    assert!(robust > 0.99, "robust backup: Gamble's mean {robust} should approach its expectimax value 1.0");
+    assert!(robust > mean + 0.005, "robust backup {robust} should sit above the mean backup {mean}");
+}
+
+#[test]
+fn max_and_robust_backups_keep_the_accounting_exact_on_several_threads() {
+    for backup in [Backup::Max, Backup::Robust] {
+        let params = SearchParams {
+            playouts: Some(20_000),
+            threads: 4,
+            pin_threads: false,
+            audit: true,
+            backup,
+            ..SearchParams::default()
+        };
+        let report = Search::new(&Gamble, params).run(&Stage::Root);
+        let audit = report.audit.expect("audit requested");
+        assert_eq!(audit.root_visits, 20_000, "{backup:?}");
+        assert_eq!(audit.in_flight, 0, "{backup:?}");
+        assert_eq!(report.best, Some(1), "{backup:?}");
+    }
 }

@@ -286,7 +286,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             deadline: params.time_ms.map(|ms| start + Duration::from_millis(ms)),
             bounds: game.value_bounds(),
             solver: solver.is_on(),
-            max_backup: params.backup == Backup::Max && game.players() == 1,
+            backup: if game.players() == 1 { params.backup } else { Backup::Mean },
             memory: gauges,
             stop_when_full,
         };

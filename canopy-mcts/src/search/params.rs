@@ -42,6 +42,12 @@ pub enum Backup {
     /// exploratory moves below it (the max backup operator of Coulom, "Efficient selectivity and backup
     /// operators in Monte-Carlo tree search", CG 2006).
     Max,
+    /// Single-player games only: as [`Backup::Max`], but the playout carries the mean of the most
+    /// visited child (`reward(a) + mean(child a)` for the child edge with the most visits; ties go to
+    /// the larger mean) instead of the largest mean, the "robust" choice of Coulom (CG 2006, the same
+    /// paper): a child's mean after a few playouts is a noisy estimate, and the largest of several noisy
+    /// estimates is biased upward.
+    Robust,
 }
 
 /// Parameters of one search. `Default` gives the documented defaults.
@@ -300,10 +306,10 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
     },
     Param {
         name: "backup",
-        help: "Backup at decision nodes of single-player games: mean (the playout's return) or max (best child)",
-        kind: Kind::Choice(&["mean", "max"]),
-        store: Store::Choice(|p, i| p.backup = [Backup::Mean, Backup::Max][i]),
-        get: |p| Value::Choice(["mean", "max"][p.backup as usize]),
+        help: "Backup at decision nodes of single-player games: mean (the playout's return), max (the best child's mean) or robust (the most visited child's mean)",
+        kind: Kind::Choice(&["mean", "max", "robust"]),
+        store: Store::Choice(|p, i| p.backup = [Backup::Mean, Backup::Max, Backup::Robust][i]),
+        get: |p| Value::Choice(["mean", "max", "robust"][p.backup as usize]),
     },
     Param {
         name: "solver",

@@ -9,7 +9,7 @@ use crate::game::{Game, Turn};
 use crate::policy::{Coverage, Policy};
 use crate::rng::{self, Rng};
 use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
-use crate::search::params::{SearchParams, Selection};
+use crate::search::params::{Backup, SearchParams, Selection};
 use crate::search::solver::{proof_returns, try_prove};
 use crate::search::tt::{Lookup, TranspositionTable, Vacancy};
 use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -42,8 +42,9 @@ pub(crate) struct Shared<'a, G: Game, P: Policy<G>> {
     /// MCTS-Solver is on (the parameters ask for it and the game declares
     /// [`Game::win_draw_loss`]).
     pub solver: bool,
-    /// The max backup is on (single-player games, [`crate::search::Backup::Max`]).
-    pub max_backup: bool,
+    /// The backup operator at decision nodes: the parameters' in single-player games, else
+    /// [`Backup::Mean`] ([`Backup::Max`] and [`Backup::Robust`] are for single-player games).
+    pub backup: Backup,
     /// Bytes held by each worker's arena, as its worker last saw them (for live memory figures; one
     /// cache line each, as each worker writes its own).
     pub memory: &'a [CachePadded<AtomicUsize>],
@@ -723,10 +724,15 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 edge.backup_relaxed();
             }
             g[mover as usize] += edge.reward as f64;
-            if self.shared.max_backup && node.kind() == NodeKind::Decision {
-                // Max backup: carry the best child's mean upward instead of this playout's return.
-                if let Some(best) = node.children_acquire().and_then(best_child_value) {
-                    g[node.player()] = best;
+            if self.shared.backup != Backup::Mean && node.kind() == NodeKind::Decision {
+                // Max or robust backup: carry the best (or the most visited) child's mean upward instead
+                // of this playout's return.
+                let carried = match self.shared.backup {
+                    Backup::Robust => node.children_acquire().and_then(most_visited_child_value),
+                    _ => node.children_acquire().and_then(best_child_value),
+                };
+                if let Some(v) = carried {
+                    g[node.player()] = v;
                 }
             }
             if std::ptr::eq(node, root) {
@@ -768,6 +774,19 @@ pub(crate) fn q_value<M>(e: &Edge<M>) -> Option<f64> {
 /// The best `reward + child mean` over the visited children (None when none has a value yet).
 fn best_child_value<M>(children: &[Edge<M>]) -> Option<f64> {
     children.iter().filter_map(q_value).fold(None, |best, q| Some(best.map_or(q, |b: f64| b.max(q))))
+}
+
+/// `reward + child mean` of the most visited child edge that has a value (ties: the larger value); None
+/// when no child has a value yet.
+fn most_visited_child_value<M>(children: &[Edge<M>]) -> Option<f64> {
+    children
+        .iter()
+        .filter_map(|e| q_value(e).map(|q| (e.visits_relaxed(), q)))
+        .fold(None, |best: Option<(u64, f64)>, (n, q)| match best {
+            Some((bn, bq)) if bn > n || (bn == n && bq >= q) => Some((bn, bq)),
+            _ => Some((n, q)),
+        })
+        .map(|(_, q)| q)
 }
 
 /// The node kind for a position whose turn is `turn`.
