@@ -38,6 +38,9 @@ pub struct GameResult {
     pub seconds: f64,
     /// Mean wall time per move in milliseconds (the agent's decisions only).
     pub ms_per_move: f64,
+    /// Mean work per move in the agent's own unit: playouts (mcts, the new ones of each move, not those
+    /// kept from earlier moves), rollouts (flat), nodes (expectimax), afterstates (greedy), 0 (random).
+    pub work_per_move: f64,
     /// The final board, row-major.
     pub final_board: [u32; 16],
 }
@@ -53,6 +56,7 @@ impl GameResult {
             moves,
             seconds: r.elapsed_ms / 1e3,
             ms_per_move: if moves > 0 { r.think_ms[0] / moves as f64 } else { 0.0 },
+            work_per_move: if moves > 0 { r.work[0] as f64 / moves as f64 } else { 0.0 },
             final_board: r.last.board.tiles(),
         }
     }
@@ -105,6 +109,17 @@ pub fn run_games(
     results
 }
 
+/// The unit of an agent's work per move ([`GameResult::work_per_move`]).
+fn work_unit(agent: agents::AgentKind) -> &'static str {
+    match agent {
+        agents::AgentKind::Mcts => "playouts",
+        agents::AgentKind::Flat => "rollouts",
+        agents::AgentKind::Expectimax => "nodes",
+        agents::AgentKind::Greedy => "afterstates",
+        agents::AgentKind::Random => "work units",
+    }
+}
+
 /// Plays games of 2048 and prints score statistics.
 pub fn play(args: &super::Play) -> anyhow::Result<()> {
     let super::Chooser { agent, eval, options } = &args.game;
@@ -131,17 +146,26 @@ pub fn play(args: &super::Play) -> anyhow::Result<()> {
         return Ok(());
     }
     if args.out.csv {
-        println!("seed,score,max_tile,moves,seconds,ms_per_move");
+        println!("seed,score,max_tile,moves,seconds,ms_per_move,work_per_move");
         for r in &results {
-            println!("{},{},{},{},{:.3},{:.3}", r.seed, r.score, r.max_tile, r.moves, r.seconds, r.ms_per_move);
+            println!(
+                "{},{},{},{},{:.3},{:.3},{:.1}",
+                r.seed, r.score, r.max_tile, r.moves, r.seconds, r.ms_per_move, r.work_per_move
+            );
         }
         return Ok(());
     }
     if let [only] = results.as_slice() {
         println!("{}", Board::from_tiles(&only.final_board).map_err(|e| anyhow::anyhow!("{e}"))?);
         println!(
-            "score {}  max tile {}  moves {}  ({:.1} s, {:.2} ms/move)",
-            only.score, only.max_tile, only.moves, only.seconds, only.ms_per_move
+            "score {}  max tile {}  moves {}  ({:.1} s, {:.2} ms/move, {:.0} {} per move)",
+            only.score,
+            only.max_tile,
+            only.moves,
+            only.seconds,
+            only.ms_per_move,
+            only.work_per_move,
+            work_unit(config.kind)
         );
     }
     println!("{}", compare::table_header("agent", label.len().max(5)));
