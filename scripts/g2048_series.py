@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Summarises the 2048 series that scripts/g2048_series.sh wrote: one row per setting (agent, time per
 move, threads), over the starts it has played, and for every two settings the starts both have played,
-compared start by start.
+compared start by start. The work per move (playouts for mcts) is the mean over the games whose files
+report it, with their count in brackets ("-": none does).
 
     python3 scripts/g2048_series.py DIR [--json]
 """
@@ -41,6 +42,13 @@ def summary(games):
     moves = sum(g["moves"] for g in games)
     row["ms_per_move"] = sum(g["ms_per_move"] * g["moves"] for g in games) / moves
     row["moves_per_game"] = moves / n
+    # Work per move (playouts for mcts): only in the files of builds that report it.
+    known = [g for g in games if "work_per_move" in g]
+    known_moves = sum(g["moves"] for g in known)
+    row["work_per_move"] = (
+        sum(g["work_per_move"] * g["moves"] for g in known) / known_moves if known_moves else None
+    )
+    row["games_with_work"] = len(known)
     return row
 
 
@@ -78,12 +86,13 @@ def main():
         print(json.dumps(out, indent=2))
         return
     head = f"{'agent':<11}{'ms':>5}{'thr':>4}{'games':>6}{'mean':>10}{'± s.e.':>9}{'median':>9}"
-    head += "".join(f"{t:>7}" for t in TILES) + f"{'ms/move':>9}{'moves':>7}"
+    head += "".join(f"{t:>7}" for t in TILES) + f"{'ms/move':>9}{'moves':>7}{'work/move':>11}"
     print(head)
     for r in out["settings"]:
         line = f"{r['agent']:<11}{r['time_ms']:>5}{r['threads']:>4}{r['games']:>6}{r['mean']:>10.0f}{r['se']:>9.0f}"
         line += f"{r['median']:>9}" + "".join(f"{r[str(t)]:>7.0%}" for t in TILES)
-        print(line + f"{r['ms_per_move']:>9.2f}{r['moves_per_game']:>7.0f}")
+        work = "-" if r["work_per_move"] is None else f"{r['work_per_move']:.0f} ({r['games_with_work']})"
+        print(line + f"{r['ms_per_move']:>9.2f}{r['moves_per_game']:>7.0f}{work:>11}")
     for p in out["pairs"]:
         a, b = p["a_summary"], p["b_summary"]
         print(
