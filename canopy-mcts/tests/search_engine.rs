@@ -31,10 +31,13 @@ fn one_thread_with_a_seed_is_reproducible() {
 
 #[test]
 fn root_visits_equal_playouts_with_threads() {
-    for threads in [2, 4] {
+    // (1, true): one worker on the several-worker paths (`shared_paths`, a measuring aid) keeps the same
+    // accounting.
+    for (threads, shared_paths) in [(1, true), (2, false), (4, false)] {
         let params = SearchParams {
             playouts: Some(100_000),
             threads,
+            shared_paths,
             audit: true,
             pin_threads: false,
             // The solver would prove tic-tac-toe and end the search early.

@@ -71,9 +71,10 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
     let rollouts = cfg.playouts * positions.len() as u64;
     let rollouts_per_sec = rate(rollouts, rollout_secs);
 
-    let mut results: Vec<ThreadResult> = Vec::new();
-    for &threads in &cfg.threads {
-        let params = SearchParams { threads, ..cfg.params.clone() };
+    // All positions at `threads` workers, best of `repeat` each; `shared_paths`: one worker on the
+    // several-worker code paths (`SearchParams::shared_paths`, for the contention model).
+    let at = |threads: usize, shared_paths: bool| -> ThreadResult {
+        let params = SearchParams { threads, shared_paths, ..cfg.params.clone() };
         let runs: Vec<PositionRun> = positions
             .iter()
             .map(|p| {
@@ -102,7 +103,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         let elapsed_ms: f64 = runs.iter().map(|r| r.elapsed_ms).sum();
         let nodes: u64 = runs.iter().map(|r| r.nodes).sum();
         let pps = rate(playouts, elapsed_ms / 1e3);
-        results.push(ThreadResult {
+        ThreadResult {
             threads,
             playouts,
             elapsed_ms,
@@ -114,7 +115,16 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
             vs_rollouts: if rollouts_per_sec > 0.0 { pps / rollouts_per_sec } else { 0.0 },
             memory_limited: runs.iter().any(|r| r.memory_limited),
             positions: runs,
-        });
+        }
+    };
+    let mut results: Vec<ThreadResult> = Vec::new();
+    let mut shared_paths = None;
+    for &threads in &cfg.threads {
+        results.push(at(threads, false));
+        if threads == 1 && cfg.shared_paths_pass {
+            // Right after the one-thread figures, so that both see the same machine.
+            shared_paths = Some(at(1, true));
+        }
     }
     let baseline_threads = results.first().map_or(1, |r| r.threads);
     let base = results.first().map_or(0.0, |r| r.playouts_per_sec);
@@ -149,6 +159,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         rollouts_per_sec,
         baseline_threads,
         results,
+        shared_paths,
         model: None,
     }
 }

@@ -80,8 +80,10 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub search: BenchSearch,
     /// Also fit the contention model to the 1- and 2-thread figures (it measures the cache-line transfer
-    /// between two cores) and predict the efficiency at 2 to 128 threads (needs 1 and 2 in --threads; its
-    /// inputs are timings, so run it on an idle machine; docs/BENCHMARKS.md, "Contention model").
+    /// between two cores, and one thread on the several-worker code paths, which splits the second
+    /// thread's loss into the cost of those paths and the cost of sharing cache lines) and predict the
+    /// efficiency at 2 to 128 threads (needs 1 and 2 in --threads; its inputs are timings, so run it on an
+    /// idle machine; docs/BENCHMARKS.md, "Contention model").
     #[arg(long)]
     pub model: bool,
     /// Print one JSON object instead of tables.
@@ -218,6 +220,8 @@ struct Config {
     playouts: u64,
     repeat: u32,
     params: SearchParams,
+    /// Also measure one thread on the several-worker code paths (`--model`).
+    shared_paths_pass: bool,
 }
 
 /// Bare rollout figures of one position.
@@ -303,6 +307,10 @@ struct BenchReport {
     rollouts_per_sec: f64,
     baseline_threads: usize,
     results: Vec<ThreadResult>,
+    /// One thread on the code paths of several workers (`SearchParams::shared_paths`; `--model` only):
+    /// what a worker pays per playout among others, less the cost of sharing cache lines with them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shared_paths: Option<ThreadResult>,
     /// The contention model (`--model`).
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<model::Model>,
@@ -345,7 +353,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     };
     let playouts = args.search.params.playouts.unwrap_or(default_playouts);
     let params = SearchParams { playouts: Some(playouts), ..args.search.params.clone() };
-    let cfg = Config { threads, playouts, repeat: args.repeat, params };
+    let cfg = Config { threads, playouts, repeat: args.repeat, params, shared_paths_pass: args.model };
     // Open the plot file first, so that a bad path fails before the measurements rather than after.
     let plot_file = match &args.plot {
         Some(path) => Some((path, common::create_output("--plot", path)?)),
@@ -466,7 +474,9 @@ fn fit_model(report: &BenchReport, repeat: u32, pinned: bool) -> Option<model::M
     let playouts: u64 = one.positions.iter().map(|p| p.playouts).sum();
     let top_share = one.positions.iter().map(|p| p.top_share * p.playouts as f64).sum::<f64>() / playouts.max(1) as f64;
     let c_x = model::line_transfer_us(repeat, pinned, model::HANDOVERS);
-    model::Model::fit(per_playout_us(one), per_playout_us(two), c_x, top_share)
+    // Without the shared-paths pass the one-thread figure stands in for it (the older model).
+    let t1s = report.shared_paths.as_ref().map_or(per_playout_us(one), per_playout_us);
+    model::Model::fit(per_playout_us(one), t1s, per_playout_us(two), c_x, top_share)
 }
 
 const UNIFORM: &str =

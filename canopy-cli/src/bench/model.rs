@@ -4,6 +4,9 @@
 //!
 //! Inputs, all measured by the same run:
 //! - `t1`, `t2`: the time a thread spends per playout with one and with two threads (µs);
+//! - `t1s`: the time per playout of one thread on the code paths of several workers (locked
+//!   read-modify-writes, batched root statistics, the table without its bitmap: `SearchParams::shared_paths`),
+//!   so `t1s - t1` is what those paths cost and `t2 - t1s` what sharing cache lines costs;
 //! - `c_x`: the time to hand one cache line from one core to the other (µs; a ping-pong between two
 //!   threads on the cores workers 0 and 1 run on, best of `--repeat`);
 //! - `p1`: the share of the playouts through the most visited root move (one-thread searches, weighted by
@@ -13,13 +16,14 @@
 //! line. Between two visits of one worker to a node, the other `T - 1` workers visit it `T - 1` times on
 //! average (they draw from the same visit distribution), so the chance that it was written is
 //! `f(T) = 1 - e^-(T-1)` (a Poisson count). With `k` lines per playout that one thread keeps in its
-//! cache and that are shared, a thread's time per playout is `t1 + k c_x f(T)`; two threads measure
-//! `k = (t2 - t1) / (c_x f(2))`. And the most written line, in the most visited root move's children
+//! cache and that are shared, a thread's time per playout among `T >= 2` workers is `t1s + k c_x f(T)`;
+//! two threads measure `k = (t2 - t1s) / (c_x f(2))`. And the most written line, in the most visited root move's children
 //! block (its root statistics are batched), takes two writes per pass (virtual loss and visit), each
 //! holding the line for `c_x`: the playouts of all threads together cannot pass it faster than one per
 //! `2 p1 c_x`, so a thread's time per playout is at least `2 p1 c_x T`. The prediction is
-//! `t(T) = max(t1 + k c_x f(T), 2 p1 c_x T)` and the efficiency `t1 / t(T)`; the knee is the first
-//! thread count where the second term wins (the speedup stops growing there).
+//! `t(T) = max(t1s + k c_x f(T), 2 p1 c_x T)` and the efficiency `t1 / t(T)`; the knee is the first
+//! thread count where the second term wins (the speedup stops growing there). Without `t1s` (a report
+//! without the shared-paths pass) `t1` stands in for it and `k` takes both costs.
 
 use canopy_mcts::search::line_handover_secs;
 use serde::Serialize;
@@ -35,6 +39,8 @@ pub(super) const HANDOVERS: u64 = 200_000;
 pub(super) struct Model {
     /// Microseconds per playout of one thread, one thread running.
     pub t1_us: f64,
+    /// Microseconds per playout of one thread on the several-worker code paths, one thread running.
+    pub t1_shared_us: f64,
     /// Microseconds per playout of one thread, two threads running.
     pub t2_us: f64,
     /// Microseconds per cache-line hand-over between the two cores.
@@ -67,13 +73,16 @@ fn written_share(threads: usize) -> f64 {
 impl Model {
     /// The model from the measured inputs (see the module docs); `None` when `t2 < t1` leaves nothing to
     /// fit or an input is not positive.
-    pub fn fit(t1_us: f64, t2_us: f64, line_transfer_us: f64, top_share: f64) -> Option<Model> {
-        if !(t1_us > 0.0 && t2_us > 0.0 && line_transfer_us > 0.0 && top_share > 0.0) {
+    pub fn fit(t1_us: f64, t1_shared_us: f64, t2_us: f64, line_transfer_us: f64, top_share: f64) -> Option<Model> {
+        if !(t1_us > 0.0 && t1_shared_us > 0.0 && t2_us > 0.0 && line_transfer_us > 0.0 && top_share > 0.0) {
             return None;
         }
-        let shared_lines = ((t2_us - t1_us) / (line_transfer_us * written_share(2))).max(0.0);
+        // Sharing costs what two threads pay beyond one thread on the same paths (never below zero, and
+        // never more than their whole loss when noise puts the shared-paths figure under `t1`).
+        let base = t1_shared_us.max(t1_us).min(t2_us.max(t1_us));
+        let shared_lines = ((t2_us - base) / (line_transfer_us * written_share(2))).max(0.0);
         let time = |t: usize| -> (f64, &'static str) {
-            let coherence = t1_us + shared_lines * line_transfer_us * written_share(t);
+            let coherence = base + shared_lines * line_transfer_us * written_share(t);
             let hot = 2.0 * top_share * line_transfer_us * t as f64;
             if hot > coherence {
                 (hot, "hot line")
@@ -90,7 +99,7 @@ impl Model {
             })
             .collect();
         let knee_threads = (2..=4096).find(|&t| time(t).1 == "hot line");
-        Some(Model { t1_us, t2_us, line_transfer_us, top_share, shared_lines, knee_threads, predicted })
+        Some(Model { t1_us, t1_shared_us, t2_us, line_transfer_us, top_share, shared_lines, knee_threads, predicted })
     }
 }
 
@@ -108,7 +117,7 @@ mod tests {
 
     #[test]
     fn the_fit_reproduces_two_threads_and_finds_the_knee() {
-        let m = Model::fit(1.0, 1.5, 0.1, 0.5).unwrap();
+        let m = Model::fit(1.0, 1.0, 1.5, 0.1, 0.5).unwrap();
         // At two threads the coherence term is the measured time: efficiency t1 / t2.
         let two = &m.predicted[0];
         assert_eq!((two.threads, two.limit), (2, "coherence"));
@@ -126,11 +135,28 @@ mod tests {
 
     #[test]
     fn no_fit_without_positive_inputs_and_no_negative_sharing() {
-        assert!(Model::fit(0.0, 1.0, 0.1, 0.5).is_none());
-        assert!(Model::fit(1.0, 1.0, 0.0, 0.5).is_none());
-        let faster = Model::fit(1.0, 0.9, 0.1, 0.01).unwrap();
+        assert!(Model::fit(0.0, 1.0, 1.0, 0.1, 0.5).is_none());
+        assert!(Model::fit(1.0, 1.0, 1.0, 0.0, 0.5).is_none());
+        let faster = Model::fit(1.0, 1.0, 0.9, 0.1, 0.01).unwrap();
         assert_eq!(faster.shared_lines, 0.0);
         assert_eq!(faster.predicted[0].efficiency, 1.0);
+    }
+
+    #[test]
+    fn the_shared_paths_cost_is_not_counted_as_shared_lines() {
+        // One thread on the shared paths pays 1.2 of the 1.5 µs two threads pay: only 0.3 µs is sharing.
+        let split = Model::fit(1.0, 1.2, 1.5, 0.1, 0.01).unwrap();
+        let whole = Model::fit(1.0, 1.0, 1.5, 0.1, 0.01).unwrap();
+        assert!((split.shared_lines * 0.1 * written_share(2) - 0.3).abs() < 1e-12, "{}", split.shared_lines);
+        // Both reproduce two threads; with the paths' cost fixed, more threads lose less.
+        assert!((split.predicted[0].efficiency - 1.0 / 1.5).abs() < 1e-12);
+        assert!((whole.predicted[0].efficiency - 1.0 / 1.5).abs() < 1e-12);
+        let at8 = |m: &Model| m.predicted.iter().find(|p| p.threads == 8).unwrap().efficiency;
+        assert!(at8(&split) > at8(&whole), "{} {}", at8(&split), at8(&whole));
+        // A shared-paths figure above the two-thread one leaves no shared lines; one below t1 counts as t1.
+        assert_eq!(Model::fit(1.0, 1.6, 1.5, 0.1, 0.01).unwrap().shared_lines, 0.0);
+        let low = Model::fit(1.0, 0.8, 1.5, 0.1, 0.01).unwrap();
+        assert!((low.shared_lines - whole.shared_lines).abs() < 1e-12);
     }
 
     #[test]

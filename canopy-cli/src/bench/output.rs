@@ -76,14 +76,26 @@ pub(super) fn print_report(r: &BenchReport) {
     if let Some(m) = &r.model {
         println!();
         println!(
-            "contention model (docs/BENCHMARKS.md): t1 {:.3} us, t2 {:.3} us per playout and thread, line \
-             transfer {:.3} us, top root move {:.0}% of playouts, {:.1} shared lines per playout",
+            "contention model (docs/BENCHMARKS.md): t1 {:.3} us, t1 on the shared paths {:.3} us, t2 {:.3} us per \
+             playout and thread, line transfer {:.3} us, top root move {:.0}% of playouts, {:.1} shared lines per \
+             playout",
             m.t1_us,
+            m.t1_shared_us,
             m.t2_us,
             m.line_transfer_us,
             m.top_share * 100.0,
             m.shared_lines
         );
+        if r.shared_paths.is_some() {
+            let paths = (m.t1_shared_us - m.t1_us).max(0.0).min((m.t2_us - m.t1_us).max(0.0));
+            println!(
+                "two threads pay {:.3} us more per playout and thread than one: {:.3} us for the several-worker \
+                 code paths, {:.3} us for sharing cache lines",
+                m.t2_us - m.t1_us,
+                paths,
+                (m.t2_us - m.t1_us - paths).max(0.0)
+            );
+        }
         let mut threads = format!("{:<10}", "threads");
         let mut eff = format!("{:<10}", "efficiency");
         let mut speedup = format!("{:<10}", "speedup");

@@ -110,6 +110,14 @@ pub struct SearchParams {
     pub solver: bool,
     /// Walk the finished tree and report conservation checks ([`crate::search::TreeAudit`]). Default false.
     pub audit: bool,
+    /// Run the search on the code paths of several workers even with one thread: locked
+    /// read-modify-writes for the counters, the batched root statistics of [`SearchParams::batch_plies`]
+    /// and the transposition table without its occupancy bitmap (docs/CONCURRENCY.md, I4 and I13). One
+    /// thread then pays what each of several workers pays per playout except the cost of sharing cache
+    /// lines with them, which is how `canopy bench --model` takes the two apart
+    /// (docs/BENCHMARKS.md, "Contention model"). A measuring aid: the tree differs from a one-thread
+    /// search's only by the batched root statistics. Default false.
+    pub shared_paths: bool,
 }
 
 /// Playouts of a search given neither a playout limit, nor a time limit, nor a stop flag (see
@@ -139,6 +147,7 @@ impl Default for SearchParams {
             backup: Backup::Mean,
             audit: false,
             solver: true,
+            shared_paths: false,
         }
     }
 }

@@ -259,8 +259,10 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let mut budget = 0u64;
         let root = self.shared.root;
         self.batch_plies = (self.params.batch_plies as usize).min(BATCH_PLIES);
-        self.single_writer = threads == 1;
-        if threads > 1 && self.batch_plies > 0 && root.kind() == NodeKind::Decision {
+        // With `shared_paths` one worker takes the several-worker paths (a measuring aid).
+        let several = threads > 1 || self.params.shared_paths;
+        self.single_writer = !several;
+        if several && self.batch_plies > 0 && root.kind() == NodeKind::Decision {
             if let Some(children) = root.children_acquire() {
                 self.batch = vec![Batched::default(); children.len()];
                 self.until_flush = root_flush_interval(root.visits_relaxed());
