@@ -16,9 +16,10 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
         match node.kind() {
             NodeKind::Chance => {
                 let chance = self.params.chance;
+                let share = Share { worker: self.index, workers: self.params.threads.max(1) };
                 let index = match self.batched_level_and_rng() {
-                    (Some(level), rng) => select_outcome(chance, rng, children, &WithDeltas(level)),
-                    (None, rng) => select_outcome(chance, rng, children, &InTree),
+                    (Some(level), rng) => select_outcome(chance, share, rng, children, &WithDeltas(level)),
+                    (None, rng) => select_outcome(chance, share, rng, children, &InTree),
                 };
                 (index, node.player() as u8)
             }
@@ -113,14 +114,51 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
     }
 }
 
+/// Which worker of how many selects, for the outcome affinity of stratified chance selection.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Share {
+    /// This worker's index, `0..workers`.
+    pub worker: usize,
+    /// The search's workers (at least 1).
+    pub workers: usize,
+}
+
+impl Share {
+    /// Whether outcome `i` of a chance node is this worker's own: the outcomes are dealt to the workers
+    /// by a multiplicative hash of their index (so that an outcome list ordered by kind, such as 2048's
+    /// 2s and 4s, is split evenly), the same deal at every chance node.
+    #[inline]
+    fn owns(&self, i: usize) -> bool {
+        self.workers == 1
+            || ((i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) as usize % self.workers == self.worker
+    }
+}
+
+/// How far behind the most lagging outcome (in visits) a worker's own outcome may be and still be taken
+/// instead of it ([`select_outcome`]).
+const AFFINITY_SLACK: f64 = 1.0;
+
 /// Chance-node outcome selection (see [`ChanceSelection`]); `view` reads the outcomes' visits.
-fn select_outcome<M>(chance: ChanceSelection, rng: &mut Rng, children: &[Edge<M>], view: &impl EdgeView) -> usize {
+///
+/// Stratified selection takes the outcome whose count (visits plus virtual loss) lags its probability
+/// most, `argmax p_i·(N + 1) − n_i`. With several workers each takes instead its own most lagging
+/// outcome ([`Share::owns`]) when that lags the most lagging one by at most [`AFFINITY_SLACK`] visits:
+/// the counts still follow the probabilities within about two visits, while each outcome's subtree is
+/// searched mostly by one worker, so the workers write fewer of each other's cache lines below a chance
+/// node (docs/BENCHMARKS.md, "Outcome affinity"). One worker owns every outcome: the plain rule.
+fn select_outcome<M>(
+    chance: ChanceSelection,
+    share: Share,
+    rng: &mut Rng,
+    children: &[Edge<M>],
+    view: &impl EdgeView,
+) -> usize {
     match chance {
         ChanceSelection::Stratified => {
             let count = |i: usize, e: &Edge<M>| view.visits(i, e) + u64::from(e.in_flight_relaxed());
             let total: f64 = children.iter().enumerate().map(|(i, e)| count(i, e) as f64).sum();
-            let mut best = 0;
-            let mut best_lag = f64::NEG_INFINITY;
+            let (mut best, mut own) = (0, None);
+            let (mut best_lag, mut own_lag) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
             for (i, e) in children.iter().enumerate() {
                 let n = count(i, e) as f64;
                 let lag = e.prob as f64 * (total + 1.0) - n;
@@ -128,8 +166,15 @@ fn select_outcome<M>(chance: ChanceSelection, rng: &mut Rng, children: &[Edge<M>
                     best_lag = lag;
                     best = i;
                 }
+                if lag > own_lag && share.owns(i) {
+                    own_lag = lag;
+                    own = Some(i);
+                }
             }
-            best
+            match own {
+                Some(i) if own_lag >= best_lag - AFFINITY_SLACK => i,
+                _ => best,
+            }
         }
         ChanceSelection::Sample => {
             let mut r = rng::unit(rng) as f32;
@@ -223,4 +268,68 @@ fn prefetch_child<M>(e: &Edge<M>) {
     }
     #[cfg(not(all(target_arch = "x86_64", not(canopy_loom))))]
     let _ = e;
+}
+
+#[cfg(all(test, not(canopy_loom)))]
+mod tests {
+    use super::*;
+
+    /// 2048's spawn after a move with 15 empty cells: a 2 (0.9) or a 4 (0.1) on each, listed by kind.
+    fn spawns() -> Vec<Edge<u8>> {
+        let mut edges: Vec<Edge<u8>> = (0..15).map(|c| Edge::new(c, 0.9 / 15.0, 0.0)).collect();
+        edges.extend((0..15).map(|c| Edge::new(15 + c, 0.1 / 15.0, 0.0)));
+        edges
+    }
+
+    /// The largest distance, in visits, between an outcome's count and its share of `total`.
+    fn deviation(edges: &[Edge<u8>], total: u64) -> f64 {
+        edges.iter().map(|e| (e.visits_relaxed() as f64 - e.prob as f64 * total as f64).abs()).fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn outcome_affinity_keeps_the_counts_on_the_probabilities() {
+        let mut rng = crate::rng::seeded(1, 0);
+        for workers in [1usize, 2, 4] {
+            let edges = spawns();
+            let (mut own, mut worst) = (0u64, 0.0f64);
+            let rounds = 5_000u64;
+            for round in 0..rounds {
+                // Every worker selects before any backs up: each sees the others' virtual loss.
+                let picks: Vec<usize> = (0..workers)
+                    .map(|worker| {
+                        let share = Share { worker, workers };
+                        let i = select_outcome(ChanceSelection::Stratified, share, &mut rng, &edges, &InTree);
+                        edges[i].add_in_flight_relaxed();
+                        own += u64::from(share.owns(i));
+                        i
+                    })
+                    .collect();
+                for i in picks {
+                    edges[i].backup_relaxed();
+                }
+                worst = worst.max(deviation(&edges, (round + 1) * workers as u64));
+            }
+            // Measured: 1.34 visits with one worker, 1.72 with two and with four.
+            assert!(worst <= 2.0, "{workers} workers: an outcome strayed {worst} visits from its share");
+            let own_share = own as f64 / (rounds * workers as u64) as f64;
+            assert!(own_share >= 0.9, "{workers} workers: only {own_share} of the picks were the worker's own");
+            if workers == 1 {
+                // One worker: the plain rule, whose counts stay within about a visit of the shares.
+                assert!(worst <= 1.5, "{worst}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_worker_owns_some_outcomes_and_each_outcome_has_one_owner() {
+        for workers in [2usize, 3, 4] {
+            for i in 0..30 {
+                let owners = (0..workers).filter(|&worker| Share { worker, workers }.owns(i)).count();
+                assert_eq!(owners, 1, "outcome {i} of {workers} workers");
+            }
+            for worker in 0..workers {
+                assert!((0..30).any(|i| Share { worker, workers }.owns(i)), "worker {worker} of {workers} owns none");
+            }
+        }
+    }
 }

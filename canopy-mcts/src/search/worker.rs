@@ -77,6 +77,9 @@ struct PathStep<M> {
 /// One worker thread's search: its arena, random number generator, position and reused buffers. The
 /// playout loop, expansion and backup are here; selection is in `select.rs`.
 pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
+    /// This worker's index among the search's workers (`0..threads`; its RNG stream, its memory gauge,
+    /// and its own outcomes at chance nodes).
+    pub(super) index: usize,
     pub(super) shared: &'a Shared<'a, G, P>,
     pub(super) params: SearchParams,
     arena: &'a Bump,
@@ -204,6 +207,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     pub fn new(shared: &'a Shared<'a, G, P>, params: SearchParams, arena: &'a Bump, index: usize) -> Self {
         let rng = rng::seeded(params.seed, index as u64);
         Self {
+            index,
             shared,
             params,
             arena,
