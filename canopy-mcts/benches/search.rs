@@ -3,6 +3,7 @@
 //! `search/g2048_*`: one whole search of a fixed playout count from fixed 2048 positions with a fixed seed,
 //! at 1 and 2 threads, counted in playouts (criterion's `elem/s` is playouts per second). The one-thread
 //! node count is printed first: it must not change unless the search itself changes.
+//! `search/snake_*`: the same on `canopy bench --game snake`'s eight-cell snake (10x10).
 //! `search/synthetic_root_*`: the same on the root of `canopy bench --game synthetic`'s tree (branching 8,
 //! depth 12, a constant-time evaluation): the tree's own cost per playout.
 //! `tt/*`: insert and probe of 65 536 distinct keys into a table of 131 072 slots (half full), counted per
@@ -16,6 +17,7 @@ use std::hint::black_box;
 use canopy_mcts::games::fixtures;
 use canopy_mcts::games::g2048::{G2048Policy, G2048};
 use canopy_mcts::games::mix64;
+use canopy_mcts::games::snake::{Snake, SnakePolicy};
 use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
 use canopy_mcts::games::tictactoe::TicTacToe;
 use canopy_mcts::internals::{Lookup, TranspositionTable, Vacancy};
@@ -25,6 +27,8 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 
 /// Playouts per 2048 search.
 const PLAYOUTS_2048: u64 = 20_000;
+/// Playouts per Snake search.
+const PLAYOUTS_SNAKE: u64 = 20_000;
 /// Playouts per tic-tac-toe search.
 const PLAYOUTS_TICTACTOE: u64 = 50_000;
 /// Playouts per synthetic-tree search.
@@ -54,6 +58,22 @@ fn search(c: &mut Criterion) {
                 })
             });
         }
+    }
+    // The eight-cell snake of `canopy bench --game snake` (10x10): a food-spawn chance node under the root's
+    // busy move, where outcome affinity keeps two workers in different subtrees.
+    let game = Snake::new(10, 10);
+    let policy = SnakePolicy::new(10, 10);
+    let fixture = fixtures::snake(10).into_iter().last().expect("a snake fixture");
+    let (name, root) = (fixture.name, fixture.state);
+    let nodes = Search::with_policy(&game, &policy, params(PLAYOUTS_SNAKE, 1)).run(&root).nodes;
+    println!("snake {name}: {PLAYOUTS_SNAKE} playouts, 1 thread, seed 1: {nodes} nodes");
+    group.throughput(Throughput::Elements(PLAYOUTS_SNAKE));
+    for threads in [1, 2] {
+        group.bench_function(format!("snake_{name}_{threads}t"), |b| {
+            b.iter(|| {
+                Search::with_policy(&game, &policy, params(PLAYOUTS_SNAKE, threads)).run(black_box(&root)).playouts
+            })
+        });
     }
     let root = fixtures::tictactoe().into_iter().find(|f| f.name == "empty").expect("the empty board").state;
     group.throughput(Throughput::Elements(PLAYOUTS_TICTACTOE));
