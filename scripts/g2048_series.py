@@ -35,7 +35,8 @@ def summary(games):
     scores = [g["score"] for g in games]
     n = len(scores)
     mean = sum(scores) / n
-    se = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1) / n) if n > 1 else float("nan")
+    # The standard error needs two games: None (JSON null, "-" in the table) for one.
+    se = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1) / n) if n > 1 else None
     row = {"games": n, "mean": mean, "se": se, "median": sorted(scores)[n // 2]}
     for t in TILES:
         row[str(t)] = sum(g["max_tile"] >= t for g in games) / n
@@ -63,6 +64,8 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = ap.parse_args()
+    if not Path(args.dir).is_dir():
+        sys.exit(f"g2048_series.py: {args.dir} is not a directory")
     series = load(args.dir)
     if not series:
         sys.exit(f"g2048_series.py: no series files in {args.dir}")
@@ -89,16 +92,20 @@ def main():
     head += "".join(f"{t:>7}" for t in TILES) + f"{'ms/move':>9}{'moves':>7}{'work/move':>11}"
     print(head)
     for r in out["settings"]:
-        line = f"{r['agent']:<11}{r['time_ms']:>5}{r['threads']:>4}{r['games']:>6}{r['mean']:>10.0f}{r['se']:>9.0f}"
+        se = "-" if r["se"] is None else f"{r['se']:.0f}"
+        line = f"{r['agent']:<11}{r['time_ms']:>5}{r['threads']:>4}{r['games']:>6}{r['mean']:>10.0f}{se:>9}"
         line += f"{r['median']:>9}" + "".join(f"{r[str(t)]:>7.0%}" for t in TILES)
         work = "-" if r["work_per_move"] is None else f"{r['work_per_move']:.0f} ({r['games_with_work']})"
         print(line + f"{r['ms_per_move']:>9.2f}{r['moves_per_game']:>7.0f}{work:>11}")
     for p in out["pairs"]:
         a, b = p["a_summary"], p["b_summary"]
+        n = len(p["seeds"])
+        starts = "start" if n == 1 else "starts"
+        same = "the same start" if n == 1 else f"the same {n} starts"
         print(
-            f"\n{label(p['a'])} vs {label(p['b'])} on the same {len(p['seeds'])} starts: "
+            f"\n{label(p['a'])} vs {label(p['b'])} on {same}: "
             f"mean {a['mean']:.0f} vs {b['mean']:.0f}, 16384 {a['16384']:.0%} vs {b['16384']:.0%}, "
-            f"higher score from {p['a_higher']} of {len(p['seeds'])} starts"
+            f"higher score from {p['a_higher']} of {n} {starts}"
         )
 
 

@@ -356,3 +356,24 @@ fn priors_and_the_normalisation_floor_are_named_in_the_configuration() {
     let line = text(&args);
     assert!(line.contains("puct (prior temperature 0.01)"), "{line}");
 }
+
+#[test]
+fn play_reports_the_work_per_move_in_the_agents_unit() {
+    let mcts =
+        json(&["play", "2048", "--agent", "mcts", "--playouts", "30", "--threads", "1", "--games", "1", "--json"]);
+    assert_eq!(mcts["work_unit"], "playouts");
+    // Every move of a fixed-budget search runs exactly its playouts (those kept from earlier moves are not
+    // counted again).
+    assert_eq!(mcts["games"][0]["work_per_move"].as_f64(), Some(30.0), "{}", mcts["games"][0]);
+    let greedy = json(&["play", "2048", "--agent", "greedy", "--games", "1", "--json"]);
+    assert_eq!(greedy["work_unit"], "afterstates");
+    let afterstates = greedy["games"][0]["work_per_move"].as_f64().unwrap();
+    assert!((1.0..=4.0).contains(&afterstates), "greedy looks at 1 to 4 afterstates a move, not {afterstates}");
+    let random = json(&["play", "2048", "--agent", "random", "--games", "1", "--json"]);
+    assert!(random["work_unit"].is_null(), "{}", random["work_unit"]);
+    assert_eq!(random["games"][0]["work_per_move"].as_f64(), Some(0.0));
+    let csv = text(&["play", "2048", "--agent", "mcts", "--playouts", "30", "--threads", "1", "--games", "1", "--csv"]);
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().ends_with(",work_per_move"), "{csv}");
+    assert!(lines.next().unwrap().ends_with(",30.0"), "{csv}");
+}

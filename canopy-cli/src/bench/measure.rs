@@ -128,7 +128,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
     }
     let baseline_threads = results.first().map_or(1, |r| r.threads);
     let base = results.first().map_or(0.0, |r| r.playouts_per_sec);
-    for r in &mut results {
+    for r in results.iter_mut().chain(shared_paths.iter_mut()) {
         r.speedup = if base > 0.0 { r.playouts_per_sec / base } else { 0.0 };
         r.efficiency = r.speedup * baseline_threads as f64 / r.threads as f64;
     }

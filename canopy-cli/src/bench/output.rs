@@ -87,14 +87,24 @@ pub(super) fn print_report(r: &BenchReport) {
             m.shared_lines
         );
         if r.shared_paths.is_some() {
-            let paths = (m.t1_shared_us - m.t1_us).max(0.0).min((m.t2_us - m.t1_us).max(0.0));
-            println!(
-                "two threads pay {:.3} us more per playout and thread than one: {:.3} us for the several-worker \
-                 code paths, {:.3} us for sharing cache lines",
-                m.t2_us - m.t1_us,
-                paths,
-                (m.t2_us - m.t1_us - paths).max(0.0)
-            );
+            let loss = m.t2_us - m.t1_us;
+            if loss <= 0.0 {
+                println!("two threads lost nothing per playout and thread against one (t2 <= t1): nothing to split");
+            } else {
+                let paths = (m.t1_shared_us - m.t1_us).clamp(0.0, loss);
+                println!(
+                    "two threads pay {loss:.3} us more per playout and thread than one: {paths:.3} us for the \
+                     several-worker code paths, {:.3} us for sharing cache lines",
+                    loss - paths
+                );
+            }
+            if r.repeat < 3 {
+                println!(
+                    "(with --repeat {} the first one-thread pass also warms the machine up, so the split is rough: \
+                     use --repeat 3 or more)",
+                    r.repeat
+                );
+            }
         }
         let mut threads = format!("{:<10}", "threads");
         let mut eff = format!("{:<10}", "efficiency");

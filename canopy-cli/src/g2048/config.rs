@@ -159,9 +159,9 @@ pub fn config_line(c: &AgentConfig) -> String {
     let floor = if p.min_span > 0.0 { format!(", min span {}", p.min_span) } else { String::new() };
     let line = match c.kind {
         AgentKind::Mcts => format!(
-            "{limit}, {} threads, {selection}C {}{floor}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, \
+            "{limit}, {}, {selection}C {}{floor}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, \
              rollout {rollout}, seed {}, tree {}",
-            p.threads,
+            threads(p.threads),
             p.exploration,
             p.backup,
             p.virtual_loss,
@@ -179,11 +179,13 @@ pub fn config_line(c: &AgentConfig) -> String {
                 (None, None) => "depth max(4, distinct tiles - 1)".to_string(),
             };
             format!(
-                "{depth}, probability cut-off {}, cache {} entries, {} threads",
-                c.expectimax.prob_cutoff, c.cache_slots, p.threads
+                "{depth}, probability cut-off {}, cache {} entries, {}",
+                c.expectimax.prob_cutoff,
+                c.cache_slots,
+                threads(p.threads)
             )
         }
-        AgentKind::Flat => format!("{limit} (rollouts, all moves), {} threads, rollout {rollout}", p.threads),
+        AgentKind::Flat => format!("{limit} (rollouts, all moves), {}, rollout {rollout}", threads(p.threads)),
         AgentKind::Greedy => "best merge score + evaluation of the afterstate".to_string(),
         AgentKind::Random => "uniformly random legal move".to_string(),
     };
@@ -196,13 +198,32 @@ pub fn config_line(c: &AgentConfig) -> String {
     }
 }
 
+/// "1 thread", "2 threads".
+fn threads(n: usize) -> String {
+    plural(n as u64, "thread")
+}
+
+/// "1 move", "0 moves", "2 moves".
+fn plural(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 fn rollout_text(r: &RolloutPolicy) -> String {
     let moves = if r.epsilon >= 1.0 { "random".to_string() } else { format!("egreedy epsilon {}", r.epsilon) };
     match r.depth {
         Some(d) if r.leaf_depth > 0 => {
-            format!("{moves}, truncated after {d} moves + depth-{} expectimax of the evaluation", r.leaf_depth)
+            format!(
+                "{moves}, truncated after {} + depth-{} expectimax of the evaluation",
+                plural(d, "move"),
+                r.leaf_depth
+            )
         }
-        Some(d) => format!("{moves}, truncated after {d} moves + evaluation"),
+        Some(d) => format!("{moves}, truncated after {} + evaluation", plural(d, "move")),
         None => format!("{moves} to the end"),
     }
 }

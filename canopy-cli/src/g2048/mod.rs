@@ -18,6 +18,7 @@ use canopy_mcts::games::g2048::agents::{Agent, AgentConfig, AgentKind, Decision}
 use canopy_mcts::games::g2048::eval::{Evaluation, Features, Heuristic};
 use canopy_mcts::games::g2048::ntuple::NTuple;
 use canopy_mcts::games::g2048::{Board, Dir};
+use canopy_mcts::search::Backup;
 
 pub use config::{
     agent_config, agent_kind, agent_label, config_json, config_line, unused_options, warn_unused_options, with_param,
@@ -206,6 +207,16 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
                 );
             } else {
                 println!("mean return = immediate merge score + expected score still to come after the move");
+            }
+            // What a playout carries up through the decision nodes below the move (docs/2048.md).
+            match config.search.backup {
+                Backup::Max => {
+                    println!("  (max backup: below the move each decision node passes up its best move's mean)")
+                }
+                Backup::Robust => println!(
+                    "  (robust backup: below the move each decision node passes up its most visited move's mean)"
+                ),
+                Backup::Mean => {}
             }
             println!("best: {}   pv: {}", report.best_name.as_deref().unwrap_or("-"), report.pv.join(" "));
             common::print_totals(report);

@@ -109,14 +109,15 @@ pub fn run_games(
     results
 }
 
-/// The unit of an agent's work per move ([`GameResult::work_per_move`]).
-fn work_unit(agent: agents::AgentKind) -> &'static str {
+/// The unit of an agent's work per move ([`GameResult::work_per_move`]); `None` for the random agent,
+/// which does no work.
+fn work_unit(agent: agents::AgentKind) -> Option<&'static str> {
     match agent {
-        agents::AgentKind::Mcts => "playouts",
-        agents::AgentKind::Flat => "rollouts",
-        agents::AgentKind::Expectimax => "nodes",
-        agents::AgentKind::Greedy => "afterstates",
-        agents::AgentKind::Random => "work units",
+        agents::AgentKind::Mcts => Some("playouts"),
+        agents::AgentKind::Flat => Some("rollouts"),
+        agents::AgentKind::Expectimax => Some("nodes"),
+        agents::AgentKind::Greedy => Some("afterstates"),
+        agents::AgentKind::Random => None,
     }
 }
 
@@ -137,6 +138,8 @@ pub fn play(args: &super::Play) -> anyhow::Result<()> {
         let v = json!({
             "game": "2048",
             "agent": config.kind,
+            // The unit of each game's `work_per_move` (null: the random agent does no work).
+            "work_unit": work_unit(config.kind),
             "params": crate::params::to_json(&config.search),
             "config": config_json(&config),
             "summary": summary,
@@ -157,15 +160,15 @@ pub fn play(args: &super::Play) -> anyhow::Result<()> {
     }
     if let [only] = results.as_slice() {
         println!("{}", Board::from_tiles(&only.final_board).map_err(|e| anyhow::anyhow!("{e}"))?);
+        let work = match work_unit(config.kind) {
+            // Small figures (greedy's afterstates) keep a decimal: 3.6 is not 4.
+            Some(unit) if only.work_per_move < 100.0 => format!(", {:.1} {unit} per move", only.work_per_move),
+            Some(unit) => format!(", {:.0} {unit} per move", only.work_per_move),
+            None => String::new(),
+        };
         println!(
-            "score {}  max tile {}  moves {}  ({:.1} s, {:.2} ms/move, {:.0} {} per move)",
-            only.score,
-            only.max_tile,
-            only.moves,
-            only.seconds,
-            only.ms_per_move,
-            only.work_per_move,
-            work_unit(config.kind)
+            "score {}  max tile {}  moves {}  ({:.1} s, {:.2} ms/move{work})",
+            only.score, only.max_tile, only.moves, only.seconds, only.ms_per_move
         );
     }
     println!("{}", compare::table_header("agent", label.len().max(5)));
