@@ -509,26 +509,68 @@ fn a_double_three_is_a_victory_by_threats_not_by_fours() {
 
 #[test]
 fn the_brain_defuses_a_victory_by_threats() {
-    // V6 with a Black stone more far away: White to move, Black threatens the double three 6,6 (no
-    // victory by fours). The brain searches only the moves after which Black has no victory by threats
-    // (6,6 among them), and declares the rest lost (safe for proofs): each move it leaves out is checked
-    // to lose, every White defence after it tried.
+    // A refereed game against bench-hard (docs/gomoku-games/bots-1s-9fe1fc1.tsv, game 3), Black to move
+    // after ten plies: White threatens a victory by threats (not by fours). The brain searches only the
+    // moves after which White has none, and declares the rest lost (safe for proofs): each move it
+    // leaves out is checked to lose, every Black defence after it tried.
+    let game = Gomoku::new(15, Rule::Freestyle);
+    let s = from_moves(&game, "7,7 8,8 6,7 8,7 8,10 7,8 9,8 9,6 10,5 10,6");
+    assert_eq!(canopy_mcts::games::gomoku::vcf(&game, &s, 1 - s.mover(), 20_000), None);
+    let plan = Tuning::default().plan(&game, &s, None);
+    let Plan::Search(Some(moves)) = plan else { panic!("no restriction to the defences: {plan:?}") };
+    let mut candidates = Vec::new();
+    Tuning::default().policy().candidates(&game, &s, &mut candidates);
+    let left_out: Vec<Cell> = candidates.iter().copied().filter(|c| !moves.contains(c)).collect();
+    assert!(!left_out.is_empty() && !moves.is_empty(), "{moves:?}");
+    for m in left_out {
+        let mut next = s.clone();
+        game.apply(&mut next, m);
+        let mut checker = Checker::new(&game, &next, HashMap::new(), BUDGET);
+        assert!(checker.confirm(Proof::Win), "after {},{} White's win is not confirmed", m.x, m.y);
+    }
+}
+
+#[test]
+fn a_position_no_move_defuses_is_searched_whole() {
+    // V6 with a Black stone more far away, White to move: Black threatens the double three 6,6, and
+    // every White move leaves Black a victory by threats (6,6 too: Black's 5,5 wins; the checker
+    // confirms each), so the brain has no defence to restrict the search to and searches every move.
     let case = cases().into_iter().find(|c| c.id == "V6").unwrap();
     let black: Vec<Cell> = case.state.stones(0).chain([Cell::new(14, 7)]).collect();
     let white: Vec<Cell> = case.state.stones(1).collect();
     let s = case.game.from_stones(&black, &white).unwrap();
-    let Plan::Search(Some(moves)) = Tuning::default().plan(&case.game, &s, None) else {
-        panic!("no restriction to the defences")
-    };
-    assert!(moves.contains(&Cell::new(6, 6)), "{moves:?}");
+    assert_eq!(Tuning::default().plan(&case.game, &s, None), Plan::Search(None));
     let mut candidates = Vec::new();
     Tuning::default().policy().candidates(&case.game, &s, &mut candidates);
-    let left_out: Vec<Cell> = candidates.iter().copied().filter(|c| !moves.contains(c)).collect();
-    assert!(!left_out.is_empty());
-    for m in left_out {
+    for m in candidates {
         let mut next = s.clone();
         case.game.apply(&mut next, m);
         let mut checker = Checker::new(&case.game, &next, HashMap::new(), BUDGET);
         assert!(checker.confirm(Proof::Win), "after {},{} Black's win is not confirmed", m.x, m.y);
     }
+}
+
+#[test]
+fn a_deep_victory_by_threats_is_found_within_the_budget_and_confirmed() {
+    // A refereed game against bench-hard (docs/gomoku.md, "Against the local bots at 1 s per move",
+    // game 16): after White's 7,4 Black wins by continuous threats. The threat-space search deepens
+    // iteratively and finds it within 20 000 nodes (the depth-first search it replaced needed about 3
+    // million); the independent checker confirms White lost after Black's first move.
+    let game = Gomoku::new(15, Rule::Freestyle);
+    let state = from_moves(&game, "6,8 5,7 6,6 6,5 7,7 7,8 8,6 9,5 5,5 8,8 6,4 7,4");
+    let black = state.mover();
+    let first = canopy_mcts::games::gomoku::vct(&game, &state, black, 20_000).expect("Black's victory by threats");
+    let mut next = state.clone();
+    game.apply(&mut next, first);
+    let mut checker = Checker::new(&game, &next, HashMap::new(), BUDGET);
+    assert!(checker.confirm(Proof::Loss), "Black's {},{} is not confirmed to win", first.x, first.y);
+}
+
+/// The position after `moves` (x,y from the empty board, Black first).
+fn from_moves(game: &Gomoku, moves: &str) -> GomokuState {
+    let mut state = game.new_game();
+    for c in canopy_mcts::games::gomoku::parse_moves(moves, 15).unwrap() {
+        game.apply(&mut state, c);
+    }
+    state
 }

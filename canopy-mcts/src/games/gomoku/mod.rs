@@ -62,6 +62,7 @@ pub use player::{
 pub use renju::Foul;
 pub use rules::Rule;
 pub use tactics::vcf;
+pub use vct::vct;
 
 use crate::game::{win_draw_loss_returns, Game, NoOutcome, Turn};
 pub use playout::RolloutPolicy;
