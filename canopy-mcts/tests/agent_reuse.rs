@@ -181,12 +181,15 @@ fn gomoku_players_keep_their_trees_between_moves() {
 }
 
 /// Against a sequence of fours the root is restricted to the defences, on the kept tree too: a second
-/// search of the position goes on in the same tree, over the same moves.
+/// search of the position goes on in the same tree, over the same moves. (White's stones 5,9 and 7,6
+/// take away Black's other threats, so that some defences are left: with White's stones in the corners
+/// instead, the threat search finds a win for Black after every candidate, and the brain searches them
+/// all.)
 #[test]
 fn gomoku_restricted_root_searches_go_on_in_the_kept_tree() {
     let game = Gomoku::new(15, Rule::Freestyle);
     let black = "3,10 4,10 5,10 6,7 6,8 14,7";
-    let white = "2,10 0,0 14,0 0,14 14,14";
+    let white = "2,10 5,9 14,0 0,14 7,6";
     let cells = |t: &str| t.split_whitespace().map(|c| Cell::parse(c).unwrap()).collect::<Vec<_>>();
     let s = game.from_stones(&cells(black), &cells(white)).unwrap();
     let tuning = Tuning { forced_answer: false, ..Tuning::default() };

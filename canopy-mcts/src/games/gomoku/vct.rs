@@ -112,6 +112,27 @@ impl Vct {
         out
     }
 
+    /// [`Vct::fives`] on the four lines through `cell` only: all of them when `player` had no five to
+    /// make before its stone on `cell` (a stone changes only the lines through it).
+    fn fives_through(&self, player: usize, cell: Cell, limit: usize) -> Vec<Cell> {
+        let mut out = Vec::new();
+        for d in 0..4 {
+            let (l, _) = line_of(cell, d);
+            let mut w = self.pos.lines.five_cells(player, d, l, self.rule);
+            while w != 0 {
+                let c = cell_on_line(d, l, w.trailing_zeros());
+                w &= w - 1;
+                if !out.contains(&c) {
+                    out.push(c);
+                    if out.len() >= limit {
+                        return out;
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The attacker's threat moves: the cells where it makes a four (first) or an open three, without
     /// repeats; found on the lines holding at least two of its stones, within three cells of them.
     fn threats(&self, player: usize) -> Vec<Cell> {
@@ -226,12 +247,16 @@ impl Vct {
     /// Whether the attacker, to move, wins by continuous threats.
     fn node(&mut self, depth: usize) -> bool {
         let (a, d) = (self.attacker, 1 - self.attacker);
-        if let Some(&c) = self.fives(a, 1).first() {
-            if depth == 0 {
+        // Below the root the attacker has no five to make: its move before had at most one, which the
+        // defender blocked (a defender's stone makes none for the attacker). So its fives after a move
+        // lie on the lines through that move ([`Vct::fives_through`]).
+        if depth == 0 {
+            if let Some(&c) = self.fives(a, 1).first() {
                 self.first = Some(c);
+                return true;
             }
-            return true;
         }
+        debug_assert!(self.fives(a, 1).is_empty());
         let left = self.max_depth - depth;
         if left == 0 {
             self.cut = true;
@@ -270,7 +295,7 @@ impl Vct {
         let cut_above = std::mem::replace(&mut self.cut, false);
         for m in moves {
             self.pos.put(a, m);
-            let fives = self.fives(a, 2);
+            let fives = self.fives_through(a, m, 2);
             let won = match fives.len() {
                 2.. => true,
                 1 => {
