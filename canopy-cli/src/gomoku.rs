@@ -8,7 +8,7 @@ use super::search_args::{ForGomoku, SearchFlags};
 use super::{args, input_error};
 use canopy_mcts::games::gomoku::protocol::{self, BrainConfig};
 use canopy_mcts::games::gomoku::{
-    forced_move, Cell, Gomoku, GomokuState, How, Plan, Rule, Tuning, BLACK, MAX_SIZE, MIN_SIZE, WHITE,
+    forced_move, Cell, Gomoku, GomokuState, How, Plan, Rule, Tuning, BLACK, MAX_SIZE, MIN_SIZE, REFUTATION, WHITE,
 };
 use canopy_mcts::search::{ActionStats, Proof};
 
@@ -154,7 +154,10 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let report = args.run(&tuning.search(&game, &policy, params, root_moves), &state);
     let decision = match &plan {
         Plan::Play(cell, how) => Some((*cell, *how)),
-        Plan::Search(_) => report.best.map(|c| (c, How::Search)),
+        Plan::Search(_) => match tuning.refuted_best(&game, &state, &report, None) {
+            Some(c) if Some(c) != report.best => Some((c, How::Tactic(REFUTATION))),
+            _ => report.best.map(|c| (c, How::Search)),
+        },
     };
     let forced = forced_move(&game, &state);
     let me = state.mover();
@@ -225,6 +228,9 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             How::Search => "search",
             How::Forced => "forced, no search",
             How::Tactic("vct") => "victory by continuous threats (fours and open threes), no search",
+            How::Tactic(REFUTATION) => {
+                "search; its best move lost to the opponent's victory by threats (--refute), so the next that did not"
+            }
             _ => "victory by continuous fours, no search",
         };
         println!("the brain plays {c} ({why})");

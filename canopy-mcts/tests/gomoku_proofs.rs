@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 
 use canopy_mcts::games::gomoku::{
-    Cell, Gomoku, GomokuPolicy, GomokuState, How, Plan, Rule, Tuning, DEFAULT_EXPLORATION, DEFAULT_PUCT_EXPLORATION,
-    DEFAULT_SELECTION,
+    default_search_params, Cell, Gomoku, GomokuPolicy, GomokuState, How, Plan, Player, Rule, Tuning,
+    DEFAULT_EXPLORATION, DEFAULT_PUCT_EXPLORATION, DEFAULT_SELECTION, REFUTATION,
 };
 use canopy_mcts::search::{Event, Limits, ProvenNode};
 use canopy_mcts::{Coverage, Game, Policy, Proof, Rng, SearchParams, Session};
@@ -573,4 +573,41 @@ fn from_moves(game: &Gomoku, moves: &str) -> GomokuState {
         game.apply(&mut state, c);
     }
     state
+}
+
+#[test]
+fn the_refutation_check_replaces_a_best_move_that_loses_to_threats() {
+    // Before White's 7,4 of the bench-hard game above: the search prefers 7,4, after which Black wins by
+    // continuous threats. With the check on, the brain plays a move after which the check finds no such
+    // win, and says why; with it off, the search's own choice stands.
+    let game = Gomoku::new(15, Rule::Freestyle);
+    let state = from_moves(&game, "6,8 5,7 6,6 6,5 7,7 7,8 8,6 9,5 5,5 8,8 6,4");
+    let params = SearchParams { playouts: Some(100_000), threads: 1, seed: 1, ..default_search_params() };
+    let choose = |refute: u64| {
+        let player = Player::Mcts { params: params.clone(), tuning: Tuning { refute, ..Tuning::default() } };
+        player.choose(&game, &state, &mut canopy_mcts::rng::seeded(1, 0), None).unwrap()
+    };
+    let plain = choose(0);
+    assert_eq!(plain.how, How::Search);
+    let best = plain.report.as_ref().and_then(|r| r.best).unwrap();
+    let black = 1 - state.mover();
+    let mut after = state.clone();
+    game.apply(&mut after, best);
+    let best_refuted = canopy_mcts::games::gomoku::vct(&game, &after, black, 20_000).is_some();
+    let checked = choose(20_000);
+    if best_refuted {
+        assert_eq!(checked.how, How::Tactic(REFUTATION));
+        assert_ne!(checked.cell, best);
+        let mut next = state.clone();
+        game.apply(&mut next, checked.cell);
+        assert_eq!(canopy_mcts::games::gomoku::vct(&game, &next, black, 20_000), None);
+    } else {
+        assert_eq!((checked.cell, checked.how), (best, How::Search));
+    }
+    // The search's choice here is 7,4 (100 000 playouts, seed 1), the refuted move of the game.
+    assert!(
+        best_refuted,
+        "the search chose {},{}, not refuted: the test no longer exercises the check",
+        best.x, best.y
+    );
 }

@@ -27,7 +27,7 @@ use crate::game::Game;
 use crate::param::{Kind, Param, Settings, Store, Value};
 use crate::policy::{Coverage, Policy};
 use crate::rng::Rng;
-use crate::search::{Event, Follower, Limits, Search, SearchParams, SearchReport, Selection, Session};
+use crate::search::{Event, Follower, Limits, Proof, Search, SearchParams, SearchReport, Selection, Session};
 use crate::sync::AtomicBool;
 
 /// The UCT exploration constant Gomoku's commands use with `--selection uct` unless told otherwise:
@@ -101,6 +101,10 @@ pub struct Tuning {
     /// Temperature of the pattern priors PUCT selection uses ([`GomokuPolicy::with_prior_temperature`];
     /// UCT ignores them). Default [`DEFAULT_PRIOR_TEMPERATURE`].
     pub prior_temperature: f64,
+    /// The refutation check after a search ([`Tuning::refuted_best`]): the node budget of the search for
+    /// the opponent's victory by threats after each of the search's best moves; 0 (the default) turns
+    /// the check off. A time-limited move keeps [`REFUTE_SHARE`] of its time for the check.
+    pub refute: u64,
 }
 
 impl Default for Tuning {
@@ -115,6 +119,7 @@ impl Default for Tuning {
             threat_search: true,
             reuse: true,
             prior_temperature: DEFAULT_PRIOR_TEMPERATURE,
+            refute: 0,
         }
     }
 }
@@ -191,6 +196,14 @@ static TUNING_PARAMS: &[Param<Tuning>] = &[
         kind: Kind::Real { min: *PRIOR_TEMPERATURES.start(), max: *PRIOR_TEMPERATURES.end() },
         store: Store::Real(|t, v| t.prior_temperature = v),
         get: |t| Value::Real(t.prior_temperature),
+    },
+    Param {
+        name: "refute",
+        help: "After the search, check its best moves for the opponent's victory by threats within N nodes each \
+               and play the first without one (0: off; a timed move keeps a fifth of its time for it)",
+        kind: Kind::Int { min: 0, max: 100_000_000 },
+        store: Store::Int(|t, v| t.refute = v),
+        get: |t| Value::Int(t.refute),
     },
 ];
 
@@ -293,6 +306,10 @@ pub const VCT_BUDGET: usize = 3_000;
 pub const VCF_DEFENCE_BUDGET: usize = 3_000;
 /// Nodes of the search for the opponent's victory by continuous threats after each such candidate.
 pub const VCT_DEFENCE_BUDGET: usize = 500;
+/// The share of a time-limited move kept for the refutation check ([`Tuning::refute`]): one fifth.
+pub const REFUTE_SHARE: (u64, u64) = (1, 5);
+/// The most of the search's moves (by visits) the refutation check tries ([`Tuning::refuted_best`]).
+pub const REFUTE_MOVES: usize = 4;
 
 /// What [`Player::Mcts`] does in a position before any tree search ([`Tuning::plan`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -360,6 +377,50 @@ impl Tuning {
         }
     }
 
+    /// The refutation check ([`Tuning::refute`]): after a search of `state` whose `report` chose a move,
+    /// looks for the opponent's victory by fours (3 000 nodes) and by threats (`refute` nodes) after
+    /// the search's moves in order of visits, at most [`REFUTE_MOVES`] of them, before `deadline`.
+    /// Returns `None` when the check is off, the search proved a win, or its best move has no such
+    /// refutation (or time ran out before one was found); else `Some(cell)`: the first move after which
+    /// none was found, or the search's best again when each move tried was refuted. A refutation found
+    /// is a forced win of the opponent (module `vct`'s argument), so the move played instead is never
+    /// known to be worse.
+    pub fn refuted_best(
+        &self,
+        game: &Gomoku,
+        state: &GomokuState,
+        report: &SearchReport<Cell>,
+        deadline: Option<Instant>,
+    ) -> Option<Cell> {
+        let best = report.best?;
+        if self.refute == 0 || !self.threat_search || report.root_proof == Some(Proof::Win) {
+            return None;
+        }
+        let opponent = 1 - state.mover();
+        let budget = usize::try_from(self.refute).unwrap_or(usize::MAX);
+        let mut moves: Vec<(u64, Cell)> = report.actions.iter().map(|a| (a.visits, a.action)).collect();
+        moves.sort_by_key(|&(visits, _)| std::cmp::Reverse(visits));
+        if moves.first().map(|&(_, c)| c) != Some(best) {
+            moves.retain(|&(_, c)| c != best);
+            moves.insert(0, (0, best));
+        }
+        for (k, &(_, cell)) in moves.iter().take(REFUTE_MOVES).enumerate() {
+            if deadline.is_some_and(|t| Instant::now() >= t) {
+                // No time to check this one: better than a move known to lose.
+                return (k > 0).then_some(cell);
+            }
+            let mut next = state.clone();
+            game.apply(&mut next, cell);
+            let refuted = !next.is_terminal()
+                && (vcf_until(game, &next, opponent, VCF_DEFENCE_BUDGET, deadline).is_some()
+                    || vct_until(game, &next, opponent, budget, deadline).is_some());
+            if !refuted {
+                return (k > 0).then_some(cell);
+            }
+        }
+        Some(best)
+    }
+
     /// The search of [`Plan::Search`] with `params` over `root_moves` (all candidates when `None`).
     pub fn search<'g>(
         &self,
@@ -394,8 +455,14 @@ fn mcts_move(
         Plan::Play(cell, how) => return (Some(cell), how, None),
         Plan::Search(root_moves) => root_moves,
     };
-    // The move's limits: the threat searches' time (and the re-rooting's) counts against them.
-    let limits = Limits { playouts: params.playouts, time_ms: params.time_ms };
+    // The move's limits: the threat searches' time (and the re-rooting's) counts against them; with the
+    // refutation check on, a timed search leaves the check its share of the move.
+    let check_deadline = params.time_ms.map(|t| start + Duration::from_millis(t));
+    let search_ms = match (params.time_ms, tuning.refute) {
+        (Some(t), 1..) => Some((t - t * REFUTE_SHARE.0 / REFUTE_SHARE.1).max(1)),
+        (t, _) => t,
+    };
+    let limits = Limits { playouts: params.playouts, time_ms: search_ms };
     let mut params = params.clone();
     params.time_ms = limits.since(start).time_ms;
     let policy = tuning.policy();
@@ -415,8 +482,15 @@ fn mcts_move(
         }
         _ => tuning.search(game, &policy, params, root_moves).run_with_stop(state, stop),
     };
-    (report.best, How::Search, Some(report))
+    match tuning.refuted_best(game, state, &report, check_deadline) {
+        Some(cell) if Some(cell) != report.best => (Some(cell), How::Tactic(REFUTATION), Some(report)),
+        _ => (report.best, How::Search, Some(report)),
+    }
 }
+
+/// [`How::Tactic`] name of a move played because the refutation check ([`Tuning::refuted_best`]) found
+/// the search's best move lost to the opponent's victory by threats.
+pub const REFUTATION: &str = "refutation";
 
 /// A chosen move, how it was chosen, and the search report when there was a search.
 #[derive(Clone, Debug)]

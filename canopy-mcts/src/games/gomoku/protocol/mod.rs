@@ -91,7 +91,7 @@ use std::time::{Duration, Instant};
 
 use super::agents::forced_move;
 use super::board::{Cell, GomokuState, MAX_SIZE};
-use super::player::{default_search_params, fallback_move, Plan, Tuning};
+use super::player::{default_search_params, fallback_move, Plan, Tuning, REFUTE_SHARE};
 use super::policy::GomokuPolicy;
 use super::rules::Rule;
 use super::Gomoku;
@@ -478,6 +478,15 @@ impl<'a, W: Write> Brain<'a, W> {
         // Only some moves stop the opponent's victory by fours: a critical move.
         let urgency = if root_moves.is_some() { Urgency::Critical } else { Urgency::Normal };
         let budget = share(cap(move_budget(self.limits(), empty, urgency)));
+        // With the refutation check on, the search leaves it its share of the move.
+        let check_deadline = received + Duration::from_millis(budget.hard_ms);
+        let budget = match tuning.refute {
+            0 => budget,
+            _ => {
+                let keep = |t: u64| (t - t * REFUTE_SHARE.0 / REFUTE_SHARE.1).max(1);
+                MoveBudget { soft_ms: keep(budget.soft_ms), hard_ms: keep(budget.hard_ms), ..budget }
+            }
+        };
         let mut params = self.config.params.clone();
         let spent = received.elapsed().as_millis() as u64;
         params.time_ms = Some(budget.hard_ms.saturating_sub(spent).max(1));
@@ -505,7 +514,8 @@ impl<'a, W: Write> Brain<'a, W> {
         } else {
             tuning.search(game, &policy, params, root_moves).run_observed(state, Some(signal.stop_flag()), progress)
         };
-        (report.best, Some((report, budget)))
+        let cell = tuning.refuted_best(game, state, &report, Some(check_deadline)).or(report.best);
+        (cell, Some((report, budget)))
     }
 
     /// The kept search tree, following the game to `state`: re-rooted on the brain's last move and the
