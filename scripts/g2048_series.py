@@ -89,14 +89,14 @@ def main():
         print(json.dumps(out, indent=2))
         return
     head = f"{'agent':<11}{'ms':>5}{'thr':>4}{'games':>6}{'mean':>10}{'± s.e.':>9}{'median':>9}"
-    head += "".join(f"{t:>7}" for t in TILES) + f"{'ms/move':>9}{'moves':>7}{'work/move':>11}"
+    head += "".join(f"{t:>7}" for t in TILES) + f"{'ms/move':>9}{'moves':>8}{'work/move':>15}"
     print(head)
     for r in out["settings"]:
         se = "-" if r["se"] is None else f"{r['se']:.0f}"
         line = f"{r['agent']:<11}{r['time_ms']:>5}{r['threads']:>4}{r['games']:>6}{r['mean']:>10.0f}{se:>9}"
         line += f"{r['median']:>9}" + "".join(f"{r[str(t)]:>7.0%}" for t in TILES)
         work = "-" if r["work_per_move"] is None else f"{r['work_per_move']:.0f} ({r['games_with_work']})"
-        print(line + f"{r['ms_per_move']:>9.2f}{r['moves_per_game']:>7.0f}{work:>11}")
+        print(line + f"{r['ms_per_move']:>9.2f}{r['moves_per_game']:>8.0f}{work:>15}")
     for p in out["pairs"]:
         a, b = p["a_summary"], p["b_summary"]
         n = len(p["seeds"])
