@@ -307,19 +307,27 @@ pub(crate) fn distinct_fives(lines: &Lines, player: usize, rule: Rule, limit: us
     out.clear();
     for d in 0..4 {
         for l in 0..LINES {
-            let mut w = lines.five_cells(player, d, l, rule);
-            while w != 0 {
-                let c = cell_on_line(d, l, w.trailing_zeros());
-                w &= w - 1;
-                if !out.contains(&c) {
-                    out.push(c);
-                    if out.len() >= limit {
-                        return;
-                    }
-                }
+            if add_distinct(out, d, l, lines.five_cells(player, d, l, rule), limit) {
+                return;
             }
         }
     }
+}
+
+/// Adds to `out` the cells of line `l` in direction `d` whose bits are set in `cells`, skipping cells
+/// already there, until `out` holds `limit` cells; returns whether it does.
+pub(crate) fn add_distinct(out: &mut Vec<Cell>, d: usize, l: usize, mut cells: u32, limit: usize) -> bool {
+    while cells != 0 {
+        let c = cell_on_line(d, l, cells.trailing_zeros());
+        cells &= cells - 1;
+        if !out.contains(&c) {
+            out.push(c);
+            if out.len() >= limit {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Victory by continuous fours (VCF): a sequence of fours by `attacker`, each answered by the only

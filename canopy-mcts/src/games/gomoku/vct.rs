@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use super::board::{Cell, GomokuState, MAX_SIZE};
 use super::rules::{cell_on_line, five_cells, line_of, open_four_cells, Rule, LINES};
-use super::tactics::{distinct_fives, KeyedLines};
+use super::tactics::{add_distinct, distinct_fives, KeyedLines};
 use super::Gomoku;
 
 /// Longest VCT searched, in attacker moves.
@@ -118,16 +118,8 @@ impl Vct {
         let mut out = Vec::new();
         for d in 0..4 {
             let (l, _) = line_of(cell, d);
-            let mut w = self.pos.lines.five_cells(player, d, l, self.rule);
-            while w != 0 {
-                let c = cell_on_line(d, l, w.trailing_zeros());
-                w &= w - 1;
-                if !out.contains(&c) {
-                    out.push(c);
-                    if out.len() >= limit {
-                        return out;
-                    }
-                }
+            if add_distinct(&mut out, d, l, self.pos.lines.five_cells(player, d, l, self.rule), limit) {
+                break;
             }
         }
         out
