@@ -377,6 +377,15 @@ impl Tuning {
         }
     }
 
+    /// The part of a move's `ms` milliseconds its search may use: all of them, or with the refutation
+    /// check on ([`Tuning::refute`]) what is left after the check's [`REFUTE_SHARE`] (at least 1).
+    pub fn search_ms(&self, ms: u64) -> u64 {
+        match self.refute {
+            0 => ms,
+            _ => (ms - ms * REFUTE_SHARE.0 / REFUTE_SHARE.1).max(1),
+        }
+    }
+
     /// The refutation check ([`Tuning::refute`]): after a search of `state` whose `report` chose a move,
     /// looks for the opponent's victory by fours (3 000 nodes) and by threats (`refute` nodes) after
     /// the search's moves in order of visits, at most [`REFUTE_MOVES`] of them, before `deadline`.
@@ -458,11 +467,7 @@ fn mcts_move(
     // The move's limits: the threat searches' time (and the re-rooting's) counts against them; with the
     // refutation check on, a timed search leaves the check its share of the move.
     let check_deadline = params.time_ms.map(|t| start + Duration::from_millis(t));
-    let search_ms = match (params.time_ms, tuning.refute) {
-        (Some(t), 1..) => Some((t - t * REFUTE_SHARE.0 / REFUTE_SHARE.1).max(1)),
-        (t, _) => t,
-    };
-    let limits = Limits { playouts: params.playouts, time_ms: search_ms };
+    let limits = Limits { playouts: params.playouts, time_ms: params.time_ms.map(|t| tuning.search_ms(t)) };
     let mut params = params.clone();
     params.time_ms = limits.since(start).time_ms;
     let policy = tuning.policy();

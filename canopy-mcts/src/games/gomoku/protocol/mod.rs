@@ -91,7 +91,7 @@ use std::time::{Duration, Instant};
 
 use super::agents::forced_move;
 use super::board::{Cell, GomokuState, MAX_SIZE};
-use super::player::{default_search_params, fallback_move, Plan, Tuning, REFUTE_SHARE};
+use super::player::{default_search_params, fallback_move, Plan, Tuning};
 use super::policy::GomokuPolicy;
 use super::rules::Rule;
 use super::Gomoku;
@@ -480,12 +480,10 @@ impl<'a, W: Write> Brain<'a, W> {
         let budget = share(cap(move_budget(self.limits(), empty, urgency)));
         // With the refutation check on, the search leaves it its share of the move.
         let check_deadline = received + Duration::from_millis(budget.hard_ms);
-        let budget = match tuning.refute {
-            0 => budget,
-            _ => {
-                let keep = |t: u64| (t - t * REFUTE_SHARE.0 / REFUTE_SHARE.1).max(1);
-                MoveBudget { soft_ms: keep(budget.soft_ms), hard_ms: keep(budget.hard_ms), ..budget }
-            }
+        let budget = MoveBudget {
+            soft_ms: tuning.search_ms(budget.soft_ms),
+            hard_ms: tuning.search_ms(budget.hard_ms),
+            ..budget
         };
         let mut params = self.config.params.clone();
         let spent = received.elapsed().as_millis() as u64;
