@@ -577,15 +577,16 @@ fn from_moves(game: &Gomoku, moves: &str) -> GomokuState {
 
 #[test]
 fn the_refutation_check_replaces_a_best_move_that_loses_to_threats() {
-    // Before White's 7,4 of the bench-hard game above: the search prefers 7,4, after which Black wins by
-    // continuous threats. With the check on, the brain plays a move after which the check finds no such
-    // win, and says why; with it off, the search's own choice stands.
+    // Before White's 7,4 of the bench-hard game above: the search (seed 2) prefers 7,4, after which Black
+    // wins by continuous threats; 7,4 and 7,5 are close (seed 1 picks 7,5). With the check on, the brain
+    // plays a move after which the check finds no such win, and says why; with it off, the search's own
+    // choice stands.
     let game = Gomoku::new(15, Rule::Freestyle);
     let state = from_moves(&game, "6,8 5,7 6,6 6,5 7,7 7,8 8,6 9,5 5,5 8,8 6,4");
-    let params = SearchParams { playouts: Some(100_000), threads: 1, seed: 1, ..default_search_params() };
+    let params = SearchParams { playouts: Some(100_000), threads: 1, seed: 2, ..default_search_params() };
     let choose = |refute: u64| {
         let player = Player::Mcts { params: params.clone(), tuning: Tuning { refute, ..Tuning::default() } };
-        player.choose(&game, &state, &mut canopy_mcts::rng::seeded(1, 0), None).unwrap()
+        player.choose(&game, &state, &mut canopy_mcts::rng::seeded(2, 0), None).unwrap()
     };
     let plain = choose(0);
     assert_eq!(plain.how, How::Search);
@@ -604,10 +605,31 @@ fn the_refutation_check_replaces_a_best_move_that_loses_to_threats() {
     } else {
         assert_eq!((checked.cell, checked.how), (best, How::Search));
     }
-    // The search's choice here is 7,4 (100 000 playouts, seed 1), the refuted move of the game.
+    // The search's choice here is 7,4 (100 000 playouts, seed 2), the refuted move of the game.
     assert!(
         best_refuted,
         "the search chose {},{}, not refuted: the test no longer exercises the check",
         best.x, best.y
     );
+}
+
+#[test]
+fn a_forced_block_that_leaves_a_standing_three_wins_on() {
+    // A refereed game against bench-hard (docs/gomoku-games/bots-1s-6bee718-refute.tsv, game 4), Black to
+    // move after 28 plies: White's last move made a four, so Black must block at 2,12; the block is no
+    // threat itself, but Black's open three 2,8 3,8 4,8 still stands, so White must answer it and
+    // cannot. The threat-space search finds the win through the block, and the checker confirms it.
+    let game = Gomoku::new(15, Rule::Freestyle);
+    let state = from_moves(
+        &game,
+        "7,7 6,8 5,7 4,7 6,6 7,6 5,5 4,4 4,8 7,5 3,7 4,6 4,3 5,6 3,9 2,10 2,6 5,9 1,5 0,4 3,8 3,6 2,5 3,11 8,8 \
+         9,9 2,8 4,10",
+    );
+    let black = state.mover();
+    let first = canopy_mcts::games::gomoku::vct(&game, &state, black, 3_000).expect("Black's victory by threats");
+    assert_eq!(first, Cell::new(2, 12));
+    let mut next = state.clone();
+    game.apply(&mut next, first);
+    let mut checker = Checker::new(&game, &next, HashMap::new(), BUDGET);
+    assert!(checker.confirm(Proof::Loss), "Black's block 2,12 is not confirmed to win");
 }

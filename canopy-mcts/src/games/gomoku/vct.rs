@@ -12,7 +12,10 @@
 //!   won;
 //! - an open three (no five to make, but a straight four next): the defender's answers are every cell
 //!   after which the attacker has no straight four to make, and every cell where the defender makes a
-//!   four of its own (which the attacker must then block); each must leave a won attacker node.
+//!   four of its own (which the attacker must then block); each must leave a won attacker node;
+//! - when the defender has a five to make, the attacker's one move is to block it, and the block wins on
+//!   when it leaves a threat of either kind: a four or straight four through the block, or a straight
+//!   four to make from before (an open three the defender answered with that four rather than stop).
 //!
 //! The defences against an open three are complete by the argument of rule 4 in module `tactics`
 //! (any other move lets the straight four in, and a defender without a four cannot answer it), so a VCT
@@ -176,8 +179,9 @@ impl Vct {
     }
 
     /// The defender's answers to the attacker's straight-four threats: the empty cells after which the
-    /// attacker has no straight four to make, and the cells where the defender makes a four.
-    fn defences(&mut self, attacker: usize) -> Vec<Cell> {
+    /// attacker has no straight four to make, and the cells where the defender makes a four; `None`
+    /// when the attacker has no straight four to make (no threat to answer).
+    fn defences(&mut self, attacker: usize) -> Option<Vec<Cell>> {
         let defender = 1 - attacker;
         // Every stopping cell lies on each line with a straight four to make, within five of it.
         let mut lines_with = Vec::new();
@@ -190,33 +194,23 @@ impl Vct {
             }
         }
         let mut out = Vec::new();
-        if let Some(&(d0, l0, f0)) = lines_with.first() {
-            let near = (f0 << 5
-                | f0 << 4
-                | f0 << 3
-                | f0 << 2
-                | f0 << 1
-                | f0
-                | f0 >> 1
-                | f0 >> 2
-                | f0 >> 3
-                | f0 >> 4
-                | f0 >> 5)
+        let &(d0, l0, f0) = lines_with.first()?;
+        let near =
+            (f0 << 5 | f0 << 4 | f0 << 3 | f0 << 2 | f0 << 1 | f0 | f0 >> 1 | f0 >> 2 | f0 >> 3 | f0 >> 4 | f0 >> 5)
                 & self.pos.lines.empty[d0][l0];
-            let mut spots = near;
-            while spots != 0 {
-                let i = spots.trailing_zeros();
-                spots &= spots - 1;
-                let c = cell_on_line(d0, l0, i);
-                // A stone changes only the lines through it, so only the lines that had a straight four
-                // to make can still have one.
-                self.pos.lines.put(defender, c);
-                let stops =
-                    lines_with.iter().all(|&(d, l, _)| self.pos.lines.open_four_cells(attacker, d, l, self.rule) == 0);
-                self.pos.lines.remove(defender, c);
-                if stops {
-                    out.push(c);
-                }
+        let mut spots = near;
+        while spots != 0 {
+            let i = spots.trailing_zeros();
+            spots &= spots - 1;
+            let c = cell_on_line(d0, l0, i);
+            // A stone changes only the lines through it, so only the lines that had a straight four
+            // to make can still have one.
+            self.pos.lines.put(defender, c);
+            let stops =
+                lines_with.iter().all(|&(d, l, _)| self.pos.lines.open_four_cells(attacker, d, l, self.rule) == 0);
+            self.pos.lines.remove(defender, c);
+            if stops {
+                out.push(c);
             }
         }
         let rule = self.rule.for_player(defender);
@@ -233,7 +227,7 @@ impl Vct {
                 out.push(c);
             }
         }
-        out
+        Some(out)
     }
 
     /// Whether the attacker, to move, wins by continuous threats.
@@ -272,15 +266,10 @@ impl Vct {
         let theirs = self.fives(d, 2);
         let moves = match theirs.len() {
             0 => self.threats(a),
-            // The defender threatens a five: block it, and the block must itself be a threat.
-            1 => {
-                let threats = self.threats(a);
-                if threats.contains(&theirs[0]) {
-                    vec![theirs[0]]
-                } else {
-                    Vec::new()
-                }
-            }
+            // The defender threatens a five: block it. The block wins on only when it leaves a threat: a
+            // four or a straight four to make, of its own or standing from before (an open three the
+            // defender answered with that four).
+            1 => vec![theirs[0]],
             _ => Vec::new(),
         };
         // Whether a line below this node is stopped by the depth (then its failure holds for `left` moves).
@@ -298,7 +287,11 @@ impl Vct {
                     won
                 }
                 _ => {
-                    let answers = self.defences(a);
+                    // No five to make: an open three (a threat move) or a forced block that leaves one.
+                    let Some(answers) = self.defences(a) else {
+                        self.pos.remove(a, m);
+                        continue;
+                    };
                     let mut all = true;
                     for r in answers {
                         self.pos.put(d, r);
