@@ -102,8 +102,9 @@ pub struct Tuning {
     /// UCT ignores them). Default [`DEFAULT_PRIOR_TEMPERATURE`].
     pub prior_temperature: f64,
     /// The refutation check after a search ([`Tuning::refuted_best`]): the node budget of the search for
-    /// the opponent's victory by threats after each of the search's best moves; 0 (the default) turns
-    /// the check off. A time-limited move keeps [`REFUTE_SHARE`] of its time for the check.
+    /// the opponent's victory by threats after each of the search's best moves (at most the search's
+    /// playouts); 0 turns the check off. A time-limited move keeps [`REFUTE_SHARE`] of its time for the
+    /// check. Default [`DEFAULT_REFUTE`].
     pub refute: u64,
 }
 
@@ -119,7 +120,7 @@ impl Default for Tuning {
             threat_search: true,
             reuse: true,
             prior_temperature: DEFAULT_PRIOR_TEMPERATURE,
-            refute: 0,
+            refute: DEFAULT_REFUTE,
         }
     }
 }
@@ -200,7 +201,8 @@ static TUNING_PARAMS: &[Param<Tuning>] = &[
     Param {
         name: "refute",
         help: "After the search, check its best moves for the opponent's victory by threats within N nodes each \
-               and play the first without one (0: off; a timed move keeps a fifth of its time for it)",
+               (at most the search's playouts) and play the first without one (0: off; a timed move keeps a \
+               fifth of its time for it)",
         kind: Kind::Int { min: 0, max: 100_000_000 },
         store: Store::Int(|t, v| t.refute = v),
         get: |t| Value::Int(t.refute),
@@ -306,6 +308,13 @@ pub const VCT_BUDGET: usize = 3_000;
 pub const VCF_DEFENCE_BUDGET: usize = 3_000;
 /// Nodes of the search for the opponent's victory by continuous threats after each such candidate.
 pub const VCT_DEFENCE_BUDGET: usize = 500;
+/// The default node budget of the refutation check ([`Tuning::refute`]). Chosen on the refereed games of
+/// docs/gomoku.md ("Against the local bots at 1 s per move"): at 1 s a move the brain lost 2 of 16
+/// games to bench-hard without the check, 2 with it at 20 000 nodes, and none of 64 against the four
+/// local bots with it at 50 000 (one run each). In one loss with 20 000 the move played lost to a
+/// victory by threats found within 50 000 nodes and not 20 000, and in one without the check to one
+/// found within 50 000 and not 3 000.
+pub const DEFAULT_REFUTE: u64 = 50_000;
 /// The share of a time-limited move kept for the refutation check ([`Tuning::refute`]): one fifth.
 pub const REFUTE_SHARE: (u64, u64) = (1, 5);
 /// The most of the search's moves (by visits) the refutation check tries ([`Tuning::refuted_best`]).
@@ -387,8 +396,9 @@ impl Tuning {
     }
 
     /// The refutation check ([`Tuning::refute`]): after a search of `state` whose `report` chose a move,
-    /// looks for the opponent's victory by fours (3 000 nodes) and by threats (`refute` nodes) after
-    /// the search's moves in order of visits, at most [`REFUTE_MOVES`] of them, before `deadline`.
+    /// looks for the opponent's victory by fours (3 000 nodes) and by threats (`refute` nodes, at most
+    /// the search's playouts) after the search's moves in order of visits, at most [`REFUTE_MOVES`] of
+    /// them, before `deadline`.
     /// Returns `None` when the check is off, the search proved a win, or its best move has no such
     /// refutation (or time ran out before one was found); else `Some(cell)`: the first move after which
     /// none was found, or the search's best again when each move tried was refuted. A refutation found
@@ -406,7 +416,9 @@ impl Tuning {
             return None;
         }
         let opponent = 1 - state.mover();
-        let budget = usize::try_from(self.refute).unwrap_or(usize::MAX);
+        // No more threat-search nodes per move checked than the search ran playouts: a small search gets
+        // a small check (a 1 s search at two threads runs about 90 000 playouts).
+        let budget = usize::try_from(self.refute.min(report.playouts.max(1))).unwrap_or(usize::MAX);
         let mut moves: Vec<(u64, Cell)> = report.actions.iter().map(|a| (a.visits, a.action)).collect();
         moves.sort_by_key(|&(visits, _)| std::cmp::Reverse(visits));
         if moves.first().map(|&(_, c)| c) != Some(best) {
