@@ -102,9 +102,10 @@ pub struct Tuning {
     /// UCT ignores them). Default [`DEFAULT_PRIOR_TEMPERATURE`].
     pub prior_temperature: f64,
     /// The refutation check after a search ([`Tuning::refuted_best`]): the node budget of the search for
-    /// the opponent's victory by threats after each of the search's best moves (at most the search's
-    /// playouts); 0 turns the check off. A time-limited move keeps [`REFUTE_SHARE`] of its time for the
-    /// check. Default [`DEFAULT_REFUTE`].
+    /// the opponent's victory by threats after each of the search's best moves; 0 turns the check off.
+    /// A time-limited move keeps [`REFUTE_SHARE`] of its time for the check; a move without a time limit
+    /// gives it at most as many nodes per move checked as the search ran playouts. Default
+    /// [`DEFAULT_REFUTE`].
     pub refute: u64,
 }
 
@@ -201,8 +202,8 @@ static TUNING_PARAMS: &[Param<Tuning>] = &[
     Param {
         name: "refute",
         help: "After the search, check its best moves for the opponent's victory by threats within N nodes each \
-               (at most the search's playouts) and play the first without one (0: off; a timed move keeps a \
-               fifth of its time for it)",
+               and play the first without one (0: off; a timed move keeps a fifth of its time for it, an untimed \
+               one at most the search's playouts in nodes)",
         kind: Kind::Int { min: 0, max: 100_000_000 },
         store: Store::Int(|t, v| t.refute = v),
         get: |t| Value::Int(t.refute),
@@ -396,9 +397,9 @@ impl Tuning {
     }
 
     /// The refutation check ([`Tuning::refute`]): after a search of `state` whose `report` chose a move,
-    /// looks for the opponent's victory by fours (3 000 nodes) and by threats (`refute` nodes, at most
-    /// the search's playouts) after the search's moves in order of visits, at most [`REFUTE_MOVES`] of
-    /// them, before `deadline`.
+    /// looks for the opponent's victory by fours (3 000 nodes) and by threats (`refute` nodes; without
+    /// a deadline at most the search's playouts) after the search's moves in order of visits, at most
+    /// [`REFUTE_MOVES`] of them, before `deadline`.
     /// Returns `None` when the check is off, the search proved a win, or its best move has no such
     /// refutation (or time ran out before one was found); else `Some(cell)`: the first move after which
     /// none was found, or the search's best again when each move tried was refuted. A refutation found
@@ -416,9 +417,10 @@ impl Tuning {
             return None;
         }
         let opponent = 1 - state.mover();
-        // No more threat-search nodes per move checked than the search ran playouts: a small search gets
-        // a small check (a 1 s search at two threads runs about 90 000 playouts).
-        let budget = usize::try_from(self.refute.min(report.playouts.max(1))).unwrap_or(usize::MAX);
+        // Without a deadline, no more threat-search nodes per move checked than the search ran playouts:
+        // a small search gets a small check. With one, the deadline bounds the check.
+        let refute = if deadline.is_some() { self.refute } else { self.refute.min(report.playouts.max(1)) };
+        let budget = usize::try_from(refute).unwrap_or(usize::MAX);
         let mut moves: Vec<(u64, Cell)> = report.actions.iter().map(|a| (a.visits, a.action)).collect();
         moves.sort_by_key(|&(visits, _)| std::cmp::Reverse(visits));
         if moves.first().map(|&(_, c)| c) != Some(best) {
