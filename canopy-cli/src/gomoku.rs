@@ -162,7 +162,10 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let forced = forced_move(&game, &state);
     let me = state.mover();
     let ranked = ranked(&report.actions, report.best);
-    let best_stats = report.best.and_then(|b| report.action(&b));
+    // The move the brain plays: the search's best unless it played without a search or the refutation
+    // check replaced it. Its statistics are the ones reported as the best's.
+    let played = decision.map(|(c, _)| c).or(report.best);
+    let played_stats = played.and_then(|c| report.action(&c));
     if args.json {
         let mut v = json!({
             "game": "gomoku",
@@ -196,16 +199,19 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
                 obj.insert("forbidden_move".into(), json!({ "cell": c.to_string(), "foul": foul.name() }));
             }
             obj.extend(common::analysis_json(&report, actions));
-            // The move the brain plays, which is the search's best unless it played without one.
+            // The move the brain plays and its statistics, and the search's own best (they differ when the
+            // brain played without a search or the refutation check replaced the search's choice; `pv` is
+            // the search's).
             obj.insert("best_action".into(), json!(decision.map(|(c, _)| c.to_string())));
-            obj.insert("best_win_rate".into(), json!(best_stats.and_then(|a| a.mean)));
-            obj.insert("best_proof".into(), json!(best_stats.and_then(|a| a.proof)));
+            obj.insert("best_win_rate".into(), json!(played_stats.and_then(|a| a.mean)));
+            obj.insert("best_proof".into(), json!(played_stats.and_then(|a| a.proof)));
+            obj.insert("search_best".into(), json!(report.best.map(|c| c.to_string())));
             obj.insert("root_proof".into(), json!(report.root_proof));
         }
         args.print_json(v)?;
         return Ok(());
     }
-    print!("{}", state.diagram(report.best));
+    print!("{}", state.diagram(played));
     println!("{}x{} {}, {} stones", game.size(), game.size(), game.rule().name(), state.stone_count());
     if state.is_terminal() {
         match (state.winner(), game.lost_by_foul(&state)) {
@@ -257,7 +263,17 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
         Some(p) => format!("   proven: {} for {}", proof_name(Some(p)), colour(me)),
         None => String::new(),
     };
-    println!("best: {} (marked *)   pv: {}{}", report.best_name.as_deref().unwrap_or("-"), report.pv.join(" "), proof);
+    let search_best = report.best_name.as_deref().unwrap_or("-");
+    match played {
+        Some(c) if played != report.best => {
+            println!(
+                "the search's best: {search_best}   pv: {}{}   (the brain plays {c}, marked *)",
+                report.pv.join(" "),
+                proof
+            )
+        }
+        _ => println!("best: {search_best} (marked *)   pv: {}{}", report.pv.join(" "), proof),
+    }
     common::print_totals(&report);
     Ok(())
 }

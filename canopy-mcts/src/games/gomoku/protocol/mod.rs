@@ -427,7 +427,7 @@ impl<'a, W: Write> Brain<'a, W> {
             Ok((cell, report)) => {
                 self.last_value = report.as_ref().and_then(|(r, _)| r.root_value);
                 if let (true, Some((report, budget))) = (self.config.messages, report) {
-                    self.say(&search_message(&report, budget))?;
+                    self.say(&search_message(&report, budget, cell))?;
                 }
                 Ok(Some(match cell {
                     Some(c) => c,
@@ -559,16 +559,23 @@ impl<'a, W: Write> Brain<'a, W> {
     }
 }
 
-/// The `MESSAGE` line of a searched move: playouts, time against the budget, win rate, proof, pv.
-fn search_message(report: &SearchReport<Cell>, budget: MoveBudget) -> String {
+/// The `MESSAGE` line of a searched move: playouts, time against the budget, win rate, proof, pv, and
+/// the move played when the refutation check replaced the search's best with `played`.
+fn search_message(report: &SearchReport<Cell>, budget: MoveBudget, played: Option<Cell>) -> String {
     let proof = match report.root_proof {
         Some(p) => format!(", proven {p:?}").to_lowercase(),
         None => String::new(),
     };
     let win_rate = report.best.and_then(|b| report.action(&b)).and_then(|a| a.mean);
+    let replaced = match played {
+        Some(c) if played != report.best => {
+            format!("; the refutation check found the opponent's victory by threats after it, so {c} is played")
+        }
+        _ => String::new(),
+    };
     format!(
         "MESSAGE canopy: {} playouts in {:.0} ms (budget {}-{} ms; {} kept from the last turn), win rate \
-         {}{proof}, pv {}",
+         {}{proof}, pv {}{replaced}",
         report.playouts,
         report.elapsed_ms,
         budget.soft_ms,
