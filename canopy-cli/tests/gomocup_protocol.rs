@@ -386,7 +386,12 @@ fn a_max_memory_too_small_is_answered_with_the_minimum() {
     b.send("INFO timeout_turn 200");
     let mut board = Board { size: 15, stones: HashSet::new() };
     board.play(&b.expect("BEGIN"));
-    for opponent in ["8,8", "6,6"] {
+    for _ in 0..2 {
+        // The opponent's move: the first of these cells the brain has not taken.
+        let opponent = ["8,8", "6,6", "9,9", "5,5"]
+            .into_iter()
+            .find(|c| !board.stones.contains(&parse_move(c, 15)))
+            .expect("a free cell");
         board.play(opponent);
         let reply = b.expect(&format!("TURN {opponent}"));
         board.play(&reply);
