@@ -4,6 +4,8 @@
 //! at 1 and 2 threads, counted in playouts (criterion's `elem/s` is playouts per second). The one-thread
 //! node count is printed first: it must not change unless the search itself changes.
 //! `search/snake_*`: the same on `canopy bench --game snake`'s eight-cell snake (10x10).
+//! `search/gomoku9_empty_*`: the same on `canopy bench --game gomoku --size 9`'s empty board with its
+//! default (uniform) rollouts: wide nodes (every selection scores dozens of children).
 //! `search/synthetic_root_*`: the same on the root of `canopy bench --game synthetic`'s tree (branching 8,
 //! depth 12, a constant-time evaluation): the tree's own cost per playout.
 //! `tt/*`: insert and probe of 65 536 distinct keys into a table of 131 072 slots (half full), counted per
@@ -16,6 +18,7 @@ use std::hint::black_box;
 
 use canopy_mcts::games::fixtures;
 use canopy_mcts::games::g2048::{G2048Policy, G2048};
+use canopy_mcts::games::gomoku::{Gomoku, GomokuPolicy, RolloutPolicy as GomokuRollout, Rule};
 use canopy_mcts::games::mix64;
 use canopy_mcts::games::snake::{Snake, SnakePolicy};
 use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
@@ -29,6 +32,8 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 const PLAYOUTS_2048: u64 = 20_000;
 /// Playouts per Snake search.
 const PLAYOUTS_SNAKE: u64 = 20_000;
+/// Playouts per Gomoku 9x9 search.
+const PLAYOUTS_GOMOKU: u64 = 20_000;
 /// Playouts per tic-tac-toe search.
 const PLAYOUTS_TICTACTOE: u64 = 50_000;
 /// Playouts per synthetic-tree search.
@@ -72,6 +77,20 @@ fn search(c: &mut Criterion) {
         group.bench_function(format!("snake_{name}_{threads}t"), |b| {
             b.iter(|| {
                 Search::with_policy(&game, &policy, params(PLAYOUTS_SNAKE, threads)).run(black_box(&root)).playouts
+            })
+        });
+    }
+    // `canopy bench --game gomoku --size 9`'s empty board, uniform rollouts.
+    let game = Gomoku::new(9, Rule::Freestyle);
+    let policy = GomokuPolicy::default().with_rollout_policy(GomokuRollout::Uniform);
+    let root = fixtures::gomoku(&game).into_iter().find(|f| f.name == "empty").expect("the empty board").state;
+    let nodes = Search::with_policy(&game, &policy, params(PLAYOUTS_GOMOKU, 1)).run(&root).nodes;
+    println!("gomoku 9x9 empty: {PLAYOUTS_GOMOKU} playouts, 1 thread, seed 1: {nodes} nodes");
+    group.throughput(Throughput::Elements(PLAYOUTS_GOMOKU));
+    for threads in [1, 2] {
+        group.bench_function(format!("gomoku9_empty_{threads}t"), |b| {
+            b.iter(|| {
+                Search::with_policy(&game, &policy, params(PLAYOUTS_GOMOKU, threads)).run(black_box(&root)).playouts
             })
         });
     }

@@ -45,7 +45,8 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
     /// worker's batched backups added ([`WithDeltas`]).
     fn select_uct(&self, children: &[GameEdge<G>], mover: usize, view: &impl EdgeView) -> usize {
         let solver = self.shared.solver;
-        let vl = self.params.virtual_loss as f64;
+        let vl_count = self.params.virtual_loss;
+        let vl = vl_count as f64;
         let mut total = 0.0;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for (i, e) in children.iter().enumerate() {
@@ -74,6 +75,7 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
         let log_total = if puct { 0.0 } else { ln_count(self.ln_table, total) };
         let sqrt_total = total.sqrt();
         let c = self.params.exploration;
+        let c_sqrt_log = c * log_total.sqrt();
         let mut best = 0;
         let mut best_score = f64::NEG_INFINITY;
         let mut best_loss = None;
@@ -83,12 +85,12 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 best_loss.get_or_insert(i);
                 continue;
             }
-            let visits = view.visits(i, e) as f64;
-            let virtual_visits = vl * e.in_flight_relaxed() as f64;
-            let n = visits + virtual_visits;
-            if n == 0.0 && !puct {
+            let visits_count = view.visits(i, e);
+            let count = visits_count + u64::from(vl_count) * u64::from(e.in_flight_relaxed());
+            if count == 0 && !puct {
                 return i;
             }
+            let (visits, n) = (visits_count as f64, count as f64);
             let q = match view.q(i, e) {
                 Some(q) if unit => q,
                 Some(q) if span > 1e-12 => (q - lo) / span,
@@ -99,8 +101,10 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 let q_eff = if n > 0.0 { q * visits / n } else { 0.0 };
                 q_eff + c * e.prob as f64 * sqrt_total.max(1.0) / (1.0 + n)
             } else {
-                let inv_n = 1.0 / n;
-                q * visits * inv_n + c * (log_total * inv_n).sqrt()
+                // c·sqrt(ln N / n) = c·sqrt(ln N)·sqrt(1/n): the node's factor once, the child's from the
+                // table (equal in exact arithmetic; the rounding may differ in the last bit).
+                let r = recip_count(self.recip_table, count);
+                q * visits * r.recip + c_sqrt_log * r.rsqrt
             };
             if score > best_score {
                 best_score = score;
@@ -253,6 +257,41 @@ fn ln_count(table: &[f64], total: f64) -> f64 {
     }
 }
 
+/// `1 / n` and `sqrt(1 / n)` for a visit count `n`, side by side so that one cache line gives both.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reciprocals {
+    /// `1 / n`, as `1.0 / n as f64` computes it (a correctly rounded division: the same bits).
+    pub recip: f64,
+    /// `sqrt(1 / n)`, as `(1.0 / n as f64).sqrt()` computes it.
+    pub rsqrt: f64,
+}
+
+/// [`Reciprocals`] of `n` for `n` in `0..LN_TABLE_LEN` (those of 1 for 0, which UCT never divides by);
+/// built once per process (1 MiB). UCT's score takes a reciprocal and a square root per child at every
+/// selection, the slowest arithmetic of the score; with them from the table, a child costs
+/// multiplications and additions only.
+pub(super) fn recip_table() -> &'static [Reciprocals] {
+    static TABLE: std::sync::OnceLock<Box<[Reciprocals]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| (0..LN_TABLE_LEN).map(|n| reciprocals(n.max(1) as u64)).collect())
+}
+
+/// `1 / count` and `sqrt(1 / count)` computed.
+#[inline]
+fn reciprocals(count: u64) -> Reciprocals {
+    let recip = 1.0 / count as f64;
+    Reciprocals { recip, rsqrt: recip.sqrt() }
+}
+
+/// [`Reciprocals`] of a positive count of visits and virtual visits: from `table` ([`recip_table`]) when it
+/// is small, as the counts of most children are, computed otherwise (the same values either way).
+#[inline(always)]
+fn recip_count(table: &[Reciprocals], count: u64) -> Reciprocals {
+    match table.get(count as usize) {
+        Some(&r) => r,
+        None => reciprocals(count),
+    }
+}
+
 /// Asks the processor to start loading `e`'s child node, whose mean the score pass reads next: the
 /// children are in as many cache lines as there are edges, and starting every load before the first is
 /// needed hides most of their latency. A hint only: nothing is read through it.
@@ -273,6 +312,23 @@ fn prefetch_child<M>(e: &Edge<M>) {
 #[cfg(all(test, not(canopy_loom)))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_count_tables_hold_what_the_arithmetic_gives() {
+        let (ln, recip) = (ln_table(), recip_table());
+        for n in (1..LN_TABLE_LEN as u64).step_by(7).chain([1, 2, 3, LN_TABLE_LEN as u64 - 1]) {
+            assert_eq!(ln_count(ln, n as f64).to_bits(), (n as f64).ln().to_bits(), "ln {n}");
+            let r = recip_count(recip, n);
+            assert_eq!(r.recip.to_bits(), (1.0 / n as f64).to_bits(), "1/{n}");
+            assert_eq!(r.rsqrt.to_bits(), (1.0 / n as f64).sqrt().to_bits(), "sqrt(1/{n})");
+            let exploration = (10.0f64.ln() * r.recip).sqrt();
+            assert!((10.0f64.ln().sqrt() * r.rsqrt - exploration).abs() <= 4.0 * f64::EPSILON * exploration);
+        }
+        // Past the tables, the same values computed.
+        let big = LN_TABLE_LEN as u64 + 12_345;
+        assert_eq!(recip_count(recip, big).recip.to_bits(), (1.0 / big as f64).to_bits());
+        assert_eq!(ln_count(ln, big as f64).to_bits(), (big as f64).ln().to_bits());
+    }
 
     /// 2048's spawn after a move with 15 empty cells: a 2 (0.9) or a 4 (0.1) on each, listed by kind.
     fn spawns() -> Vec<Edge<u8>> {

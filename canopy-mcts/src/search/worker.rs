@@ -112,6 +112,8 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     until_flush: u64,
     /// Natural logarithms of small visit counts, for UCT (`select.rs`).
     pub(super) ln_table: &'static [f64],
+    /// Reciprocals and their square roots of small visit counts, for UCT (`select.rs`).
+    pub(super) recip_table: &'static [super::select::Reciprocals],
     pub stats: WorkerStats,
 }
 
@@ -228,6 +230,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             single_writer: false,
             until_flush: ROOT_FLUSH,
             ln_table: super::select::ln_table(),
+            recip_table: super::select::recip_table(),
             stats: WorkerStats::default(),
         }
     }
