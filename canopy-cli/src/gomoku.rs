@@ -145,7 +145,13 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     // The brain's own decision: a forced move or its victory by fours without a search, else the search
     // it runs (over the defences when the opponent has a sequence of fours). A move played without a
     // search still gets the full search below, for the table.
-    let plan = if state.is_terminal() { Plan::Search(None) } else { tuning.plan(&game, &state, None) };
+    // With --time, the threat searches get the brain's shares of it: at most a third before the search,
+    // and the refutation check its share after it (`Tuning::search_ms`).
+    let start = std::time::Instant::now();
+    let share = |ms: u64| std::time::Duration::from_millis(ms);
+    let time_ms = params.time_ms;
+    let plan_deadline = time_ms.map(|t| start + share(t / 3));
+    let plan = if state.is_terminal() { Plan::Search(None) } else { tuning.plan(&game, &state, plan_deadline) };
     let root_moves = match &plan {
         Plan::Search(moves) => moves.clone(),
         Plan::Play(..) => None,
@@ -154,7 +160,12 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let report = args.run(&tuning.search(&game, &policy, params, root_moves), &state);
     let decision = match &plan {
         Plan::Play(cell, how) => Some((*cell, *how)),
-        Plan::Search(_) => match tuning.refuted_best(&game, &state, &report, None) {
+        Plan::Search(_) => match tuning.refuted_best(
+            &game,
+            &state,
+            &report,
+            time_ms.map(|t| std::time::Instant::now() + share(t - tuning.search_ms(t))),
+        ) {
             Some(c) if Some(c) != report.best => Some((c, How::Tactic(REFUTATION))),
             _ => report.best.map(|c| (c, How::Search)),
         },

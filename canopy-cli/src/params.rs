@@ -30,10 +30,9 @@ pub fn add_flags<T: Settings>(
         let default = (p.get)(defaults);
         let long = p.name.replace('_', "-");
         let arg = match (p.kind, default) {
-            (Kind::Flag, Value::Flag(true)) => Arg::new(id(p.name))
-                .long(format!("no-{long}"))
-                .action(ArgAction::SetFalse)
-                .help(format!("{} (default on; this turns it off)", p.help)),
+            (Kind::Flag, Value::Flag(true)) => {
+                Arg::new(id(p.name)).long(format!("no-{long}")).action(ArgAction::SetFalse).help(turn_off_help(p.help))
+            }
             (Kind::Flag, _) => Arg::new(id(p.name)).long(long).action(ArgAction::SetTrue).help(p.help.to_string()),
             _ => {
                 let default = match (p.kind, default) {
@@ -256,4 +255,15 @@ mod tests {
         // Skipped parameters are not flags of the command.
         assert!(parse(&["--audit"]).is_err());
     }
+}
+
+/// The help of `--no-X` for a parameter that is on by default: the parameter's help says what it does when
+/// on, so the flag names that as what it turns off ("Turn off (on by default): pin worker threads to cores").
+fn turn_off_help(help: &str) -> String {
+    let mut chars = help.chars();
+    let phrase = match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect::<String>(),
+        None => String::new(),
+    };
+    format!("Turn off (on by default): {phrase}")
 }

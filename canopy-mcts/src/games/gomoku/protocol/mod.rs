@@ -573,13 +573,16 @@ fn search_message(report: &SearchReport<Cell>, budget: MoveBudget, played: Optio
         }
         _ => String::new(),
     };
+    let budget = if budget.soft_ms == budget.hard_ms {
+        format!("{} ms", budget.hard_ms)
+    } else {
+        format!("{}-{} ms", budget.soft_ms, budget.hard_ms)
+    };
     format!(
-        "MESSAGE canopy: {} playouts in {:.0} ms (budget {}-{} ms; {} kept from the last turn), win rate \
+        "MESSAGE canopy: {} playouts in {:.0} ms (budget {budget}; {} kept from the last turn), win rate \
          {}{proof}, pv {}{replaced}",
         report.playouts,
         report.elapsed_ms,
-        budget.soft_ms,
-        budget.hard_ms,
         report.root_visits.saturating_sub(report.playouts),
         win_rate.map_or("-".into(), |v| format!("{v:.3}")),
         report.pv.join(" ")
