@@ -2,9 +2,10 @@
 """Summarises the 2048 series that scripts/g2048_series.sh wrote: one row per setting (agent, time per
 move, threads), over the starts it has played, and for every two settings the starts both have played,
 compared start by start. The work per move (playouts for mcts) is the mean over the games whose files
-report it, with their count in brackets ("-": none does).
+report it, with their count in brackets ("-": none does). `--by-start` prints instead a markdown table of
+every game's score and largest tile, one row per start, one column per setting.
 
-    python3 scripts/g2048_series.py DIR [--json]
+    python3 scripts/g2048_series.py DIR [--json | --by-start]
 """
 import argparse
 import json
@@ -63,12 +64,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ap.add_argument("--by-start", action="store_true", help="print every game's score, start by start (markdown)")
     args = ap.parse_args()
     if not Path(args.dir).is_dir():
         sys.exit(f"g2048_series.py: {args.dir} is not a directory")
     series = load(args.dir)
     if not series:
         sys.exit(f"g2048_series.py: no series files in {args.dir}")
+    if args.by_start:
+        print_by_start(series)
+        return
     out = {"settings": [], "pairs": []}
     for key, games in sorted(series.items()):
         row = summary([games[s] for s in sorted(games)])
@@ -107,6 +112,20 @@ def main():
             f"mean {a['mean']:.0f} vs {b['mean']:.0f}, 16384 {a['16384']:.0%} vs {b['16384']:.0%}, "
             f"higher score from {p['a_higher']} of {n} {starts}"
         )
+
+
+def print_by_start(series):
+    """A markdown table: one row per start, one column per setting, "score (largest tile)" in each cell."""
+    keys = sorted(series)
+    seeds = sorted(set().union(*(series[k] for k in keys)))
+    print("| start | " + " | ".join(label(k) for k in keys) + " |")
+    print("|---:|" + "---:|" * len(keys))
+    for seed in seeds:
+        cells = []
+        for k in keys:
+            g = series[k].get(seed)
+            cells.append("" if g is None else f"{g['score']:,} ({g['max_tile']})".replace(",", " "))
+        print(f"| {seed} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
