@@ -63,8 +63,9 @@ def label(key):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
-    ap.add_argument("--json", action="store_true", help="print the summary as JSON")
-    ap.add_argument("--by-start", action="store_true", help="print every game's score, start by start (markdown)")
+    out_format = ap.add_mutually_exclusive_group()
+    out_format.add_argument("--json", action="store_true", help="print the summary as JSON")
+    out_format.add_argument("--by-start", action="store_true", help="print every game's score, start by start (markdown)")
     args = ap.parse_args()
     if not Path(args.dir).is_dir():
         sys.exit(f"g2048_series.py: {args.dir} is not a directory")

@@ -1,5 +1,7 @@
 //! `canopy analyze gomoku` and `canopy gomocup`.
 
+use std::time::{Duration, Instant};
+
 use serde_json::json;
 
 use super::common::{self, Whole};
@@ -145,12 +147,12 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     // The brain's own decision: a forced move or its victory by fours without a search, else the search
     // it runs (over the defences when the opponent has a sequence of fours). A move played without a
     // search still gets the full search below, for the table.
-    // With --time, the threat searches get the brain's shares of it: at most a third before the search,
-    // and the refutation check its share after it (`Tuning::search_ms`).
-    let start = std::time::Instant::now();
-    let share = |ms: u64| std::time::Duration::from_millis(ms);
+    // With --time T the search runs T (the brain's search runs what the check leaves it), and the
+    // threat searches around it get the brain's shares of T: at most a third before the search and the
+    // refutation check's share after it, so the whole analysis takes at most about 1.5 T.
+    let start = Instant::now();
     let time_ms = params.time_ms;
-    let plan_deadline = time_ms.map(|t| start + share(t / 3));
+    let plan_deadline = time_ms.map(|t| start + Duration::from_millis(Tuning::plan_ms(t)));
     let plan = if state.is_terminal() { Plan::Search(None) } else { tuning.plan(&game, &state, plan_deadline) };
     let root_moves = match &plan {
         Plan::Search(moves) => moves.clone(),
@@ -164,7 +166,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             &game,
             &state,
             &report,
-            time_ms.map(|t| std::time::Instant::now() + share(t - tuning.search_ms(t))),
+            time_ms.map(|t| Instant::now() + Duration::from_millis(tuning.refute_ms(t))),
         ) {
             Some(c) if Some(c) != report.best => Some((c, How::Tactic(REFUTATION))),
             _ => report.best.map(|c| (c, How::Search)),

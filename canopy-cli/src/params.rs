@@ -216,6 +216,20 @@ pub fn to_json<T: Settings>(settings: &T) -> serde_json::Value {
     serde_json::Value::Object(m)
 }
 
+/// The help of `--no-X` for a parameter on by default: the parameter's help says what it does when on,
+/// so the flag names that as what it turns off ("Turn off (on by default): pin worker threads to
+/// cores"). A help that opens with an acronym ("MCTS-Solver in ...") keeps its capitals.
+fn turn_off_help(help: &str) -> String {
+    let mut chars = help.chars();
+    let phrase = match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if second.is_lowercase() => {
+            first.to_lowercase().chain(std::iter::once(second)).chain(chars).collect()
+        }
+        _ => help.to_string(),
+    };
+    format!("Turn off (on by default): {phrase}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,15 +269,14 @@ mod tests {
         // Skipped parameters are not flags of the command.
         assert!(parse(&["--audit"]).is_err());
     }
-}
 
-/// The help of `--no-X` for a parameter that is on by default: the parameter's help says what it does when
-/// on, so the flag names that as what it turns off ("Turn off (on by default): pin worker threads to cores").
-fn turn_off_help(help: &str) -> String {
-    let mut chars = help.chars();
-    let phrase = match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect::<String>(),
-        None => String::new(),
-    };
-    format!("Turn off (on by default): {phrase}")
+    #[test]
+    fn a_no_flag_says_what_it_turns_off() {
+        assert_eq!(
+            turn_off_help("Pin worker threads to cores"),
+            "Turn off (on by default): pin worker threads to cores"
+        );
+        assert_eq!(turn_off_help("MCTS-Solver in games"), "Turn off (on by default): MCTS-Solver in games");
+        assert_eq!(turn_off_help(""), "Turn off (on by default): ");
+    }
 }

@@ -102,7 +102,8 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 q_eff + c * e.prob as f64 * sqrt_total.max(1.0) / (1.0 + n)
             } else {
                 // c·sqrt(ln N / n) = c·sqrt(ln N)·sqrt(1/n): the node's factor once, the child's from the
-                // table (equal in exact arithmetic; the rounding may differ in the last bit).
+                // table (equal in exact arithmetic; the roundings may differ by a few units in the last
+                // place, which can break a near tie between two children the other way).
                 let r = recip_count(self.recip_table, count);
                 q * visits * r.recip + c_sqrt_log * r.rsqrt
             };
@@ -236,13 +237,14 @@ impl EdgeView for WithDeltas<'_> {
     }
 }
 
-/// Counts below which [`ln_count`] reads a table (512 KiB) instead of calling `ln`.
-const LN_TABLE_LEN: usize = 1 << 16;
+/// Counts below which [`ln_count`] and [`recip_count`] read their tables ([`ln_table`], 512 KiB, and
+/// [`recip_table`], 1 MiB) instead of computing.
+const COUNT_TABLE_LEN: usize = 1 << 16;
 
-/// `ln n` for `n` in `0..LN_TABLE_LEN` (`ln 1` for 0), as `f64::ln` computes it; built once per process.
+/// `ln n` for `n` in `0..COUNT_TABLE_LEN` (`ln 1` for 0), as `f64::ln` computes it; built once per process.
 pub(super) fn ln_table() -> &'static [f64] {
     static TABLE: std::sync::OnceLock<Box<[f64]>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| (0..LN_TABLE_LEN).map(|n| (n.max(1) as f64).ln()).collect())
+    TABLE.get_or_init(|| (0..COUNT_TABLE_LEN).map(|n| (n.max(1) as f64).ln()).collect())
 }
 
 /// `ln max(total, 1)` for a visit count plus virtual visits, which is a whole number (visits and the
@@ -252,13 +254,14 @@ pub(super) fn ln_table() -> &'static [f64] {
 fn ln_count(table: &[f64], total: f64) -> f64 {
     let t = total.max(1.0);
     match table.get(t as usize) {
-        Some(&l) if t < LN_TABLE_LEN as f64 => l,
+        Some(&l) if t < COUNT_TABLE_LEN as f64 => l,
         _ => t.ln(),
     }
 }
 
 /// `1 / n` and `sqrt(1 / n)` for a visit count `n`, side by side so that one cache line gives both.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(16))]
 pub(super) struct Reciprocals {
     /// `1 / n`, as `1.0 / n as f64` computes it (a correctly rounded division: the same bits).
     pub recip: f64,
@@ -266,13 +269,13 @@ pub(super) struct Reciprocals {
     pub rsqrt: f64,
 }
 
-/// [`Reciprocals`] of `n` for `n` in `0..LN_TABLE_LEN` (those of 1 for 0, which UCT never divides by);
+/// [`Reciprocals`] of `n` for `n` in `0..COUNT_TABLE_LEN` (those of 1 for 0, which UCT never divides by);
 /// built once per process (1 MiB). UCT's score takes a reciprocal and a square root per child at every
 /// selection, the slowest arithmetic of the score; with them from the table, a child costs
 /// multiplications and additions only.
 pub(super) fn recip_table() -> &'static [Reciprocals] {
     static TABLE: std::sync::OnceLock<Box<[Reciprocals]>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| (0..LN_TABLE_LEN).map(|n| reciprocals(n.max(1) as u64)).collect())
+    TABLE.get_or_init(|| (0..COUNT_TABLE_LEN).map(|n| reciprocals(n.max(1) as u64)).collect())
 }
 
 /// `1 / count` and `sqrt(1 / count)` computed.
@@ -286,9 +289,10 @@ fn reciprocals(count: u64) -> Reciprocals {
 /// is small, as the counts of most children are, computed otherwise (the same values either way).
 #[inline(always)]
 fn recip_count(table: &[Reciprocals], count: u64) -> Reciprocals {
-    match table.get(count as usize) {
-        Some(&r) => r,
-        None => reciprocals(count),
+    if count < table.len() as u64 {
+        table[count as usize]
+    } else {
+        reciprocals(count)
     }
 }
 
@@ -316,7 +320,7 @@ mod tests {
     #[test]
     fn the_count_tables_hold_what_the_arithmetic_gives() {
         let (ln, recip) = (ln_table(), recip_table());
-        for n in (1..LN_TABLE_LEN as u64).step_by(7).chain([1, 2, 3, LN_TABLE_LEN as u64 - 1]) {
+        for n in (1..COUNT_TABLE_LEN as u64).step_by(7).chain([1, 2, 3, COUNT_TABLE_LEN as u64 - 1]) {
             assert_eq!(ln_count(ln, n as f64).to_bits(), (n as f64).ln().to_bits(), "ln {n}");
             let r = recip_count(recip, n);
             assert_eq!(r.recip.to_bits(), (1.0 / n as f64).to_bits(), "1/{n}");
@@ -325,7 +329,7 @@ mod tests {
             assert!((10.0f64.ln().sqrt() * r.rsqrt - exploration).abs() <= 4.0 * f64::EPSILON * exploration);
         }
         // Past the tables, the same values computed.
-        let big = LN_TABLE_LEN as u64 + 12_345;
+        let big = COUNT_TABLE_LEN as u64 + 12_345;
         assert_eq!(recip_count(recip, big).recip.to_bits(), (1.0 / big as f64).to_bits());
         assert_eq!(ln_count(ln, big as f64).to_bits(), (big as f64).ln().to_bits());
     }

@@ -219,7 +219,7 @@ const AGENT_PARAMS: &[Param<AgentConfig>] = &[
     },
     Param {
         name: "reuse",
-        help: "MCTS in a game keeps its search tree from move to move (re-rooted on the move and the spawn)",
+        help: "Keep MCTS's search tree from move to move in a game (re-rooted on the move and the spawn)",
         kind: Kind::Flag,
         store: Store::Flag(|c, v| c.reuse = v),
         get: |c| Value::Flag(c.reuse),

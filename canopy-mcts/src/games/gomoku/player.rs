@@ -387,6 +387,18 @@ impl Tuning {
         }
     }
 
+    /// The part of a move's `ms` milliseconds the threat searches before the search may use (a third),
+    /// counted from the move's start ([`Tuning::plan`]'s deadline).
+    pub fn plan_ms(ms: u64) -> u64 {
+        ms / 3
+    }
+
+    /// The part of a move's `ms` milliseconds kept for the refutation check after its search: what
+    /// [`Tuning::search_ms`] leaves (0 with the check off).
+    pub fn refute_ms(&self, ms: u64) -> u64 {
+        ms.saturating_sub(self.search_ms(ms))
+    }
+
     /// The part of a move's `ms` milliseconds its search may use: all of them, or with the refutation
     /// check on ([`Tuning::refute`]) what is left after the check's [`REFUTE_SHARE`] (at least 1).
     pub fn search_ms(&self, ms: u64) -> u64 {
@@ -473,7 +485,7 @@ fn mcts_move(
     start: Instant,
 ) -> (Option<Cell>, How, Option<SearchReport<Cell>>) {
     // A time-limited move gives the threat searches at most a third of its time.
-    let deadline = params.time_ms.map(|t| start + Duration::from_millis(t / 3));
+    let deadline = params.time_ms.map(|t| start + Duration::from_millis(Tuning::plan_ms(t)));
     let root_moves = match tuning.plan(game, state, deadline) {
         Plan::Play(cell, how) => return (Some(cell), how, None),
         Plan::Search(root_moves) => root_moves,

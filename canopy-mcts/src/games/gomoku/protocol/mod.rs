@@ -573,13 +573,13 @@ fn search_message(report: &SearchReport<Cell>, budget: MoveBudget, played: Optio
         }
         _ => String::new(),
     };
-    let budget = if budget.soft_ms == budget.hard_ms {
+    let budget_text = if budget.soft_ms == budget.hard_ms {
         format!("{} ms", budget.hard_ms)
     } else {
         format!("{}-{} ms", budget.soft_ms, budget.hard_ms)
     };
     format!(
-        "MESSAGE canopy: {} playouts in {:.0} ms (budget {budget}; {} kept from the last turn), win rate \
+        "MESSAGE canopy: {} playouts in {:.0} ms (budget {budget_text}; {} kept from the last turn), win rate \
          {}{proof}, pv {}{replaced}",
         report.playouts,
         report.elapsed_ms,
