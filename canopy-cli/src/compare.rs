@@ -287,8 +287,13 @@ pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
         for (value, _, summary, _) in &rows {
             println!("{}", table_row(value, width, summary));
         }
-        if let Some((_, config, _, _)) = rows.first() {
-            println!("{agent} ({flag} varies): {}", g2048::config_line(config));
+        // The settings the rows share, written out as the first row has them (its value of the varied
+        // parameter named, so that it is not read as fixed).
+        if let Some((value, config, _, _)) = rows.first() {
+            println!(
+                "{agent}, first row ({flag} {value}; the other rows differ only in {flag}): {}",
+                g2048::config_line(config)
+            );
         }
     }
     Ok(())

@@ -61,6 +61,10 @@ pub fn set_search(params: &mut SearchParams, k: &str, v: &str) -> Result<(), Str
         ("memory", text) => {
             params.memory_bytes = common::parse_memory(text).map_err(|e| format!("memory: {e}"))?;
         }
+        // The declared range starts at 1; here 0 is taken too, so the message says so.
+        (name @ ("playouts" | "time"), text) => {
+            params.set(name, text).map_err(|e| format!("{e}, or 0 to lift the limit"))?;
+        }
         (name, text) => params.set(name, text).map_err(|e| e.to_string())?,
     }
     Ok(())
@@ -336,5 +340,25 @@ mod tests {
         assert_eq!(exploration("mcts:selection=uct", &given, true), 3.0);
         let uct = SearchParams { selection: canopy_mcts::search::Selection::Uct, exploration: 0.5, ..base };
         assert_eq!(exploration("mcts:selection=puct", &uct, false), DEFAULT_PUCT_EXPLORATION);
+    }
+
+    /// A per-side playout or time limit takes 0 (no limit) beside its declared range, and a value
+    /// outside both says that 0 is allowed.
+    #[test]
+    fn a_limit_of_zero_lifts_it_and_the_error_says_so() {
+        let mut params = default_search_params();
+        params.playouts = Some(500);
+        set_search(&mut params, "playouts", "0").unwrap();
+        assert_eq!(params.playouts, None);
+        set_search(&mut params, "time", "250").unwrap();
+        assert_eq!(params.time_ms, Some(250));
+        set_search(&mut params, "time", "0").unwrap();
+        assert_eq!(params.time_ms, None);
+        for key in ["playouts", "time"] {
+            let e = set_search(&mut params, key, "-5").unwrap_err();
+            assert!(e.ends_with(", or 0 to lift the limit"), "{e}");
+        }
+        let e = set_search(&mut params, "threads", "0").unwrap_err();
+        assert!(!e.contains("lift"), "{e}");
     }
 }
