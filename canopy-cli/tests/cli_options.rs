@@ -148,7 +148,9 @@ fn search_options_outside_their_ranges_are_refused_by_every_command() {
         let key = flag.replace('-', "_");
         let agent = format!("mcts:{key}={value}");
         let line = refused(&["match", "gomoku", "--black", &agent]);
-        assert_eq!(line, format!("error: --black: agent option {key}: {why}"));
+        // A per-agent playout or time limit also takes 0 (no limit), and its message says so.
+        let zero = if matches!(flag, "playouts" | "time") { ", or 0 to lift the limit" } else { "" };
+        assert_eq!(line, format!("error: --black: agent option {key}: {why}{zero}"));
     }
     // Sweep's values are checked against the same ranges, before any game.
     for (param, values, why) in [
