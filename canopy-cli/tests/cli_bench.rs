@@ -158,6 +158,35 @@ fn the_contention_model_is_fitted_to_one_and_two_threads() {
 }
 
 #[test]
+fn unshared_runs_one_worker_search_per_thread_beside_the_shared_tree() {
+    let v =
+        bench_json(&["--game", "tictactoe", "--threads", "1,2,3", "--playouts", "500", "--repeat", "2", "--unshared"]);
+    let results = v["results"].as_array().unwrap();
+    // The baseline has nothing to compare with.
+    assert!(results[0].get("unshared").is_none(), "{}", results[0]);
+    let base = f(&results[0], "playouts_per_sec");
+    for r in &results[1..] {
+        let t = u(r, "threads");
+        let un = &r["unshared"];
+        // Each of the T searches does the one-thread search's work on both positions.
+        assert_eq!(u(un, "playouts"), t * 2 * 500, "{un}");
+        let pps = f(un, "playouts_per_sec");
+        assert!(pps > 0.0 && f(un, "elapsed_ms") > 0.0, "{un}");
+        assert!((pps - u(un, "playouts") as f64 / (f(un, "elapsed_ms") / 1e3)).abs() / pps < 1e-9, "{un}");
+        assert!((f(un, "speedup") - pps / base).abs() < 1e-9, "{un}");
+        assert!((f(un, "shared_share") - f(r, "playouts_per_sec") / pps).abs() < 1e-9, "{un}");
+    }
+    // The text output names the columns and says what they are.
+    let out =
+        text(&["bench", "--no-pin", "--game", "tictactoe", "--threads", "1,2", "--playouts", "200", "--unshared"]);
+    assert!(out.contains("unshared") && out.contains("of unshared"), "{out}");
+    assert!(out.contains("each with its own tree"), "{out}");
+    // Without --unshared there is no such entry.
+    let plain = bench_json(&["--game", "tictactoe", "--threads", "1,2", "--playouts", "50", "--repeat", "1"]);
+    assert!(plain["results"][1].get("unshared").is_none());
+}
+
+#[test]
 fn plot_writes_an_svg() {
     let dir = temp_dir("bench-plot");
     let path = dir.join("scaling.svg");
@@ -174,8 +203,9 @@ fn plot_writes_an_svg() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
-    let cases: [&[&str]; 16] = [
+    let cases: [&[&str]; 17] = [
         &["bench", "--game", "tictactoe", "--threads", "1,4", "--model"],
+        &["bench", "--game", "tictactoe", "--threads", "1", "--unshared"],
         &["bench", "--game", "tictactoe", "--threads", "2", "--model"],
         &["bench", "--game", "synthetic", "--branching", "1"],
         &["bench", "--game", "synthetic", "--branching", "65"],

@@ -2,7 +2,8 @@
 //! at every thread count.
 
 use std::hint::black_box;
-use std::time::Instant;
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
 
 use canopy_mcts::game::{Game, Returns, Turn};
 use canopy_mcts::games::fixtures::Fixture;
@@ -10,7 +11,7 @@ use canopy_mcts::policy::Policy;
 use canopy_mcts::rng;
 use canopy_mcts::search::{tree_layout_bytes, Search, SearchParams};
 
-use super::{BenchReport, Config, PositionInfo, PositionRun, RolloutArg, ThreadResult};
+use super::{BenchReport, Config, PositionInfo, PositionRun, RolloutArg, ThreadResult, Unshared};
 
 /// Measures `game` searched with `search` (a summary of which is `policy`).
 #[allow(clippy::too_many_arguments)]
@@ -115,12 +116,18 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
             vs_rollouts: if rollouts_per_sec > 0.0 { pps / rollouts_per_sec } else { 0.0 },
             memory_limited: runs.iter().any(|r| r.memory_limited),
             positions: runs,
+            unshared: None,
         }
     };
     let mut results: Vec<ThreadResult> = Vec::new();
     let mut shared_paths = None;
     for &threads in &cfg.threads {
-        results.push(at(threads, false));
+        let mut result = at(threads, false);
+        if threads > 1 && cfg.unshared_pass {
+            // Right after the shared tree's figures at the same thread count.
+            result.unshared = Some(unshared(game, policy, positions, cfg, threads));
+        }
+        results.push(result);
         if threads == 1 && cfg.shared_paths_pass {
             // Right after the one-thread figures, so that both see the same machine.
             shared_paths = Some(at(1, true));
@@ -131,6 +138,10 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
     for r in results.iter_mut().chain(shared_paths.iter_mut()) {
         r.speedup = if base > 0.0 { r.playouts_per_sec / base } else { 0.0 };
         r.efficiency = r.speedup * baseline_threads as f64 / r.threads as f64;
+        if let Some(u) = r.unshared.as_mut() {
+            u.speedup = if base > 0.0 { u.playouts_per_sec / base } else { 0.0 };
+            u.shared_share = if u.playouts_per_sec > 0.0 { r.playouts_per_sec / u.playouts_per_sec } else { 0.0 };
+        }
     }
 
     BenchReport {
@@ -161,6 +172,65 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         results,
         shared_paths,
         model: None,
+    }
+}
+
+/// `threads` one-worker searches at once on every position, best of `repeat` rounds each: each on its own
+/// thread (pinned to worker `i`'s core when the searches pin), with its own tree and the one-thread
+/// search's parameters and seed, so each does exactly the one-thread search's work and nothing is shared
+/// between them but the read-only game and policy. A round's time runs from a common start (a barrier) to
+/// the end of its slowest search. The speedup fields are filled in by the caller.
+fn unshared<G: Game, P: Policy<G>>(
+    game: &G,
+    policy: &P,
+    positions: &[Fixture<G::State>],
+    cfg: &Config,
+    threads: usize,
+) -> Unshared {
+    let pinned = cfg.params.pin_threads;
+    // The thread pins itself; its search's worker thread inherits the pinning.
+    let params = SearchParams { threads: 1, pin_threads: false, ..cfg.params.clone() };
+    let (mut playouts, mut elapsed) = (0u64, Duration::ZERO);
+    for p in positions {
+        let mut best: Option<(Duration, u64)> = None;
+        for _ in 0..cfg.repeat {
+            let barrier = Barrier::new(threads);
+            let round: Vec<(Duration, u64)> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|i| {
+                        let (params, barrier) = (params.clone(), &barrier);
+                        scope.spawn(move || {
+                            if pinned {
+                                canopy_mcts::search::pin_to_worker_core(i);
+                            }
+                            let search = Search::with_policy(game, policy, params);
+                            barrier.wait();
+                            let start = Instant::now();
+                            let r = search.run(&p.state);
+                            (start, Instant::now(), r.playouts)
+                        })
+                    })
+                    .collect();
+                let ends: Vec<_> = handles.into_iter().map(|h| h.join().expect("search thread panicked")).collect();
+                let first = ends.iter().map(|e| e.0).min().expect("threads >= 2");
+                ends.iter().map(|&(_, end, n)| (end - first, n)).collect()
+            });
+            let wall = round.iter().map(|r| r.0).max().unwrap_or_default();
+            let n = round.iter().map(|r| r.1).sum();
+            if best.is_none_or(|(b, _)| wall < b) {
+                best = Some((wall, n));
+            }
+        }
+        let (wall, n) = best.expect("repeat >= 1");
+        elapsed += wall;
+        playouts += n;
+    }
+    Unshared {
+        playouts,
+        elapsed_ms: elapsed.as_secs_f64() * 1e3,
+        playouts_per_sec: rate(playouts, elapsed.as_secs_f64()),
+        speedup: 0.0,
+        shared_share: 0.0,
     }
 }
 

@@ -86,6 +86,12 @@ pub struct BenchArgs {
     /// idle machine; docs/BENCHMARKS.md, "Contention model").
     #[arg(long)]
     pub model: bool,
+    /// Also run, at each thread count T above one, T one-worker searches at once, each with its own tree
+    /// and its thread on its own core, each doing the one-thread search's work: the rate T workers reach
+    /// on this machine when they share no cache line, the ceiling of the shared tree's speedup (the
+    /// columns "unshared" and "of unshared"; its inputs are timings, so run it on an idle machine).
+    #[arg(long)]
+    pub unshared: bool,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -222,6 +228,8 @@ struct Config {
     params: SearchParams,
     /// Also measure one thread on the several-worker code paths (`--model`).
     shared_paths_pass: bool,
+    /// Also measure T one-worker searches at once at each thread count T above one (`--unshared`).
+    unshared_pass: bool,
 }
 
 /// Bare rollout figures of one position.
@@ -271,6 +279,28 @@ struct ThreadResult {
     vs_rollouts: f64,
     memory_limited: bool,
     positions: Vec<PositionRun>,
+    /// `threads` one-worker searches at once, nothing shared (`--unshared`, thread counts above one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unshared: Option<Unshared>,
+}
+
+/// `threads` one-worker searches run at once, each with its own tree and its thread on its own core, each
+/// doing the one-thread search's work on every position (`--unshared`): what the machine gives that many
+/// workers when they share no cache line.
+#[derive(Clone, Debug, Serialize)]
+struct Unshared {
+    /// Playouts of all the searches over all positions.
+    playouts: u64,
+    /// Sum over the positions of the fastest round's wall time, from the common start to the last search's
+    /// end.
+    elapsed_ms: f64,
+    playouts_per_sec: f64,
+    /// `playouts_per_sec` divided by the baseline's (the shared tree's at the smallest thread count): the
+    /// ceiling of the shared tree's speedup.
+    speedup: f64,
+    /// The shared tree's speedup divided by `speedup`: the share of the machine's own scaling the shared
+    /// tree keeps.
+    shared_share: f64,
 }
 
 /// Everything `canopy bench` reports.
@@ -319,6 +349,9 @@ struct BenchReport {
 /// Runs `canopy bench`.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let threads = args.threads.as_ref().map_or_else(default_threads, |t| t.0.clone());
+    if args.unshared && !threads.iter().any(|&t| t > 1) {
+        return Err(input_error("--unshared measures thread counts above 1: give --threads with one (e.g. 1,2)"));
+    }
     if args.model && !(threads.contains(&1) && threads.contains(&2)) {
         return Err(input_error("--model fits the 1- and 2-thread figures: give --threads with 1 and 2 (e.g. 1,2)"));
     }
@@ -353,7 +386,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     };
     let playouts = args.search.params.playouts.unwrap_or(default_playouts);
     let params = SearchParams { playouts: Some(playouts), ..args.search.params.clone() };
-    let cfg = Config { threads, playouts, repeat: args.repeat, params, shared_paths_pass: args.model };
+    let cfg = Config {
+        threads,
+        playouts,
+        repeat: args.repeat,
+        params,
+        shared_paths_pass: args.model,
+        unshared_pass: args.unshared,
+    };
     // Open the plot file first, so that a bad path fails before the measurements rather than after.
     let plot_file = match &args.plot {
         Some(path) => Some((path, common::create_output("--plot", path)?)),

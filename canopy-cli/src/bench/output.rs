@@ -40,13 +40,18 @@ pub(super) fn print_report(r: &BenchReport) {
         r.rollouts_per_sec, r.rollouts
     );
     println!();
-    println!(
+    let unshared = r.results.iter().any(|t| t.unshared.is_some());
+    let mut header = format!(
         "{:>7} {:>12} {:>8} {:>10} {:>10} {:>12} {:>11}",
         "threads", "playouts/s", "speedup", "efficiency", "nodes", "nodes/s", "vs rollouts"
     );
+    if unshared {
+        let _ = write!(header, " {:>9} {:>12}", "unshared", "of unshared");
+    }
+    println!("{header}");
     for t in &r.results {
-        println!(
-            "{:>7} {:>12.0} {:>8.2} {:>9.1}% {:>10} {:>12.0} {:>11.2}{}",
+        let mut line = format!(
+            "{:>7} {:>12.0} {:>8.2} {:>9.1}% {:>10} {:>12.0} {:>11.2}",
             t.threads,
             t.playouts_per_sec,
             t.speedup,
@@ -54,7 +59,26 @@ pub(super) fn print_report(r: &BenchReport) {
             t.nodes,
             t.nodes_per_sec,
             t.vs_rollouts,
-            if t.memory_limited { "  (memory budget reached)" } else { "" }
+        );
+        match &t.unshared {
+            Some(u) => {
+                let _ = write!(line, " {:>9.2} {:>11.1}%", u.speedup, u.shared_share * 100.0);
+            }
+            None if unshared => {
+                let _ = write!(line, " {:>9} {:>12}", "-", "-");
+            }
+            None => {}
+        }
+        if t.memory_limited {
+            line.push_str("  (memory budget reached)");
+        }
+        println!("{line}");
+    }
+    if unshared {
+        println!(
+            "unshared: the speedup of T one-worker searches run at once, each with its own tree on its own core \
+             (nothing shared: this machine's ceiling for T workers); of unshared: the shared tree's rate as a share \
+             of theirs"
         );
     }
     if r.baseline_threads != 1 {
