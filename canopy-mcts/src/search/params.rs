@@ -90,9 +90,10 @@ pub struct SearchParams {
     /// the nodes below them) into its own batch and adds the batch to the tree every `root visits / 64`
     /// playouts (1 to 64): the most shared cache lines are then written once per batch instead of once
     /// per playout, at the price of the other workers seeing those statistics (and this worker's virtual
-    /// loss there) late. Range `0..=2`; default 1 (the root's edges: two plies made two-thread Gomoku
-    /// searches weaker at equal playouts, docs/BENCHMARKS.md); 0 writes every backup at once; one worker
-    /// always writes at once (docs/CONCURRENCY.md).
+    /// loss there) late. Range `0..=2`; default 1 (the root's edges); 2 adds the next ply's edges once the
+    /// root has 4 096 visits (before that its nodes are small, and two plies batched from the start made
+    /// two-thread Gomoku searches of 2 000 playouts a move weaker; docs/BENCHMARKS.md, "Strength at two
+    /// threads"); 0 writes every backup at once; one worker always writes at once (docs/CONCURRENCY.md).
     pub batch_plies: u32,
     /// A node is expanded (its children block built) once it has this many visits. Range `0..`; default 1
     /// (0 expands a node the first time it is reached, so one playout can descend arbitrarily deep).
@@ -294,7 +295,7 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
     Param {
         name: "batch_plies",
         help: "With several threads: plies from the root whose backups each thread batches (fewer shared writes, \
-               later statistics for the others; 2 searched weaker; 0: none)",
+               later statistics for the others; 2: the second ply from 4096 root visits on; 0: none)",
         kind: Kind::Int { min: 0, max: MAX_BATCH_PLIES },
         store: Store::Int(|p, v| p.batch_plies = v as u32),
         get: |p| Value::Int(u64::from(p.batch_plies)),

@@ -104,8 +104,11 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     batch_dirty: Vec<u32>,
     /// The edge indices the current playout took at the batched plies.
     batch_path: [usize; BATCH_PLIES],
-    /// Plies batched in this search (`SearchParams::batch_plies`, 0 with one worker).
+    /// Plies batched now: `SearchParams::batch_plies` (0 with one worker), at most one until the root has
+    /// [`DEEP_BATCH_FROM`] visits.
     batch_plies: usize,
+    /// Plies this search batches once the root has [`DEEP_BATCH_FROM`] visits.
+    batch_plies_target: usize,
     /// This worker is the search's only one, so the only writer of the tree's counters ([I4]).
     single_writer: bool,
     /// Playouts until the next flush of the root's batched statistics.
@@ -197,6 +200,13 @@ fn root_flush_interval(root_visits: u64) -> u64 {
     (root_visits / 64).clamp(1, ROOT_FLUSH)
 }
 
+/// Root visits from which the plies below the first are batched too ([`SearchParams::batch_plies`] 2):
+/// 64 flush intervals of [`ROOT_FLUSH`] playouts, where the interval stops growing. Until then the nodes
+/// of the second ply are small, and a worker's hidden backups would be a large share of them: with the
+/// second ply batched from the start, two-thread Gomoku searches of 2 000 playouts a move scored 0.450
+/// against one ply batched, and 0.542 with 20 000 (120 games each, docs/BENCHMARKS.md).
+pub(crate) const DEEP_BATCH_FROM: u64 = 64 * ROOT_FLUSH;
+
 /// Playouts a worker backs up into the root before it writes them to the root's shared counters. Every
 /// playout passes the root, so its visit count and value sum are the most written words of the tree; no
 /// playout reads them (selection at the root counts its edges' visits, and the root is always expanded),
@@ -227,6 +237,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             batch_dirty: Vec::new(),
             batch_path: [0; BATCH_PLIES],
             batch_plies: 0,
+            batch_plies_target: 0,
             single_writer: false,
             until_flush: ROOT_FLUSH,
             ln_table: super::select::ln_table(),
@@ -265,7 +276,8 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let batch = limit.map_or(1, |l| (l / (threads * 64)).clamp(1, 256));
         let mut budget = 0u64;
         let root = self.shared.root;
-        self.batch_plies = (self.params.batch_plies as usize).min(BATCH_PLIES);
+        self.batch_plies_target = (self.params.batch_plies as usize).min(BATCH_PLIES);
+        self.batch_plies = self.batch_plies_target.min(1);
         // With `shared_paths` one worker takes the several-worker paths (a measuring aid).
         let several = threads > 1 || self.params.shared_paths;
         self.single_writer = !several;
@@ -273,6 +285,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             if let Some(children) = root.children_acquire() {
                 self.batch = vec![Batched::default(); children.len()];
                 self.until_flush = root_flush_interval(root.visits_relaxed());
+                self.deepen_batch(root.visits_relaxed());
             }
         }
         loop {
@@ -379,9 +392,20 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         }
         if let Some(children) = root.children_acquire().filter(|_| !self.batch.is_empty()) {
             flush_batched(children, &mut self.batch, &mut self.batch_dirty);
-            self.until_flush = root_flush_interval(root.visits_relaxed());
+            let visits = root.visits_relaxed();
+            self.until_flush = root_flush_interval(visits);
+            self.deepen_batch(visits);
         } else {
             self.until_flush = ROOT_FLUSH;
+        }
+    }
+
+    /// Batches the plies below the first too ([`SearchParams::batch_plies`] 2) once the root has
+    /// [`DEEP_BATCH_FROM`] visits. Called with the batch empty (before the first playout, or right after
+    /// a flush), so no backup is pending at a ply that starts being batched.
+    fn deepen_batch(&mut self, root_visits: u64) {
+        if self.batch_plies < self.batch_plies_target && root_visits >= DEEP_BATCH_FROM {
+            self.batch_plies = self.batch_plies_target;
         }
     }
 
