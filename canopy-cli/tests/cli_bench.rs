@@ -165,8 +165,15 @@ fn unshared_runs_one_worker_search_per_thread_beside_the_shared_tree() {
     // The baseline has nothing to compare with.
     assert!(results[0].get("unshared").is_none(), "{}", results[0]);
     let base = f(&results[0], "playouts_per_sec");
+    let cores = u(&v, "logical_cores");
+    assert!(cores < 2 || results[1].get("unshared").is_some(), "two threads on {cores} cores: {}", results[1]);
     for r in &results[1..] {
         let t = u(r, "threads");
+        if t > cores {
+            // T searches would share cores: not measured.
+            assert!(r.get("unshared").is_none(), "{r}");
+            continue;
+        }
         let un = &r["unshared"];
         // Each of the T searches does the one-thread search's work on both positions.
         assert_eq!(u(un, "playouts"), t * 2 * 500, "{un}");
@@ -181,6 +188,8 @@ fn unshared_runs_one_worker_search_per_thread_beside_the_shared_tree() {
         text(&["bench", "--no-pin", "--game", "tictactoe", "--threads", "1,2", "--playouts", "200", "--unshared"]);
     assert!(out.contains("unshared") && out.contains("of unshared"), "{out}");
     assert!(out.contains("each with its own tree"), "{out}");
+    // Searches this short are flagged.
+    assert!(out.contains("some searches took under 10 ms"), "{out}");
     // Without --unshared there is no such entry.
     let plain = bench_json(&["--game", "tictactoe", "--threads", "1,2", "--playouts", "50", "--repeat", "1"]);
     assert!(plain["results"][1].get("unshared").is_none());
@@ -203,9 +212,10 @@ fn plot_writes_an_svg() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
-    let cases: [&[&str]; 17] = [
+    let cases: [&[&str]; 18] = [
         &["bench", "--game", "tictactoe", "--threads", "1,4", "--model"],
         &["bench", "--game", "tictactoe", "--threads", "1", "--unshared"],
+        &["bench", "--game", "tictactoe", "--threads", "2,4", "--unshared"],
         &["bench", "--game", "tictactoe", "--threads", "2", "--model"],
         &["bench", "--game", "synthetic", "--branching", "1"],
         &["bench", "--game", "synthetic", "--branching", "65"],

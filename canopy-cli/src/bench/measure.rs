@@ -123,7 +123,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
     let mut shared_paths = None;
     for &threads in &cfg.threads {
         let mut result = at(threads, false);
-        if threads > 1 && cfg.unshared_pass {
+        if threads > 1 && threads <= logical_cores() && cfg.unshared_pass {
             // Right after the shared tree's figures at the same thread count.
             result.unshared = Some(unshared(game, policy, positions, cfg, threads));
         }
@@ -160,7 +160,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         virtual_loss: cfg.params.virtual_loss,
         batch_plies: cfg.params.batch_plies,
         expand_threshold: cfg.params.expand_threshold,
-        logical_cores: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        logical_cores: logical_cores(),
         load_average: None,
         node_bytes: tree_layout_bytes::<G>().0,
         edge_bytes: tree_layout_bytes::<G>().1,
@@ -251,6 +251,11 @@ fn time_rollouts<G: Game, P: Policy<G>>(
         sum.add(&policy.rollout(game, black_box(state), &mut rng, &mut scratch));
     }
     (start.elapsed().as_secs_f64(), black_box(sum))
+}
+
+/// The logical cores the operating system lets this process use (1 where it does not say).
+fn logical_cores() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
 /// `count` per second over `secs` seconds (0 when no time passed).

@@ -86,10 +86,11 @@ pub struct BenchArgs {
     /// idle machine; docs/BENCHMARKS.md, "Contention model").
     #[arg(long)]
     pub model: bool,
-    /// Also run, at each thread count T above one, T one-worker searches at once, each with its own tree
-    /// and its thread on its own core, each doing the one-thread search's work: the rate T workers reach
-    /// on this machine when they share no cache line, the ceiling of the shared tree's speedup (the
-    /// columns "unshared" and "of unshared"; its inputs are timings, so run it on an idle machine).
+    /// Also run, at each thread count T from 2 up to the logical cores, T one-worker searches at once,
+    /// each with its own tree (and the whole --memory budget) and its thread on its own core, each doing
+    /// the one-thread search's work: the speedup over one thread that T workers reach on this machine
+    /// when they share no tree, the ceiling of the shared tree's (the columns "unshared" and "of
+    /// unshared"; needs 1 in --threads; its inputs are timings, so run it on an idle machine).
     #[arg(long)]
     pub unshared: bool,
     /// Print one JSON object instead of tables.
@@ -228,7 +229,8 @@ struct Config {
     params: SearchParams,
     /// Also measure one thread on the several-worker code paths (`--model`).
     shared_paths_pass: bool,
-    /// Also measure T one-worker searches at once at each thread count T above one (`--unshared`).
+    /// Also measure T one-worker searches at once at each thread count T from 2 up to the logical
+    /// cores (`--unshared`).
     unshared_pass: bool,
 }
 
@@ -349,8 +351,10 @@ struct BenchReport {
 /// Runs `canopy bench`.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let threads = args.threads.as_ref().map_or_else(default_threads, |t| t.0.clone());
-    if args.unshared && !threads.iter().any(|&t| t > 1) {
-        return Err(input_error("--unshared measures thread counts above 1: give --threads with one (e.g. 1,2)"));
+    if args.unshared && !(threads.contains(&1) && threads.iter().any(|&t| t > 1)) {
+        return Err(input_error(
+            "--unshared compares T searches with one thread: give --threads with 1 and a count above 1 (e.g. 1,2)",
+        ));
     }
     if args.model && !(threads.contains(&1) && threads.contains(&2)) {
         return Err(input_error("--model fits the 1- and 2-thread figures: give --threads with 1 and 2 (e.g. 1,2)"));

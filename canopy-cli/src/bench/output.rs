@@ -14,6 +14,10 @@ fn shape_label(r: &BenchReport) -> String {
     }
 }
 
+/// Searches shorter than this (milliseconds) get a warning: thread start, table set-up and the first
+/// touch of fresh memory are then a visible part of the time.
+const SHORT_SEARCH_MS: f64 = 10.0;
+
 /// Prints the report as tables; the last line is `N nodes M nps` for one thread.
 pub(super) fn print_report(r: &BenchReport) {
     let size = shape_label(r);
@@ -75,14 +79,28 @@ pub(super) fn print_report(r: &BenchReport) {
         println!("{line}");
     }
     if unshared {
+        let cores = if r.pinned { " on its own core" } else { "" };
         println!(
-            "unshared: the speedup of T one-worker searches run at once, each with its own tree on its own core \
-             (nothing shared: this machine's ceiling for T workers); of unshared: the shared tree's rate as a share \
-             of theirs"
+            "unshared: the speedup over one thread of T one-worker searches run at once, each with its own \
+             tree{cores} (no tree shared: this machine's ceiling for T workers); of unshared: the shared tree's rate \
+             as a share of theirs"
         );
+        if r.results.iter().any(|t| t.threads > r.logical_cores) {
+            println!(
+                "unshared: not measured above the {} logical cores (the searches would share cores)",
+                r.logical_cores
+            );
+        }
     }
     if r.baseline_threads != 1 {
         println!("speedup and efficiency are relative to {} threads", r.baseline_threads);
+    }
+    let shortest = r.results.iter().flat_map(|t| &t.positions).map(|p| p.elapsed_ms).fold(f64::INFINITY, f64::min);
+    if shortest < SHORT_SEARCH_MS {
+        println!(
+            "some searches took under {SHORT_SEARCH_MS} ms ({shortest:.2} ms): start-up costs and timer noise weigh on \
+             these figures; give more --playouts"
+        );
     }
     println!();
     let mut header = format!("{:<10} {:>12}", "position", "rollouts/s");

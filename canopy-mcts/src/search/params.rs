@@ -295,7 +295,7 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
     Param {
         name: "batch_plies",
         help: "With several threads: plies from the root whose backups each thread batches (fewer shared writes, \
-               later statistics for the others; 2: the second ply from 4096 root visits on; 0: none)",
+               later statistics for the others; 2: also the second ply, from 4096 root visits on; 0: none)",
         kind: Kind::Int { min: 0, max: MAX_BATCH_PLIES },
         store: Store::Int(|p, v| p.batch_plies = v as u32),
         get: |p| Value::Int(u64::from(p.batch_plies)),
