@@ -177,6 +177,9 @@ fn unshared_runs_one_worker_search_per_thread_beside_the_shared_tree() {
         let un = &r["unshared"];
         // Each of the T searches does the one-thread search's work on both positions.
         assert_eq!(u(un, "playouts"), t * 2 * 500, "{un}");
+        // Each search is the one-thread search (same parameters and seed): T times its nodes.
+        assert_eq!(u(un, "nodes"), t * u(&results[0], "nodes"), "{un}");
+        assert_eq!(un["memory_limited"], false, "{un}");
         let pps = f(un, "playouts_per_sec");
         assert!(pps > 0.0 && f(un, "elapsed_ms") > 0.0, "{un}");
         assert!((pps - u(un, "playouts") as f64 / (f(un, "elapsed_ms") / 1e3)).abs() / pps < 1e-9, "{un}");

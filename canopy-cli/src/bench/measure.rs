@@ -190,12 +190,12 @@ fn unshared<G: Game, P: Policy<G>>(
     let pinned = cfg.params.pin_threads;
     // The thread pins itself; its search's worker thread inherits the pinning.
     let params = SearchParams { threads: 1, pin_threads: false, ..cfg.params.clone() };
-    let (mut playouts, mut elapsed) = (0u64, Duration::ZERO);
+    let (mut playouts, mut nodes, mut memory_limited, mut elapsed) = (0u64, 0u64, false, Duration::ZERO);
     for p in positions {
-        let mut best: Option<(Duration, u64)> = None;
+        let mut best: Option<(Duration, (u64, u64, bool))> = None;
         for _ in 0..cfg.repeat {
             let barrier = Barrier::new(threads);
-            let round: Vec<(Duration, u64)> = std::thread::scope(|scope| {
+            let round: Vec<(Duration, (u64, u64, bool))> = std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..threads)
                     .map(|i| {
                         let (params, barrier) = (params.clone(), &barrier);
@@ -207,7 +207,7 @@ fn unshared<G: Game, P: Policy<G>>(
                             barrier.wait();
                             let start = Instant::now();
                             let r = search.run(&p.state);
-                            (start, Instant::now(), r.playouts)
+                            (start, Instant::now(), (r.playouts, r.nodes, r.memory_limited))
                         })
                     })
                     .collect();
@@ -216,19 +216,23 @@ fn unshared<G: Game, P: Policy<G>>(
                 ends.iter().map(|&(_, end, n)| (end - first, n)).collect()
             });
             let wall = round.iter().map(|r| r.0).max().unwrap_or_default();
-            let n = round.iter().map(|r| r.1).sum();
+            let n = round.iter().fold((0, 0, false), |(p, k, m), r| (p + r.1 .0, k + r.1 .1, m || r.1 .2));
             if best.is_none_or(|(b, _)| wall < b) {
                 best = Some((wall, n));
             }
         }
-        let (wall, n) = best.expect("repeat >= 1");
+        let (wall, (n, k, m)) = best.expect("repeat >= 1");
         elapsed += wall;
         playouts += n;
+        nodes += k;
+        memory_limited |= m;
     }
     Unshared {
         playouts,
         elapsed_ms: elapsed.as_secs_f64() * 1e3,
         playouts_per_sec: rate(playouts, elapsed.as_secs_f64()),
+        nodes,
+        memory_limited,
         speedup: 0.0,
         shared_share: 0.0,
     }

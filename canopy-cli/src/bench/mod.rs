@@ -297,6 +297,10 @@ struct Unshared {
     /// end.
     elapsed_ms: f64,
     playouts_per_sec: f64,
+    /// Nodes the searches created.
+    nodes: u64,
+    /// Whether the memory budget stopped a search's tree from growing.
+    memory_limited: bool,
     /// `playouts_per_sec` divided by the baseline's (the shared tree's at the smallest thread count): the
     /// ceiling of the shared tree's speedup.
     speedup: f64,

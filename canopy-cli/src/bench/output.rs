@@ -76,6 +76,9 @@ pub(super) fn print_report(r: &BenchReport) {
         if t.memory_limited {
             line.push_str("  (memory budget reached)");
         }
+        if t.unshared.as_ref().is_some_and(|u| u.memory_limited) {
+            line.push_str("  (unshared: memory budget reached)");
+        }
         println!("{line}");
     }
     if unshared {
