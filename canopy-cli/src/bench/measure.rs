@@ -11,7 +11,7 @@ use canopy_mcts::policy::Policy;
 use canopy_mcts::rng;
 use canopy_mcts::search::{tree_layout_bytes, Search, SearchParams};
 
-use super::{BenchReport, Config, PositionInfo, PositionRun, RolloutArg, ThreadResult, Unshared};
+use super::{logical_cores, BenchReport, Config, PositionInfo, PositionRun, RolloutArg, ThreadResult, Unshared};
 
 /// Measures `game` searched with `search` (a summary of which is `policy`).
 #[allow(clippy::too_many_arguments)]
@@ -255,11 +255,6 @@ fn time_rollouts<G: Game, P: Policy<G>>(
         sum.add(&policy.rollout(game, black_box(state), &mut rng, &mut scratch));
     }
     (start.elapsed().as_secs_f64(), black_box(sum))
-}
-
-/// The logical cores the operating system lets this process use (1 where it does not say).
-fn logical_cores() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
 /// `count` per second over `secs` seconds (0 when no time passed).

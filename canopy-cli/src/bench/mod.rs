@@ -212,7 +212,7 @@ fn parse_thread_list(text: &str) -> Result<ThreadList, String> {
 
 /// 1, 2, 4, ... up to the logical cores, and the core count itself.
 fn default_threads() -> Vec<usize> {
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let cores = logical_cores();
     let mut list: Vec<usize> =
         std::iter::successors(Some(1usize), |t| Some(t * 2)).take_while(|&t| t <= cores).collect();
     if list.last() != Some(&cores) {
@@ -410,7 +410,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 
     let load_average = load_average();
     if let Some(load) = load_average.filter(|&l| l >= 0.5) {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = logical_cores();
         eprintln!(
             "canopy bench: the machine is busy (load average {load:.2} on {cores} cores): the timings include \
              waiting for other programs"
@@ -506,6 +506,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         print_report(&report);
     }
     Ok(())
+}
+
+/// The logical cores the operating system lets this process use (1 where it does not say).
+fn logical_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The one-minute load average from `/proc/loadavg` (`None` where there is none).
