@@ -7,7 +7,8 @@
 //! Each model was checked to fail on a deliberate bug before it was kept (the bugs are NOT in the code):
 //! - `expansion_publication`: storing `Node::children` with `Relaxed` instead of `Release` in
 //!   `publish_children_release` → loom finds a reader that sees the block pointer but the old length (0)
-//!   and pruned flag (the length and the flag share the node's `block` word).
+//!   and pruned flag (the length and the flag share the node's `block` word); and storing `expanded_at`
+//!   after `children` → loom finds a reader that sees the block but no count at publication (`[I14]`).
 //! - `concurrent_backups_are_exact`: replacing `visits.fetch_add(1)` in `Node::backup_relaxed` by
 //!   `visits.store(visits.load() + 1)` → loom finds the lost update (visits 1 instead of 2).
 //! - `expansion_claim_given_back`: deleting the store in `Node::abandon_expansion` (a failed expansion
@@ -69,7 +70,7 @@ fn expansion_publication() {
                         // Expander 1's block is a pruned candidate set, expander 0's is not.
                         // SAFETY: [I1] we hold the claim; [I2] the block's 3 edges are initialised; [I6]
                         // the main thread keeps the block alive until after the join.
-                        unsafe { node.publish_children_release(block.0, 3, w == 1) };
+                        unsafe { node.publish_children_release(block.0, 3, w == 1, Some(7 + w as u64)) };
                         true
                     } else {
                         false
@@ -84,6 +85,8 @@ fn expansion_publication() {
                     assert_eq!(children.len(), 3, "reader saw a half-built block");
                     let first = children[0].step;
                     assert_eq!(node.pruned_relaxed(), first == 10, "reader saw another block's pruned flag");
+                    let count = Some(7 + u64::from(first / 10));
+                    assert_eq!(node.expanded_at_relaxed(), count, "reader saw another block's count at publication");
                     for (i, e) in children.iter().enumerate() {
                         assert_eq!(e.step, first + i as u8);
                         assert_eq!(e.visits_relaxed(), 0);
@@ -127,7 +130,7 @@ fn expansion_claim_given_back() {
                     if node.try_claim_expansion() {
                         // SAFETY: [I1] we hold the claim; [I2] the block's 3 edges are initialised; [I6]
                         // the main thread keeps the block alive until after the join.
-                        unsafe { node.publish_children_release(block.0, 3, false) };
+                        unsafe { node.publish_children_release(block.0, 3, false, None) };
                         return true;
                     }
                 }

@@ -49,7 +49,7 @@ fn root_visits_equal_playouts_with_threads() {
         assert_eq!(r.playouts, 100_000);
         assert_eq!(audit.root_visits, 100_000, "threads {threads}");
         assert_eq!(audit.in_flight, 0);
-        assert_eq!(audit.overcounted_nodes, 0);
+        assert_eq!((audit.overcounted_nodes, audit.miscounted_nodes), (0, 0));
         let root_edges: u64 = r.actions.iter().map(|a| a.visits).sum();
         assert_eq!(root_edges, 100_000);
         assert!((audit.root_value_sum - audit.evaluated_value_sum).abs() < 1e-6 * audit.evaluated_value_sum.max(1.0));
@@ -348,7 +348,11 @@ fn batched_statistics_near_the_root_are_exact() {
     fn check<A>(r: &canopy_mcts::SearchReport<A>, playouts: u64, label: &str) {
         let audit = r.audit.as_ref().expect("audit requested");
         assert_eq!((r.playouts, audit.root_visits), (playouts, playouts), "{label}");
-        assert_eq!((audit.in_flight, audit.overcounted_nodes, audit.claimed_nodes), (0, 0, 0), "{label}");
+        assert_eq!(
+            (audit.in_flight, audit.overcounted_nodes, audit.claimed_nodes, audit.miscounted_nodes),
+            (0, 0, 0, 0),
+            "{label}"
+        );
         assert_eq!(r.actions.iter().map(|a| a.visits).sum::<u64>(), playouts, "{label}");
         let tolerance = 1e-9 * audit.evaluated_value_sum.abs().max(1.0);
         assert!((audit.root_value_sum - audit.evaluated_value_sum).abs() < tolerance, "{label}: {audit:?}");
@@ -378,4 +382,60 @@ fn batched_statistics_near_the_root_are_exact() {
             check(&r, 20_003, &format!("tic-tac-toe, {label}"));
         }
     }
+}
+
+/// A search with one worker reads the sum of a node's edge visits from the node's own count (its visits
+/// less those it had when its children were published, docs/CONCURRENCY.md I14) instead of adding up the
+/// edges. The audit checks the sum against the edges on every node that records the count: after
+/// one-worker searches of games with and without value bounds (one-pass selection is used only with
+/// them), with MCTS-Solver proofs, with other expansion thresholds and under a memory budget that stops
+/// expansion, and in a session whose tree was searched by one worker and by two and re-rooted.
+#[test]
+fn one_worker_reads_edge_visit_sums_from_the_nodes_exactly() {
+    use canopy_mcts::games::g2048::{G2048Policy, G2048};
+    use canopy_mcts::games::gomoku::{Gomoku, GomokuPolicy, Rule};
+    use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
+    use canopy_mcts::search::{Event, Limits, Session};
+
+    fn check<A>(r: &SearchReport<A>, label: &str) {
+        let audit = r.audit.as_ref().expect("audit requested");
+        assert_eq!((audit.miscounted_nodes, audit.overcounted_nodes, audit.in_flight), (0, 0, 0), "{label}: {audit:?}");
+        assert!(audit.counted_nodes > 0, "{label}: no node was checked: {audit:?}");
+    }
+    let one =
+        SearchParams { playouts: Some(20_000), threads: 1, audit: true, pin_threads: false, ..SearchParams::default() };
+    for expand_threshold in [0, 1, 4] {
+        for solver in [false, true] {
+            let params = SearchParams { expand_threshold, solver, ..one.clone() };
+            let label = format!("threshold {expand_threshold}, solver {solver}");
+            let r = Search::new(&TicTacToe, params.clone()).run(&TicTacToeState::default());
+            check(&r, &format!("tic-tac-toe, {label}"));
+            let gomoku = Gomoku::new(9, Rule::Freestyle);
+            let r = Search::with_policy(&gomoku, &GomokuPolicy::default(), params.clone()).run(&gomoku.new_game());
+            check(&r, &format!("gomoku 9x9, {label}"));
+        }
+    }
+    let synthetic = Synthetic::new(6, 10).unwrap();
+    let r = Search::with_policy(&synthetic, &SyntheticPolicy, one.clone()).run(&synthetic.start());
+    check(&r, "synthetic");
+    let g2048_root = canopy_mcts::games::fixtures::g2048()[1].state;
+    let r = Search::with_policy(&G2048, &G2048Policy::default(), one.clone()).run(&g2048_root);
+    check(&r, "2048");
+    // A budget the tree outgrows: nodes stop being expanded and stay leaves.
+    let small = SearchParams { memory_bytes: 1 << 20, ..one.clone() };
+    let gomoku = Gomoku::new(15, Rule::Freestyle);
+    let r = Search::with_policy(&gomoku, &GomokuPolicy::default(), small).run(&gomoku.new_game());
+    assert!(r.memory_limited, "the budget was not reached");
+    check(&r, "gomoku 15x15, memory-limited");
+    // A kept tree: one worker, a move (the tree is copied), two workers (whose expansions record no
+    // count), one worker again.
+    let mut session = Session::with_policy(gomoku, GomokuPolicy::default(), gomoku.new_game(), one.clone());
+    check(&session.search(Limits::playouts(10_000)), "session, one worker");
+    let best = session.search(Limits::playouts(1)).best.expect("a move");
+    session.advance(Event::Action(best)).unwrap();
+    check(&session.search(Limits::playouts(10_000)), "session, one worker after a move");
+    session.set_params(SearchParams { threads: 2, ..one.clone() });
+    check(&session.search(Limits::playouts(10_000)), "session, two workers");
+    session.set_params(one);
+    check(&session.search(Limits::playouts(10_000)), "session, one worker after two");
 }

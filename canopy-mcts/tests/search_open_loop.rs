@@ -30,7 +30,7 @@ fn open_loop_search_keeps_exact_accounting() {
         assert_eq!(r.playouts, 20_000);
         assert_eq!(audit.root_visits, 20_000, "threads {threads}");
         assert_eq!(audit.in_flight, 0);
-        assert_eq!(audit.overcounted_nodes, 0);
+        assert_eq!((audit.overcounted_nodes, audit.miscounted_nodes), (0, 0));
         let mut legal = Vec::new();
         g.legal_actions(&state, &mut legal);
         assert!(legal.contains(&r.best.unwrap()));

@@ -47,7 +47,11 @@ fn advancing_keeps_the_subtree_and_its_visits_through_a_move_and_a_chance_outcom
     // The copied tree is sound: no virtual loss, no claim, no edge with more visits than its node, and
     // every node the walk reaches counted.
     let audit = next.audit.as_ref().expect("audit on");
-    assert_eq!((audit.in_flight, audit.claimed_nodes, audit.overcounted_nodes), (0, 0, 0), "{audit:?}");
+    assert_eq!(
+        (audit.in_flight, audit.claimed_nodes, audit.overcounted_nodes, audit.miscounted_nodes),
+        (0, 0, 0, 0),
+        "{audit:?}"
+    );
     assert_eq!(audit.nodes, next.nodes, "the tree's node count");
     let edges: u64 = next.actions.iter().map(|a| a.visits).sum();
     assert!(edges >= next.root_visits - 1, "the root's edges hold its visits: {edges} of {}", next.root_visits);
@@ -275,7 +279,11 @@ fn a_long_search_recycles_the_least_visited_subtrees_and_grows_on_within_its_bud
     assert!(report.memory_limited);
     assert!(report.memory_bytes <= BUDGET, "{} bytes", report.memory_bytes);
     let audit = report.audit.as_ref().unwrap();
-    assert_eq!((audit.in_flight, audit.claimed_nodes, audit.overcounted_nodes), (0, 0, 0), "{audit:?}");
+    assert_eq!(
+        (audit.in_flight, audit.claimed_nodes, audit.overcounted_nodes, audit.miscounted_nodes),
+        (0, 0, 0, 0),
+        "{audit:?}"
+    );
     // Recycling by hand: at most half the budget after it, the root's statistics kept.
     let visits = session.root_visits();
     let r = session.recycle();

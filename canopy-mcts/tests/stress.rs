@@ -48,6 +48,7 @@ fn check<A>(r: &SearchReport<A>, playouts: u64, label: &str) {
     }
     assert_eq!(audit.in_flight, 0, "{label}: leaked virtual loss");
     assert_eq!(audit.overcounted_nodes, 0, "{label}: edge visits above node visits");
+    assert_eq!(audit.miscounted_nodes, 0, "{label}: edge visits apart from the count at expansion");
     assert_eq!(audit.claimed_nodes, 0, "{label}: nodes left EXPANDING");
     let tolerance = 1e-9 * audit.evaluated_value_sum.abs().max(1.0);
     assert!(

@@ -61,7 +61,11 @@ fn root_and_edge_counts_of_a_chain_pass_2_to_the_32_exactly() {
         // Sums of whole numbers below 2^53 are exact in f64, in any order.
         assert_eq!(audit.evaluated_value_sum, playouts as f64 * length);
         assert_eq!(audit.root_value_sum, (START + playouts) as f64 * length);
-        assert_eq!((audit.in_flight, audit.overcounted_nodes, audit.claimed_nodes), (0, 0, 0), "threads {threads}");
+        assert_eq!(
+            (audit.in_flight, audit.overcounted_nodes, audit.claimed_nodes, audit.miscounted_nodes),
+            (0, 0, 0, 0),
+            "threads {threads}"
+        );
     }
 }
 
@@ -102,7 +106,7 @@ fn root_and_edge_counts_of_tic_tac_toe_pass_2_to_the_32() {
     let expected_mean = audit.root_value_sum / (counts.root_visits + playouts) as f64;
     assert_eq!(r.root_value, Some(expected_mean));
     assert!((0.0..=1.0).contains(&expected_mean), "root mean {expected_mean}");
-    assert_eq!((audit.in_flight, audit.overcounted_nodes, audit.claimed_nodes), (0, 0, 0));
+    assert_eq!((audit.in_flight, audit.overcounted_nodes, audit.claimed_nodes, audit.miscounted_nodes), (0, 0, 0, 0));
 }
 
 #[test]
@@ -114,8 +118,25 @@ fn a_children_block_keeps_its_length_and_pruned_flag_apart() {
         assert!(node.try_claim_expansion());
         // SAFETY: [I1] the claim is ours; [I2] all `len` edges are initialised; [I6] `block` outlives
         // `node`'s use below.
-        unsafe { node.publish_children_release(block.as_mut_ptr(), len, pruned) };
+        unsafe { node.publish_children_release(block.as_mut_ptr(), len, pruned, Some(len as u64)) };
         assert_eq!(node.children_acquire().map(<[_]>::len), Some(len));
         assert_eq!(node.pruned_relaxed(), pruned);
+        assert_eq!(node.expanded_at_relaxed(), Some(len as u64));
+    }
+}
+
+#[test]
+fn the_count_at_publication_is_kept_or_marked_uncounted() {
+    for (at, kept) in [(Some(0), Some(0)), (Some(5), Some(5)), (None, None), (Some(u64::from(u32::MAX)), None)] {
+        let node = node::Node::<u8>::new(node::NodeKind::Decision, 0, 0);
+        node.preload_relaxed(u64::from(u32::MAX) + 9, 0.0);
+        let mut block: Vec<Edge<u8>> = (0..2).map(|i| Edge::new(i as u8, 0.5, 0.0)).collect();
+        assert!(node.try_claim_expansion());
+        // SAFETY: [I1] the claim is ours; [I2] both edges are initialised; [I6] `block` outlives `node`'s
+        // use below.
+        unsafe { node.publish_children_release(block.as_mut_ptr(), 2, false, at) };
+        assert_eq!(node.expanded_at_relaxed(), kept);
+        // The edges' visits are the node's past the count (a 64-bit difference).
+        assert_eq!(node.edge_visits_single_writer(), kept.map(|k| u64::from(u32::MAX) + 9 - k));
     }
 }

@@ -1,7 +1,7 @@
 //! Tree nodes and edges: the shared, lock-free part of the search.
 //!
 //! ```text
-//!  Node (40 bytes)                                   Edge<M> (32 bytes for 2048)
+//!  Node (48 bytes)                                   Edge<M> (32 bytes for 2048)
 //!  ┌─────────────────────────────┐                   ┌────────────────────────┐
 //!  │ visits  AtomicU64           │  only grows       │ child  *Node  set once │
 //!  ├─────────────────────────────┤                   ├────────────────────────┤
@@ -12,9 +12,12 @@
 //!  │ children *Edge  set once    │                   ├───────────┼────────────┤
 //!  ├─────────────────┬──┬──┬──┬──┤                   │ reward f32│ step M     │ immutable
 //!  │ block  u32      │ex│pl│kd│pf│                   └───────────┴────────────┘
-//!  └─────────────────┴──┴──┴──┴──┘
+//!  ├─────────────────┼──┴──┴──┴──┤
+//!  │ expanded_at u32 │ (padding)  │
+//!  └─────────────────┴────────────┘
 //!   block = length of the children block (bits 0..=30) and whether it is a pruned candidate set
-//!   (bit 31), set once; ex = expansion state, pl = perspective player, kd = kind, pf = MCTS-Solver proof
+//!   (bit 31), set once; ex = expansion state, pl = perspective player, kd = kind, pf = MCTS-Solver proof;
+//!   expanded_at = visits when the block was published by one worker, set once
 //! ```
 //! (*) `value_sum` changes only by adding backed-up values.
 //!
@@ -27,7 +30,7 @@
 //! it counts playouts in progress, not a running total, so 32 bits give it exactly, and a backup writes
 //! one counter of the edge instead of two (see [`Edge::in_flight_relaxed`]).
 //!
-//! Invariants are numbered in docs/CONCURRENCY.md and cited as `[I1]`..`[I9]` below.
+//! Invariants are numbered in docs/CONCURRENCY.md and cited as `[I1]`..`[I14]` below.
 
 use std::ptr;
 
@@ -128,8 +131,7 @@ pub struct Node<M> {
     /// The children block's shape: its number of edges in the low 31 bits and, in bit 31
     /// ([`PRUNED_BIT`]), whether it holds a pruned candidate set ([`crate::Coverage::Pruned`]), so that
     /// MCTS-Solver proves no loss or draw over it. Written once by the expander, before the Release
-    /// publication of `children` ([I2]). The flag shares the word with the length (rather than a byte
-    /// of its own) to keep the node at 40 bytes beside its 64-bit visit count.
+    /// publication of `children` ([I2]).
     block: AtomicU32,
     /// `UNEXPANDED → EXPANDING → EXPANDED`; the compare-exchange to `EXPANDING` elects the one expander
     /// ([I1]).
@@ -141,7 +143,18 @@ pub struct Node<M> {
     /// MCTS-Solver result from `player`'s point of view: 0 = unknown, else a [`Proof`]. Goes from 0 to a
     /// value at most once in meaning (racing workers derive the same fact); Relaxed ([I9]).
     proof: AtomicU8,
+    /// `visits` when the children block was published by a search with one worker (or copied with its
+    /// block from such a node), [`UNCOUNTED`] otherwise: with one worker no playout ends at an expanded
+    /// node that is not proven, so from then on every visit passes one of its edges, and the edges' visits
+    /// sum to `visits - expanded_at` ([I14]). Relaxed, written before the Release publication of
+    /// `children` ([I2]).
+    expanded_at: AtomicU32,
 }
+
+/// [`Node`]'s `expanded_at` when the edges' visits cannot be told from the node's: the block was
+/// published by a search with several workers (a playout that ended at the node as a leaf may back up
+/// after the publication), or at `u32::MAX` visits or more.
+const UNCOUNTED: u32 = u32::MAX;
 
 /// One move out of a node, with its own statistics (needed for sound statistics in a DAG, where a node
 /// has many parents: Childs, Brodeur and Kocsis, "Transpositions and move groups in Monte Carlo tree
@@ -184,6 +197,7 @@ impl<M> Node<M> {
             player: player as u8,
             kind: kind as u8,
             proof: AtomicU8::new(0),
+            expanded_at: AtomicU32::new(UNCOUNTED),
         }
     }
 
@@ -287,6 +301,24 @@ impl<M> Node<M> {
         Some(unsafe { std::slice::from_raw_parts(p, len) })
     }
 
+    /// The sum of the visits of the children block's edges, read from the node's own count, or `None`
+    /// when it cannot be ([`UNCOUNTED`]: published by several workers). Exact in a search with one worker
+    /// for a node that is not proven, is not its root (whose count is written in batches) and was not
+    /// reached through an open-loop chance outcome (where a playout may end at an expanded node), unless
+    /// the playout already passed the node (a cycle) ([I14]).
+    #[inline]
+    pub fn edge_visits_single_writer(&self) -> Option<u64> {
+        let base = self.expanded_at.load(Ordering::Relaxed);
+        (base != UNCOUNTED).then(|| self.visits_relaxed().saturating_sub(u64::from(base)))
+    }
+
+    /// `visits` when the children block was published, `None` when uncounted (see
+    /// [`Node::edge_visits_single_writer`]); for a copy of the node ([`Node::publish_children_release`]).
+    pub fn expanded_at_relaxed(&self) -> Option<u64> {
+        let base = self.expanded_at.load(Ordering::Relaxed);
+        (base != UNCOUNTED).then_some(u64::from(base))
+    }
+
     /// Tries to become this node's one expander (`UNEXPANDED → EXPANDING`). The loser never waits
     /// ([I1]).
     #[inline]
@@ -320,7 +352,9 @@ impl<M> Node<M> {
     }
 
     /// Publishes a fully built children block of `len` edges, `pruned` when it is a pruned candidate set
-    /// ([`crate::Coverage::Pruned`]) ([I1], [I2]).
+    /// ([`crate::Coverage::Pruned`]) ([I1], [I2]). `expanded_at` is the node's visit count at which the
+    /// edges' visits start to sum to the rest ([I14]): its `visits` now when one worker searches alone, the
+    /// original's when copying a node with its block, `None` (uncounted) when several workers search.
     ///
     /// # Panics
     /// When `len` exceeds [`MAX_BLOCK_LEN`] (2^31 - 1 edges), before anything is written.
@@ -329,10 +363,18 @@ impl<M> Node<M> {
     /// The caller holds the expansion claim ([`Node::try_claim_expansion`] returned true and nobody
     /// published yet), `edges` points to `len` initialised edges, and the block lives as long as the
     /// search arena ([I6]).
-    pub unsafe fn publish_children_release(&self, edges: *mut Edge<M>, len: usize, pruned: bool) {
+    pub unsafe fn publish_children_release(
+        &self,
+        edges: *mut Edge<M>,
+        len: usize,
+        pruned: bool,
+        expanded_at: Option<u64>,
+    ) {
         assert!(len <= MAX_BLOCK_LEN, "a children block of {len} edges (at most {MAX_BLOCK_LEN})");
         let flag = if pruned { PRUNED_BIT } else { 0 };
         self.block.store(len as u32 | flag, Ordering::Relaxed);
+        let base = expanded_at.filter(|&v| v < u64::from(UNCOUNTED)).map_or(UNCOUNTED, |v| v as u32);
+        self.expanded_at.store(base, Ordering::Relaxed);
         self.children.store(edges, Ordering::Release);
         self.expansion.store(EXPANDED, Ordering::Release);
     }

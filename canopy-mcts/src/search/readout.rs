@@ -185,16 +185,18 @@ fn principal_variation<G: Game>(game: &G, mut node: &GameNode<G>) -> Vec<String>
 
 /// Walks every node reachable from `root` once (iteratively: trees may be 100 000 deep) and sums the
 /// conservation figures of [`TreeAudit`].
-pub(super) fn audit_tree<M>(root: &Node<M>) -> TreeAudit {
+pub(super) fn audit_tree<A, O>(root: &Node<Step<A, O>>) -> TreeAudit {
     let mut audit = TreeAudit {
         root_visits: root.visits_relaxed(),
         root_value_sum: root.value_sum_relaxed(),
         ..TreeAudit::default()
     };
-    let mut seen: HashSet<*const Node<M>> = HashSet::new();
-    let mut stack: Vec<(&Node<M>, u64)> = vec![(root, 0)];
+    let mut seen: HashSet<*const Node<Step<A, O>>> = HashSet::new();
+    // Nodes to visit: (node, depth, whether a sampled chance outcome leads to it).
+    type Visit<'t, A, O> = (&'t Node<Step<A, O>>, u64, bool);
+    let mut stack: Vec<Visit<A, O>> = vec![(root, 0, false)];
     seen.insert(root);
-    while let Some((node, depth)) = stack.pop() {
+    while let Some((node, depth, open_loop)) = stack.pop() {
         audit.nodes += 1;
         audit.depth = audit.depth.max(depth);
         let Some(children) = node.children_acquire() else {
@@ -208,12 +210,17 @@ pub(super) fn audit_tree<M>(root: &Node<M>) -> TreeAudit {
             edge_visits += e.visits_relaxed();
             if let Some(c) = e.child_acquire() {
                 if seen.insert(c as *const _) {
-                    stack.push((c, depth + 1));
+                    stack.push((c, depth + 1, open_loop || matches!(e.step, Step::Sampled)));
                 }
             }
         }
         if edge_visits > node.visits_relaxed() {
             audit.overcounted_nodes += 1;
+        }
+        let checked = !open_loop && !std::ptr::eq(node, root) && node.proof_relaxed().is_none();
+        if let Some(sum) = node.edge_visits_single_writer().filter(|_| checked) {
+            audit.counted_nodes += 1;
+            audit.miscounted_nodes += u64::from(sum != edge_visits);
         }
     }
     audit

@@ -114,6 +114,13 @@ pub struct TreeAudit {
     pub evaluated_value_sum: f64,
     /// Nodes whose outgoing edge visits add up to more than the node's own visits (must be 0).
     pub overcounted_nodes: u64,
+    /// Nodes other than the root, not proven and not below a sampled chance outcome, whose children
+    /// block records the node's visits at its publication by one worker, and whose edges' visits do not
+    /// add up to the node's visits past that count (must be 0: one-worker selection reads the sum from
+    /// the node, docs/CONCURRENCY.md I14).
+    pub miscounted_nodes: u64,
+    /// The nodes that `miscounted_nodes` checked (those whose block records the count).
+    pub counted_nodes: u64,
     /// Nodes left claimed for expansion (`EXPANDING`) with no children block: a claim that was never
     /// published nor given back (must be 0).
     pub claimed_nodes: u64,

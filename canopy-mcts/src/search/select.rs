@@ -4,15 +4,15 @@
 use crate::game::{Game, Turn};
 use crate::policy::Policy;
 use crate::rng::{self, Rng};
-use crate::search::node::{Edge, NodeKind, Proof};
+use crate::search::node::{Edge, Node, NodeKind, Proof};
 use crate::search::params::{ChanceSelection, Selection};
-use crate::search::solver::proof_for;
-use crate::search::worker::{q_value, Batched, GameEdge, GameNode, Worker};
+use crate::search::solver::{proof_for, proof_of};
+use crate::search::worker::{Batched, GameEdge, GameNode, Worker};
 
 impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
     /// Picks the edge a playout follows out of `node`; returns its index and the player credited with its
-    /// reward.
-    pub(super) fn select(&mut self, node: &GameNode<G>, children: &[GameEdge<G>]) -> (usize, u8) {
+    /// reward. `open_loop`: the playout has passed a sampled chance outcome.
+    pub(super) fn select(&mut self, node: &GameNode<G>, children: &[GameEdge<G>], open_loop: bool) -> (usize, u8) {
         match node.kind() {
             NodeKind::Chance => {
                 let chance = self.params.chance;
@@ -29,24 +29,84 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                     _ => node.player(),
                 };
                 let index = match self.batched_level() {
-                    Some(level) => self.select_uct(children, mover, &WithDeltas(level)),
-                    None => self.select_uct(children, mover, &InTree),
+                    Some(level) => self.uct().select(children, mover, &WithDeltas(level), None),
+                    None => {
+                        let edge_visits = self.edge_visits_from_node(node, open_loop);
+                        self.uct().select(children, mover, &InTree, edge_visits)
+                    }
                 };
                 (index, mover as u8)
             }
         }
     }
 
+    /// The sum of the visits of `node`'s edges read from the node's own count, where that is exact
+    /// ([`GameNode::edge_visits_single_writer`], [I14]): one worker, a node that is not the root (whose
+    /// count is batched), not proven (a proven node's visits may include playouts that ended there) and
+    /// not reached through a sampled chance outcome. `None` elsewhere: selection then sums the edges.
+    #[inline]
+    fn edge_visits_from_node(&self, node: &GameNode<G>, open_loop: bool) -> Option<u64> {
+        if !self.single_writer || open_loop || std::ptr::eq(node, self.shared.root) || node.proof_relaxed().is_some() {
+            return None;
+        }
+        node.edge_visits_single_writer()
+    }
+
+    /// The UCT settings of this search ([`Uct`]).
+    #[inline]
+    fn uct(&self) -> Uct {
+        Uct {
+            solver: self.shared.solver,
+            bounds: self.shared.bounds,
+            virtual_loss: self.params.virtual_loss,
+            min_span: self.params.min_span,
+            puct: self.params.selection == Selection::Puct,
+            exploration: self.params.exploration,
+            ln_table: self.ln_table,
+            recip_table: self.recip_table,
+        }
+    }
+}
+
+/// What UCT (or PUCT) selection at a decision node needs of the search: its parameters and the count
+/// tables.
+#[derive(Clone, Copy)]
+struct Uct {
+    /// MCTS-Solver is on: proven wins are taken and proven losses avoided.
+    solver: bool,
+    /// The game's value bounds, if it declares them (else values are normalised by the children's range).
+    bounds: Option<(f64, f64)>,
+    /// Virtual loss: visits of value 0 per playout in progress through an edge.
+    virtual_loss: u32,
+    /// Smallest range that values are normalised by, relative to their size ([`crate::SearchParams`]).
+    min_span: f64,
+    /// PUCT instead of UCT.
+    puct: bool,
+    /// The exploration constant `c`.
+    exploration: f64,
+    /// [`ln_table`].
+    ln_table: &'static [f64],
+    /// [`recip_table`].
+    recip_table: &'static [Reciprocals],
+}
+
+impl Uct {
     /// UCT over the children (Kocsis and Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006) with
     /// values normalised to `[0, 1]` and virtual loss counted as visits of value 0. Exploration uses edge
     /// visits; the mean is the child node's (UCT2 of Childs, Brodeur and Kocsis, CIG 2008).
     ///
     /// `view` reads each edge's statistics: as the tree holds them ([`InTree`]), or at the root with this
-    /// worker's batched backups added ([`WithDeltas`]).
-    fn select_uct(&self, children: &[GameEdge<G>], mover: usize, view: &impl EdgeView) -> usize {
-        let solver = self.shared.solver;
-        let vl_count = self.params.virtual_loss;
-        let vl = vl_count as f64;
+    /// worker's batched backups added ([`WithDeltas`]). `edge_visits`: the sum of the edges' visits when
+    /// the caller knows it ([`Worker::edge_visits_from_node`]: there is then no virtual loss below the
+    /// node). With it and the game's value bounds, which make the children's range unneeded, one pass
+    /// over the children scores them; otherwise a first pass sums the counts (and finds the range), and
+    /// a second scores. Both give the same index.
+    fn select<M>(&self, children: &[Edge<M>], mover: usize, view: &impl EdgeView, edge_visits: Option<u64>) -> usize {
+        if let (Some(total), Some((lo, hi))) = (edge_visits, self.bounds) {
+            return self.score_children(children, mover, view, total as f64, (lo, hi - lo), true);
+        }
+        let solver = self.solver;
+        let vl = self.virtual_loss as f64;
         let mut total = 0.0;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for (i, e) in children.iter().enumerate() {
@@ -56,42 +116,86 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 return i;
             }
             total += view.visits(i, e) as f64 + vl * e.in_flight_relaxed() as f64;
-            if self.shared.bounds.is_none() {
-                if let Some(q) = view.q(i, e) {
+            if self.bounds.is_none() {
+                if let Some(q) = view.q(i, e, e.child_acquire()) {
                     lo = lo.min(q);
                     hi = hi.max(q);
                 }
             }
         }
-        let (lo, span) = match self.shared.bounds {
+        let range = match self.bounds {
             Some((l, h)) => (l, h - l),
-            None if self.params.min_span > 0.0 => (lo, (hi - lo).max(self.params.min_span * lo.abs().max(hi.abs()))),
+            None if self.min_span > 0.0 => (lo, (hi - lo).max(self.min_span * lo.abs().max(hi.abs()))),
             None => (lo, hi - lo),
         };
+        self.score_children(children, mover, view, total, range, false)
+    }
+
+    /// The scoring pass of [`Uct::select`]: the index of the best UCT (or PUCT) score, where `total`
+    /// is the node's count (visits plus virtual visits of its edges) and `(lo, span)` the range that
+    /// values are normalised by. `find_wins`: this pass also looks for a move proven to win (the two-pass
+    /// selection's first pass did), and takes the first such over an unvisited move.
+    #[inline(always)]
+    fn score_children<M>(
+        &self,
+        children: &[Edge<M>],
+        mover: usize,
+        view: &impl EdgeView,
+        total: f64,
+        (lo, span): (f64, f64),
+        find_wins: bool,
+    ) -> usize {
+        let solver = self.solver;
+        let vl_count = self.virtual_loss;
         // Values already on [0, 1] (every win/draw/loss game) need no normalising: the same numbers
         // without a subtraction and a division per child.
         let unit = lo == 0.0 && span == 1.0;
-        let puct = self.params.selection == Selection::Puct;
+        let puct = self.puct;
         let log_total = if puct { 0.0 } else { ln_count(self.ln_table, total) };
         let sqrt_total = total.sqrt();
-        let c = self.params.exploration;
+        let c = self.exploration;
         let c_sqrt_log = c * log_total.sqrt();
         let mut best = 0;
         let mut best_score = f64::NEG_INFINITY;
         let mut best_loss = None;
+        // With `find_wins`, the first unvisited move, taken unless a later move is proven to win.
+        let mut unvisited = None;
         for (i, e) in children.iter().enumerate() {
-            if solver && proof_for(e, mover) == Some(Proof::Loss) {
-                // MCTS-Solver: a move proven to lose is not searched again (unless all moves lose).
-                best_loss.get_or_insert(i);
+            if find_wins {
+                if let Some(ahead) = children.get(i + PREFETCH_AHEAD) {
+                    prefetch_child(ahead);
+                }
+            }
+            let child = e.child_acquire();
+            if solver {
+                match child.and_then(|c| proof_of(c, mover)) {
+                    // MCTS-Solver: a move proven to win for the mover is always taken (the first such).
+                    Some(Proof::Win) if find_wins => return i,
+                    // MCTS-Solver: a move proven to lose is not searched again (unless all moves lose).
+                    Some(Proof::Loss) if unvisited.is_none() => {
+                        best_loss.get_or_insert(i);
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            if unvisited.is_some() {
+                // Only a move proven to win can still be taken.
                 continue;
             }
             let visits_count = view.visits(i, e);
-            let count = visits_count + u64::from(vl_count) * u64::from(e.in_flight_relaxed());
+            // With the edges' sum given there is no playout in progress below the node.
+            let in_flight = if find_wins { 0 } else { e.in_flight_relaxed() };
+            let count = visits_count + u64::from(vl_count) * u64::from(in_flight);
             if count == 0 && !puct {
+                if find_wins && solver {
+                    unvisited = Some(i);
+                    continue;
+                }
                 return i;
             }
             let (visits, n) = (visits_count as f64, count as f64);
-            let q = match view.q(i, e) {
+            let q = match view.q(i, e, child) {
                 Some(q) if unit => q,
                 Some(q) if span > 1e-12 => (q - lo) / span,
                 Some(_) => 0.5,
@@ -112,12 +216,19 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 best = i;
             }
         }
+        if let Some(i) = unvisited {
+            return i;
+        }
         if best_score == f64::NEG_INFINITY {
             return best_loss.unwrap_or(best);
         }
         best
     }
 }
+
+/// How many edges ahead of the one it scores the one-pass selection asks for a child node
+/// ([`prefetch_child`]): far enough for the load to arrive before the child is scored.
+const PREFETCH_AHEAD: usize = 6;
 
 /// Which worker of how many selects, for the outcome affinity of stratified chance selection.
 #[derive(Clone, Copy, Debug)]
@@ -198,8 +309,8 @@ fn select_outcome<M>(
 trait EdgeView {
     /// The `i`-th edge's backed-up visits.
     fn visits<M>(&self, i: usize, e: &Edge<M>) -> u64;
-    /// The `i`-th edge's mean return for its mover ([`q_value`]).
-    fn q<M>(&self, i: usize, e: &Edge<M>) -> Option<f64>;
+    /// The `i`-th edge's mean return for its mover: the move's reward plus the mean of `child`, the node it leads to (as the caller loaded it).
+    fn q<M>(&self, i: usize, e: &Edge<M>, child: Option<&Node<M>>) -> Option<f64>;
 }
 
 /// The statistics as the tree holds them.
@@ -212,8 +323,8 @@ impl EdgeView for InTree {
     }
 
     #[inline(always)]
-    fn q<M>(&self, _: usize, e: &Edge<M>) -> Option<f64> {
-        q_value(e)
+    fn q<M>(&self, _: usize, e: &Edge<M>, child: Option<&Node<M>>) -> Option<f64> {
+        child?.mean_relaxed().map(|m| m + e.reward as f64)
     }
 }
 
@@ -227,9 +338,9 @@ impl EdgeView for WithDeltas<'_> {
     }
 
     #[inline]
-    fn q<M>(&self, i: usize, e: &Edge<M>) -> Option<f64> {
+    fn q<M>(&self, i: usize, e: &Edge<M>, child: Option<&Node<M>>) -> Option<f64> {
         let d = &self.0[i];
-        let (visits, sum) = match e.child_acquire() {
+        let (visits, sum) = match child {
             Some(child) => (child.visits_relaxed() + d.child_visits, child.value_sum_relaxed() + d.child_value),
             None => (d.child_visits, d.child_value),
         };
@@ -316,6 +427,7 @@ fn prefetch_child<M>(e: &Edge<M>) {
 #[cfg(all(test, not(canopy_loom)))]
 mod tests {
     use super::*;
+    use proptest::strategy::Just;
 
     #[test]
     fn the_count_tables_hold_what_the_arithmetic_gives() {
@@ -332,6 +444,71 @@ mod tests {
         let big = COUNT_TABLE_LEN as u64 + 12_345;
         assert_eq!(recip_count(recip, big).recip.to_bits(), (1.0 / big as f64).to_bits());
         assert_eq!(ln_count(ln, big as f64).to_bits(), (big as f64).ln().to_bits());
+    }
+
+    /// One child of a node for [`one_pass_and_two_pass_selection_agree`]: its edge's visits (0: not
+    /// selected yet, no node), its node's extra visits through other parents (a transposition), its mean
+    /// on `[0, 1]` and its proof (0 none, else a [`Proof`] code) for its own player, who is the mover
+    /// or the other player.
+    type ChildSpec = (u64, u64, f64, u8, bool);
+
+    fn uct(solver: bool, puct: bool, bounds: (f64, f64), exploration: f64) -> Uct {
+        Uct {
+            solver,
+            bounds: Some(bounds),
+            virtual_loss: 1,
+            min_span: 0.0,
+            puct,
+            exploration,
+            ln_table: ln_table(),
+            recip_table: recip_table(),
+        }
+    }
+
+    proptest::proptest! {
+        /// With no playout in progress below a node and the game's value bounds, the one-pass selection
+        /// (the edges' visit sum given) takes the same child as the two-pass one (which sums the edges
+        /// itself): proven wins first, then the first unvisited move, else the best score or, when every
+        /// move is proven to lose, the first of them.
+        #[test]
+        fn one_pass_and_two_pass_selection_agree(
+            specs in proptest::collection::vec(
+                (proptest::prop_oneof![Just(0u64), 1u64..5, 5u64..70_000], 0u64..3, 0.0f64..=1.0, 0u8..4, proptest::bool::ANY),
+                1..40,
+            ),
+            solver in proptest::bool::ANY,
+            puct in proptest::bool::ANY,
+            wide in proptest::bool::ANY,
+            exploration in proptest::prop_oneof![Just(1.0f64), 0.0f64..3.0],
+        ) {
+            let specs: Vec<ChildSpec> = specs;
+            let mover = 0usize;
+            let bounds = if wide { (-2.0, 3.0) } else { (0.0, 1.0) };
+            let (lo, span) = (bounds.0, bounds.1 - bounds.0);
+            let edges: Vec<Edge<u8>> = (0..specs.len()).map(|i| Edge::new(i as u8, 1.0 / specs.len() as f32, 0.0)).collect();
+            let mut nodes: Vec<Box<Node<u8>>> = Vec::new();
+            for (e, &(visits, extra, mean, proof, own)) in edges.iter().zip(&specs) {
+                if visits == 0 {
+                    continue;
+                }
+                e.preload_relaxed(visits);
+                let player = if own { mover } else { 1 - mover };
+                let node = Box::new(Node::new(NodeKind::Decision, player, 0));
+                let n = visits + extra;
+                node.preload_relaxed(n, (lo + mean * span) * n as f64);
+                if let Some(p) = match proof { 1 => Some(Proof::Win), 2 => Some(Proof::Loss), 3 => Some(Proof::Draw), _ => None } {
+                    node.set_proof_relaxed(p);
+                }
+                // SAFETY: [I3] the node is fully built; [I6] it is boxed in `nodes`, which outlives `edges`' use.
+                unsafe { e.link_child_single_writer(&*node as *const Node<u8> as *mut Node<u8>) };
+                nodes.push(node);
+            }
+            let total: u64 = edges.iter().map(|e| e.visits_relaxed()).sum();
+            let u = uct(solver, puct, bounds, exploration);
+            let two = u.select(&edges, mover, &InTree, None);
+            let one = u.select(&edges, mover, &InTree, Some(total));
+            proptest::prop_assert_eq!(one, two, "total {}", total);
+        }
     }
 
     /// 2048's spawn after a move with 15 empty cells: a 2 (0.9) or a 4 (0.1) on each, listed by kind.

@@ -7,7 +7,12 @@ use crate::search::node::{Edge, Node, NodeKind, Proof};
 /// The proven result of `e`'s child for `mover`, if it has one.
 #[inline]
 pub(crate) fn proof_for<M>(e: &Edge<M>, mover: usize) -> Option<Proof> {
-    let child = e.child_acquire()?;
+    proof_of(e.child_acquire()?, mover)
+}
+
+/// The proven result of `child` (a node an edge leads to) for `mover`, if it has one.
+#[inline]
+pub(crate) fn proof_of<M>(child: &Node<M>, mover: usize) -> Option<Proof> {
     let p = child.proof_relaxed()?;
     Some(if child.player() == mover { p } else { p.flipped() })
 }

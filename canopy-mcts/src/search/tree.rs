@@ -172,8 +172,9 @@ impl<G: Game> Tree<G> {
             let claimed = copy.try_claim_expansion();
             debug_assert!(claimed, "a fresh copy is unclaimed");
             // SAFETY: [I1] the copy is not shared yet and was unexpanded, so this thread holds its claim;
-            // [I2] the block's edges are initialised; [I11] the block lives in `base`.
-            unsafe { copy.publish_children_release(ptr, len, pruned) };
+            // [I2] the block's edges are initialised; [I11] the block lives in `base`. The copy has the
+            // original's visits and edges' visits, so it keeps the original's count at publication ([I14]).
+            unsafe { copy.publish_children_release(ptr, len, pruned, original.expanded_at_relaxed()) };
         }
         let nodes = copies.len() as u64;
         // SAFETY: `root` was allocated in `base` above and is not null.

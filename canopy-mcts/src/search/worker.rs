@@ -110,7 +110,7 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     /// Plies this search batches once the root has [`DEEP_BATCH_FROM`] visits.
     batch_plies_target: usize,
     /// This worker is the search's only one, so the only writer of the tree's counters ([I4]).
-    single_writer: bool,
+    pub(super) single_writer: bool,
     /// Playouts until the next flush of the root's batched statistics.
     until_flush: u64,
     /// Natural logarithms of small visit counts, for UCT (`select.rs`).
@@ -499,7 +499,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             if batched_step {
                 self.size_batched_level(children.len());
             }
-            let (index, mover) = self.select(node, children);
+            let (index, mover) = self.select(node, children, open_loop);
             let edge = &children[index];
             if batched_step {
                 self.batch_path[self.path.len()] = index;
@@ -626,10 +626,12 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         self.note_memory();
         let len = edges.len();
         let ptr = edges.as_mut_ptr();
+        // [I14] With one worker, the node's count now is where the sum of its edges' visits starts.
+        let expanded_at = self.single_writer.then(|| node.visits_relaxed());
         // SAFETY: [I1] we hold the expansion claim (the caller's compare-exchange succeeded); [I2] all
         // `len` edges were initialised above; [I6] the block lives in this worker's arena, which outlives
         // the search.
-        unsafe { node.publish_children_release(ptr, len, pruned) };
+        unsafe { node.publish_children_release(ptr, len, pruned, expanded_at) };
         // SAFETY: [I6] same block, same lifetime.
         Some(unsafe { std::slice::from_raw_parts(ptr, len) })
     }
