@@ -439,3 +439,85 @@ fn one_worker_reads_edge_visit_sums_from_the_nodes_exactly() {
     session.set_params(one);
     check(&session.search(Limits::playouts(10_000)), "session, one worker after two");
 }
+
+/// A token on a line of cells `-3..=3` that the one player moves left or right until it reaches an end
+/// (+3 wins, −3 loses); a position is its cell alone, so with the transposition table the graph has
+/// cycles (1 → 2 → 1), and a playout can come back to a node it has passed.
+#[derive(Clone, Copy, Debug)]
+struct Walk;
+
+impl Game for Walk {
+    type State = i8;
+    type Action = u8;
+    type Outcome = canopy_mcts::NoOutcome;
+    type Returns = [f64; 1];
+
+    fn to_move(&self, &cell: &i8) -> Turn {
+        if cell.abs() >= 3 {
+            Turn::Terminal
+        } else {
+            Turn::Player(0)
+        }
+    }
+
+    fn legal_actions(&self, &cell: &i8, out: &mut Vec<u8>) {
+        out.clear();
+        if cell.abs() < 3 {
+            out.extend([0, 1]);
+        }
+    }
+
+    fn apply(&self, cell: &mut i8, right: u8) -> f64 {
+        *cell += if right == 1 { 1 } else { -1 };
+        0.0
+    }
+
+    fn returns(&self, &cell: &i8) -> [f64; 1] {
+        [f64::from(u8::from(cell >= 3))]
+    }
+
+    fn zobrist(&self, &cell: &i8) -> Option<u64> {
+        Some(canopy_mcts::games::mix64(cell as u64 + 100))
+    }
+
+    fn value_bounds(&self) -> Option<(f64, f64)> {
+        Some((0.0, 1.0))
+    }
+}
+
+/// [`Walk`]'s leaf value: the cell's distance to the losing end, scaled to `[0, 1]` (no random walk).
+#[derive(Clone, Copy, Debug)]
+struct WalkValue;
+
+impl canopy_mcts::Policy<Walk> for WalkValue {
+    fn rollout(&self, _: &Walk, &cell: &i8, _: &mut canopy_mcts::Rng, _: &mut Vec<u8>) -> [f64; 1] {
+        [(f64::from(cell) + 3.0) / 6.0]
+    }
+}
+
+/// In a graph with cycles a one-worker playout can select at a node its own path passed, whose edge then
+/// carries the playout's virtual loss, which the node's count (docs/CONCURRENCY.md I14) does not hold:
+/// selection must sum the edges there, as several workers do, or it would take the same edge each time
+/// round the cycle and never end the playout. The search ends, with exact statistics.
+#[test]
+fn a_playout_that_comes_back_to_a_node_sums_its_edges() {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let params = SearchParams {
+            playouts: Some(5_000),
+            threads: 1,
+            audit: true,
+            pin_threads: false,
+            ..SearchParams::default()
+        };
+        let _ = done.send(Search::with_policy(&Walk, &WalkValue, params).run(&0));
+    });
+    let r = finished.recv_timeout(std::time::Duration::from_secs(120)).expect("the search ended");
+    let audit = r.audit.as_ref().expect("audit requested");
+    assert_eq!(r.playouts, 5_000);
+    assert_eq!((audit.miscounted_nodes, audit.overcounted_nodes, audit.in_flight), (0, 0, 0), "{audit:?}");
+    assert!(audit.counted_nodes > 0, "{audit:?}");
+    // Seven cells, one node each, and the root; a path longer than that passed some node twice.
+    assert!(r.nodes <= 8 && r.max_depth > r.nodes, "no cycle was walked: {} nodes, depth {}", r.nodes, r.max_depth);
+    assert_eq!(r.best, Some(1), "right, towards the winning end");
+}

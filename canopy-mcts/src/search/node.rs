@@ -304,8 +304,8 @@ impl<M> Node<M> {
     /// The sum of the visits of the children block's edges, read from the node's own count, or `None`
     /// when it cannot be ([`UNCOUNTED`]: published by several workers). Exact in a search with one worker
     /// for a node that is not proven, is not its root (whose count is written in batches) and was not
-    /// reached through an open-loop chance outcome (where a playout may end at an expanded node), unless
-    /// the playout already passed the node (a cycle) ([I14]).
+    /// reached through an open-loop chance outcome (where a playout may end at an expanded node). Visits
+    /// only: the virtual visits of a playout in progress through an edge are not in it ([I14]).
     #[inline]
     pub fn edge_visits_single_writer(&self) -> Option<u64> {
         let base = self.expanded_at.load(Ordering::Relaxed);

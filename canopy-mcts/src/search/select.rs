@@ -97,13 +97,17 @@ impl Uct {
     ///
     /// `view` reads each edge's statistics: as the tree holds them ([`InTree`]), or at the root with this
     /// worker's batched backups added ([`WithDeltas`]). `edge_visits`: the sum of the edges' visits when
-    /// the caller knows it ([`Worker::edge_visits_from_node`]: there is then no virtual loss below the
-    /// node). With it and the game's value bounds, which make the children's range unneeded, one pass
-    /// over the children scores them; otherwise a first pass sums the counts (and finds the range), and
-    /// a second scores. Both give the same index.
+    /// the caller knows it ([`Worker::edge_visits_from_node`]). With it and the game's value bounds, which
+    /// make the children's range unneeded, one pass over the children scores them; otherwise a first
+    /// pass sums the counts (and finds the range), and a second scores. Both give the same index: the one
+    /// pass gives up, and the two passes run, when it meets a playout in progress below the node (with
+    /// one worker, the playout's own path passed the node already, a cycle of positions), whose virtual
+    /// visits the node's count does not hold.
     fn select<M>(&self, children: &[Edge<M>], mover: usize, view: &impl EdgeView, edge_visits: Option<u64>) -> usize {
         if let (Some(total), Some((lo, hi))) = (edge_visits, self.bounds) {
-            return self.score_children(children, mover, view, total as f64, (lo, hi - lo), true);
+            if let Some(i) = self.score_children(children, mover, view, total as f64, (lo, hi - lo), true) {
+                return i;
+            }
         }
         let solver = self.solver;
         let vl = self.virtual_loss as f64;
@@ -129,12 +133,15 @@ impl Uct {
             None => (lo, hi - lo),
         };
         self.score_children(children, mover, view, total, range, false)
+            .expect("the scoring pass of two gives up on nothing")
     }
 
     /// The scoring pass of [`Uct::select`]: the index of the best UCT (or PUCT) score, where `total`
     /// is the node's count (visits plus virtual visits of its edges) and `(lo, span)` the range that
-    /// values are normalised by. `find_wins`: this pass also looks for a move proven to win (the two-pass
-    /// selection's first pass did), and takes the first such over an unvisited move.
+    /// values are normalised by. `one_pass`: this pass is the only one, so it also looks for a move proven
+    /// to win (the two-pass selection's first pass did), taking the first such over an unvisited move, and
+    /// `total` is the edges' visits alone: it returns `None` when an edge it needs has a playout in
+    /// progress (whose virtual visits `total` lacks). Without `one_pass` it always returns an index.
     #[inline(always)]
     fn score_children<M>(
         &self,
@@ -143,8 +150,8 @@ impl Uct {
         view: &impl EdgeView,
         total: f64,
         (lo, span): (f64, f64),
-        find_wins: bool,
-    ) -> usize {
+        one_pass: bool,
+    ) -> Option<usize> {
         let solver = self.solver;
         let vl_count = self.virtual_loss;
         // Values already on [0, 1] (every win/draw/loss game) need no normalising: the same numbers
@@ -158,19 +165,23 @@ impl Uct {
         let mut best = 0;
         let mut best_score = f64::NEG_INFINITY;
         let mut best_loss = None;
-        // With `find_wins`, the first unvisited move, taken unless a later move is proven to win.
+        // With `one_pass`, the first unvisited move, taken unless a later move is proven to win.
         let mut unvisited = None;
         for (i, e) in children.iter().enumerate() {
-            if find_wins {
+            if one_pass {
                 if let Some(ahead) = children.get(i + PREFETCH_AHEAD) {
                     prefetch_child(ahead);
                 }
+            }
+            if one_pass && unvisited.is_none() && e.in_flight_relaxed() != 0 {
+                // A playout in progress below the node: `total` lacks its virtual visits.
+                return None;
             }
             let child = e.child_acquire();
             if solver {
                 match child.and_then(|c| proof_of(c, mover)) {
                     // MCTS-Solver: a move proven to win for the mover is always taken (the first such).
-                    Some(Proof::Win) if find_wins => return i,
+                    Some(Proof::Win) if one_pass => return Some(i),
                     // MCTS-Solver: a move proven to lose is not searched again (unless all moves lose).
                     Some(Proof::Loss) if unvisited.is_none() => {
                         best_loss.get_or_insert(i);
@@ -184,15 +195,15 @@ impl Uct {
                 continue;
             }
             let visits_count = view.visits(i, e);
-            // With the edges' sum given there is no playout in progress below the node.
-            let in_flight = if find_wins { 0 } else { e.in_flight_relaxed() };
+            // The one pass found none in progress (above).
+            let in_flight = if one_pass { 0 } else { e.in_flight_relaxed() };
             let count = visits_count + u64::from(vl_count) * u64::from(in_flight);
             if count == 0 && !puct {
-                if find_wins && solver {
+                if one_pass && solver {
                     unvisited = Some(i);
                     continue;
                 }
-                return i;
+                return Some(i);
             }
             let (visits, n) = (visits_count as f64, count as f64);
             let q = match view.q(i, e, child) {
@@ -217,12 +228,12 @@ impl Uct {
             }
         }
         if let Some(i) = unvisited {
-            return i;
+            return Some(i);
         }
         if best_score == f64::NEG_INFINITY {
-            return best_loss.unwrap_or(best);
+            return Some(best_loss.unwrap_or(best));
         }
-        best
+        Some(best)
     }
 }
 
@@ -448,9 +459,10 @@ mod tests {
 
     /// One child of a node for [`one_pass_and_two_pass_selection_agree`]: its edge's visits (0: not
     /// selected yet, no node), its node's extra visits through other parents (a transposition), its mean
-    /// on `[0, 1]` and its proof (0 none, else a [`Proof`] code) for its own player, who is the mover
-    /// or the other player.
-    type ChildSpec = (u64, u64, f64, u8, bool);
+    /// on `[0, 1]`, its proof (0 none, else a [`Proof`] code) for its own player, who is the mover or
+    /// the other player, and whether a playout is in progress through the edge (one that passed the
+    /// node before, in a cycle of positions).
+    type ChildSpec = ((u64, u64, f64, u8, bool), bool);
 
     fn uct(solver: bool, puct: bool, bounds: (f64, f64), exploration: f64) -> Uct {
         Uct {
@@ -466,14 +478,18 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// With no playout in progress below a node and the game's value bounds, the one-pass selection
-        /// (the edges' visit sum given) takes the same child as the two-pass one (which sums the edges
-        /// itself): proven wins first, then the first unvisited move, else the best score or, when every
-        /// move is proven to lose, the first of them.
+        /// With the game's value bounds, the one-pass selection (the edges' visit sum given, without
+        /// virtual visits) takes the same child as the two-pass one (which sums the edges' visits and
+        /// virtual visits itself): proven wins first, then the first unvisited move, else the best score
+        /// or, when every move is proven to lose, the first of them; and with a playout in progress
+        /// through an edge, which the given sum lacks, it gives way to the two passes.
         #[test]
         fn one_pass_and_two_pass_selection_agree(
             specs in proptest::collection::vec(
-                (proptest::prop_oneof![Just(0u64), 1u64..5, 5u64..70_000], 0u64..3, 0.0f64..=1.0, 0u8..4, proptest::bool::ANY),
+                (
+                    (proptest::prop_oneof![Just(0u64), 1u64..5, 5u64..70_000], 0u64..3, 0.0f64..=1.0, 0u8..4, proptest::bool::ANY),
+                    proptest::prop_oneof![9 => Just(false), 1 => Just(true)],
+                ),
                 1..40,
             ),
             solver in proptest::bool::ANY,
@@ -487,11 +503,14 @@ mod tests {
             let (lo, span) = (bounds.0, bounds.1 - bounds.0);
             let edges: Vec<Edge<u8>> = (0..specs.len()).map(|i| Edge::new(i as u8, 1.0 / specs.len() as f32, 0.0)).collect();
             let mut nodes: Vec<Box<Node<u8>>> = Vec::new();
-            for (e, &(visits, extra, mean, proof, own)) in edges.iter().zip(&specs) {
+            for (e, &((visits, extra, mean, proof, own), in_flight)) in edges.iter().zip(&specs) {
+                e.preload_relaxed(visits);
+                if in_flight {
+                    e.add_in_flight_relaxed();
+                }
                 if visits == 0 {
                     continue;
                 }
-                e.preload_relaxed(visits);
                 let player = if own { mover } else { 1 - mover };
                 let node = Box::new(Node::new(NodeKind::Decision, player, 0));
                 let n = visits + extra;
