@@ -54,6 +54,14 @@ fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
     }
     assert_eq!(f(&results[0], "speedup"), 1.0);
     assert_eq!(f(&results[0], "efficiency"), 1.0);
+    // Two threads on two cores: the cache-line hand-over between them, before and after the searches.
+    if u(&v, "logical_cores") >= 2 {
+        let t = &v["line_transfer_ns"];
+        assert!(f(t, "before") > 0.0 && f(t, "after") > 0.0, "{t}");
+    }
+    // One thread: nothing is handed over.
+    let one = bench_json(&["--game", "tictactoe", "--threads", "1", "--playouts", "100", "--repeat", "1"]);
+    assert!(one.get("line_transfer_ns").is_none(), "{one}");
 }
 
 #[test]

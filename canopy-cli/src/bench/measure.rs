@@ -172,6 +172,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         results,
         shared_paths,
         model: None,
+        line_transfer_ns: None,
     }
 }
 

@@ -350,6 +350,41 @@ struct BenchReport {
     /// The contention model (`--model`).
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<model::Model>,
+    /// The time to hand a cache line between the cores of workers 0 and 1 just before and just after
+    /// the searches; with a thread count above 1 on two logical cores or more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line_transfer_ns: Option<LineTransfer>,
+}
+
+/// Nanoseconds per cache-line hand-over between the cores of workers 0 and 1 (a ping-pong of
+/// [`model::HANDOVERS`], best of [`LINE_TRANSFER_REPEAT`]), before and after the searches. On a virtual
+/// machine it can move by several times while the searches run (the host places the virtual cores), and
+/// a shared tree's speedup with it (docs/BENCHMARKS.md, "The line transfer moves under the search").
+#[derive(Clone, Copy, Debug, Serialize)]
+struct LineTransfer {
+    before: f64,
+    after: f64,
+}
+
+impl LineTransfer {
+    /// Whether the two measurements differ by more than [`LINE_TRANSFER_DRIFT`] times.
+    fn drifted(&self) -> bool {
+        self.before.max(self.after) > LINE_TRANSFER_DRIFT * self.before.min(self.after)
+    }
+}
+
+/// Best of this many ping-pongs for each [`LineTransfer`] figure.
+const LINE_TRANSFER_REPEAT: u32 = 3;
+
+/// A ratio of the hand-over times before and after the searches above which `canopy bench` warns that
+/// the machine changed while it measured (the 31 and 160-170 ns states of docs/BENCHMARKS.md differ by
+/// five times; repeated measurements in one state within a few percent).
+const LINE_TRANSFER_DRIFT: f64 = 1.5;
+
+/// The hand-over time now (ns), where `threads` has a count above 1 and the machine two logical cores.
+fn line_transfer_now(threads: &[usize], pinned: bool) -> Option<f64> {
+    (threads.iter().any(|&t| t > 1) && logical_cores() >= 2)
+        .then(|| model::line_transfer_us(LINE_TRANSFER_REPEAT, pinned, model::HANDOVERS) * 1e3)
 }
 
 /// Runs `canopy bench`.
@@ -416,6 +451,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
              waiting for other programs"
         );
     }
+    let pinned = args.search.params.pin_threads;
+    let transfer_before = line_transfer_now(&cfg.threads, pinned);
     let rollout = args.rollout.unwrap_or(RolloutArg::Game);
     let report = match args.game {
         BenchGame::G2048 => match rollout {
@@ -492,6 +529,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 
     let mut report = report;
     report.load_average = load_average;
+    report.line_transfer_ns = transfer_before
+        .zip(line_transfer_now(&cfg.threads, pinned))
+        .map(|(before, after)| LineTransfer { before, after });
     if args.model {
         report.model = fit_model(&report, args.repeat, args.search.params.pin_threads);
     }

@@ -166,6 +166,17 @@ pub(super) fn print_report(r: &BenchReport) {
         }
         println!();
     }
+    if let Some(t) = &r.line_transfer_ns {
+        println!(
+            "cache-line hand-over between the cores of workers 0 and 1: {:.0} ns before the searches, {:.0} ns after",
+            t.before, t.after
+        );
+        if t.drifted() {
+            println!(
+                "the hand-over time changed during the run: the machine's cores are nearer or farther than when it                  started, and the speedups may mix the two states; run again"
+            );
+        }
+    }
     println!("node {} bytes, edge {} bytes, {} logical cores", r.node_bytes, r.edge_bytes, r.logical_cores);
     if let Some(one) = r.results.iter().find(|t| t.threads == 1) {
         println!("{} nodes {:.0} nps", one.nodes, one.nodes_per_sec);
