@@ -84,7 +84,12 @@ enum Command {
     ///
     /// `--playouts` is the playouts of each search (per position and thread count) and the bare rollouts
     /// per position; by default 2048 20000, tictactoe 50000, gomoku 9x9 (and smaller) 20000, larger gomoku
-    /// 10000, snake 20000.
+    /// 10000, snake 20000, synthetic 100000.
+    ///
+    /// With several threads on pinned workers the last lines give the time to hand a cache line between
+    /// the cores of workers 0 and 1, measured before and after the searches (JSON `line_transfer_ns`): the
+    /// price of every cache line the workers share, which a speedup depends on, and which a virtual
+    /// machine's host or other programs can change during the run (a line then warns).
     Bench(bench::BenchArgs),
     /// Play games between two agents (two-player games) and report wins, losses and draws per colour.
     #[command(

@@ -54,13 +54,19 @@ fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
     }
     assert_eq!(f(&results[0], "speedup"), 1.0);
     assert_eq!(f(&results[0], "efficiency"), 1.0);
-    // Two threads on two cores: the cache-line hand-over between them, before and after the searches.
-    if u(&v, "logical_cores") >= 2 {
-        let t = &v["line_transfer_ns"];
+    // Unpinned threads may share a core: no cache-line hand-over is measured.
+    assert!(v.get("line_transfer_ns").is_none(), "{v}");
+    // Two pinned threads on two cores: the hand-over between them, before and after the searches.
+    let pinned =
+        json(&["bench", "--json", "--game", "tictactoe", "--threads", "1,2", "--playouts", "100", "--repeat", "1"]);
+    if u(&pinned, "logical_cores") >= 2 {
+        let t = &pinned["line_transfer_ns"];
         assert!(f(t, "before") > 0.0 && f(t, "after") > 0.0, "{t}");
+        let ratio = f(t, "before").max(f(t, "after")) / f(t, "before").min(f(t, "after"));
+        assert_eq!(t["drifted"], ratio > 1.5, "{t}");
     }
     // One thread: nothing is handed over.
-    let one = bench_json(&["--game", "tictactoe", "--threads", "1", "--playouts", "100", "--repeat", "1"]);
+    let one = json(&["bench", "--json", "--game", "tictactoe", "--threads", "1", "--playouts", "100", "--repeat", "1"]);
     assert!(one.get("line_transfer_ns").is_none(), "{one}");
 }
 
@@ -178,8 +184,9 @@ fn unshared_runs_one_worker_search_per_thread_beside_the_shared_tree() {
     for r in &results[1..] {
         let t = u(r, "threads");
         if t > cores {
-            // T searches would share cores: not measured.
+            // T searches would share cores: not measured, and said.
             assert!(r.get("unshared").is_none(), "{r}");
+            assert!(v["unshared_not_measured"].as_array().unwrap().iter().any(|n| n.as_u64() == Some(t)), "{v}");
             continue;
         }
         let un = &r["unshared"];

@@ -173,6 +173,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         shared_paths,
         model: None,
         line_transfer_ns: None,
+        unshared_not_measured: Vec::new(),
     }
 }
 

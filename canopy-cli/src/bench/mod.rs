@@ -354,6 +354,9 @@ struct BenchReport {
     /// the searches; with a thread count above 1 on two logical cores or more.
     #[serde(skip_serializing_if = "Option::is_none")]
     line_transfer_ns: Option<LineTransfer>,
+    /// The thread counts `--unshared` did not measure: those above the logical cores.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unshared_not_measured: Vec<usize>,
 }
 
 /// Nanoseconds per cache-line hand-over between the cores of workers 0 and 1 (a ping-pong of
@@ -364,12 +367,14 @@ struct BenchReport {
 struct LineTransfer {
     before: f64,
     after: f64,
+    /// The two differ by more than [`LINE_TRANSFER_DRIFT`] times: the machine changed during the run.
+    drifted: bool,
 }
 
 impl LineTransfer {
-    /// Whether the two measurements differ by more than [`LINE_TRANSFER_DRIFT`] times.
-    fn drifted(&self) -> bool {
-        self.before.max(self.after) > LINE_TRANSFER_DRIFT * self.before.min(self.after)
+    /// The two measurements, and whether they differ by more than [`LINE_TRANSFER_DRIFT`] times.
+    fn new(before: f64, after: f64) -> Self {
+        LineTransfer { before, after, drifted: before.max(after) > LINE_TRANSFER_DRIFT * before.min(after) }
     }
 }
 
@@ -381,10 +386,12 @@ const LINE_TRANSFER_REPEAT: u32 = 3;
 /// five times; repeated measurements in one state within a few percent).
 const LINE_TRANSFER_DRIFT: f64 = 1.5;
 
-/// The hand-over time now (ns), where `threads` has a count above 1 and the machine two logical cores.
+/// The hand-over time now (ns), where `threads` has a count above 1, the machine two logical cores and
+/// the workers are pinned (unpinned, the two threads of the ping-pong may take turns on one core, and it
+/// measures the scheduler).
 fn line_transfer_now(threads: &[usize], pinned: bool) -> Option<f64> {
-    (threads.iter().any(|&t| t > 1) && logical_cores() >= 2)
-        .then(|| model::line_transfer_us(LINE_TRANSFER_REPEAT, pinned, model::HANDOVERS) * 1e3)
+    (pinned && threads.iter().any(|&t| t > 1) && logical_cores() >= 2)
+        .then(|| model::line_transfer_us(LINE_TRANSFER_REPEAT, true, model::HANDOVERS) * 1e3)
 }
 
 /// Runs `canopy bench`.
@@ -531,9 +538,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     report.load_average = load_average;
     report.line_transfer_ns = transfer_before
         .zip(line_transfer_now(&cfg.threads, pinned))
-        .map(|(before, after)| LineTransfer { before, after });
+        .map(|(before, after)| LineTransfer::new(before, after));
+    if args.unshared {
+        report.unshared_not_measured = cfg.threads.iter().copied().filter(|&t| t > report.logical_cores).collect();
+    }
     if args.model {
-        report.model = fit_model(&report, args.repeat, args.search.params.pin_threads);
+        // The hand-over just measured after the searches, where there is one.
+        let after_us = report.line_transfer_ns.map(|t| t.after / 1e3);
+        report.model = fit_model(&report, args.repeat, args.search.params.pin_threads, after_us);
     }
 
     if let Some((path, mut file)) = plot_file {
@@ -560,13 +572,15 @@ fn load_average() -> Option<f64> {
 
 /// The contention model of `report`'s 1- and 2-thread figures ([`model`]); `None` when they give nothing
 /// to fit.
-fn fit_model(report: &BenchReport, repeat: u32, pinned: bool) -> Option<model::Model> {
+/// `line_transfer_us`: the hand-over time already measured after the searches, if any (else measured
+/// here).
+fn fit_model(report: &BenchReport, repeat: u32, pinned: bool, line_transfer_us: Option<f64>) -> Option<model::Model> {
     let at = |t: usize| report.results.iter().find(|r| r.threads == t);
     let (one, two) = (at(1)?, at(2)?);
     let per_playout_us = |r: &ThreadResult| r.threads as f64 * 1e6 / r.playouts_per_sec;
     let playouts: u64 = one.positions.iter().map(|p| p.playouts).sum();
     let top_share = one.positions.iter().map(|p| p.top_share * p.playouts as f64).sum::<f64>() / playouts.max(1) as f64;
-    let c_x = model::line_transfer_us(repeat, pinned, model::HANDOVERS);
+    let c_x = line_transfer_us.unwrap_or_else(|| model::line_transfer_us(repeat, pinned, model::HANDOVERS));
     // Without the shared-paths pass the one-thread figure stands in for it (the older model).
     let t1s = report.shared_paths.as_ref().map_or(per_playout_us(one), per_playout_us);
     model::Model::fit(per_playout_us(one), t1s, per_playout_us(two), c_x, top_share)

@@ -88,12 +88,13 @@ pub(super) fn print_report(r: &BenchReport) {
              tree{cores} (no tree shared: this machine's ceiling for T workers); of unshared: the shared tree's rate \
              as a share of theirs"
         );
-        if r.results.iter().any(|t| t.threads > r.logical_cores) {
-            println!(
-                "unshared: not measured above the {} logical cores (the searches would share cores)",
-                r.logical_cores
-            );
-        }
+    }
+    if !r.unshared_not_measured.is_empty() {
+        println!(
+            "unshared: not measured at {} threads, above the {} logical cores (the searches would share cores)",
+            r.unshared_not_measured.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
+            r.logical_cores
+        );
     }
     if r.baseline_threads != 1 {
         println!("speedup and efficiency are relative to {} threads", r.baseline_threads);
@@ -171,9 +172,10 @@ pub(super) fn print_report(r: &BenchReport) {
             "cache-line hand-over between the cores of workers 0 and 1: {:.0} ns before the searches, {:.0} ns after",
             t.before, t.after
         );
-        if t.drifted() {
+        if t.drifted {
             println!(
-                "the hand-over time changed during the run: the machine's cores are nearer or farther than when it                  started, and the speedups may mix the two states; run again"
+                "the hand-over time changed by more than 1.5 times during the run (other programs' load, or where the \
+                 host runs this machine's cores, changed): the speedups may mix two states of the machine; run again"
             );
         }
     }
