@@ -130,6 +130,9 @@ fn every_game_and_rollout_policy_runs() {
     let v = bench_json(&["--game", "gomoku", "--size", "15", "--threads", "1", "--playouts", "20", "--repeat", "1"]);
     assert_eq!(u(&v, "size"), 15);
     assert_eq!(v["positions"].as_array().unwrap().len(), 3);
+    // A side may be written as `play` writes a board's size.
+    let v = bench_json(&["--game", "snake", "--size", "8x8", "--threads", "1", "--playouts", "20", "--repeat", "1"]);
+    assert_eq!(u(&v, "size"), 8);
 }
 
 #[test]
@@ -230,7 +233,7 @@ fn plot_writes_an_svg() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
-    let cases: [&[&str]; 18] = [
+    let cases: [&[&str]; 21] = [
         &["bench", "--game", "tictactoe", "--threads", "1,4", "--model"],
         &["bench", "--game", "tictactoe", "--threads", "1", "--unshared"],
         &["bench", "--game", "tictactoe", "--threads", "2,4", "--unshared"],
@@ -248,6 +251,9 @@ fn bad_input_exits_2_with_one_line() {
         &["bench", "--game", "chess"],
         &["bench", "--game", "gomoku", "--size", "3"],
         &["bench", "--game", "2048", "--size", "9"],
+        &["bench", "--game", "snake", "--size", "8x10"],
+        &["bench", "--game", "snake", "--size", "x8"],
+        &["bench", "--game", "snake", "--size", "4x4"],
         &["bench", "--game", "tictactoe", "--playouts", "10", "--plot", "/nonexistent-dir/x.svg"],
     ];
     for args in cases {

@@ -55,8 +55,9 @@ pub struct BenchArgs {
     /// The game.
     #[arg(long, value_enum, default_value_t = BenchGame::G2048)]
     pub game: BenchGame,
-    /// Board side: gomoku 5..=20 (default 15), snake 6..=32 (default 10, a square board).
-    #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| SIDE.parse(t).map(|s| s as usize))]
+    /// Board side, N or NxN (the positions are square boards): gomoku 5..=20 (default 15), snake 6..=32
+    /// (default 10).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_side)]
     pub size: Option<usize>,
     /// Synthetic tree: moves per position, 2..=64 (default 8).
     #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| BRANCHING.parse_u32(t))]
@@ -184,6 +185,25 @@ pub enum RolloutArg {
     /// outcomes in rollouts); gomoku: `GomokuPolicy`'s candidates with uniformly random empty cells
     /// anywhere on the board until a five.
     Uniform,
+}
+
+/// Reads `--size`: a side `N`, or `NxN` as `play` and `analyze` write a board's size; the bench positions
+/// are square boards, so the two sides must be equal.
+fn parse_side(text: &str) -> Result<usize, String> {
+    match text.split_once(['x', 'X']) {
+        Some((w, h)) => {
+            let side = |t: &str| {
+                SIDE.parse(t.trim())
+                    .map_err(|_| format!("{text} is not N or NxN, sides from {} to {}", SIDE.min, SIDE.max))
+            };
+            let (w, h) = (side(w)?, side(h)?);
+            if w != h {
+                return Err(format!("{text}: the bench positions are square boards: give one side (e.g. {w})"));
+            }
+            Ok(w as usize)
+        }
+        None => SIDE.parse(text).map(|s| s as usize),
+    }
 }
 
 /// A sorted list of distinct thread counts (`--threads 1,2,4`).
