@@ -521,3 +521,26 @@ fn a_playout_that_comes_back_to_a_node_sums_its_edges() {
     assert!(r.nodes <= 8 && r.max_depth > r.nodes, "no cycle was walked: {} nodes, depth {}", r.nodes, r.max_depth);
     assert_eq!(r.best, Some(1), "right, towards the winning end");
 }
+
+/// After a move a kept tree's root is in the transposition table, so a one-worker playout can come back
+/// round a cycle to the root itself and leave it a second time: the sum of the root's edges' visits
+/// that the worker keeps (the root's own count is written in batches) counts every step out of the root.
+#[test]
+fn a_playout_that_comes_back_to_the_root_counts_its_edges() {
+    use canopy_mcts::search::{Event, Limits, Session};
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let params = SearchParams { threads: 1, audit: true, pin_threads: false, ..SearchParams::default() };
+        let mut session = Session::with_policy(Walk, WalkValue, 0, params);
+        let first = session.search(Limits::playouts(2_000));
+        session.advance(Event::Action(0)).expect("a legal move");
+        let _ = done.send((first, session.search(Limits::playouts(5_000))));
+    });
+    let (first, r) = finished.recv_timeout(std::time::Duration::from_secs(120)).expect("the searches ended");
+    for (label, r) in [("first search", &first), ("after a move", &r)] {
+        let audit = r.audit.as_ref().expect("audit requested");
+        assert_eq!((audit.miscounted_nodes, audit.overcounted_nodes, audit.in_flight), (0, 0, 0), "{label}: {audit:?}");
+        assert!(audit.counted_nodes > 0, "{label}: {audit:?}");
+    }
+    assert!(r.max_depth > 8, "no cycle was walked: depth {}", r.max_depth);
+}

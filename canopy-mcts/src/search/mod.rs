@@ -394,6 +394,8 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             acc.max_depth = acc.max_depth.max(s.max_depth);
             acc.memory_limited |= s.memory_limited;
             acc.root_value_sum += s.root_value_sum;
+            acc.root_counted |= s.root_counted;
+            acc.root_miscounted |= s.root_miscounted;
             acc
         });
         *tree_nodes += total.nodes;
@@ -411,6 +413,8 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         let audit = params.audit.then(|| {
             let mut a = audit_tree(root);
             a.evaluated_value_sum = total.root_value_sum;
+            a.counted_nodes += u64::from(total.root_counted);
+            a.miscounted_nodes += u64::from(total.root_miscounted);
             a
         });
         SearchReport {

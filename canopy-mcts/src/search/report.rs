@@ -117,7 +117,8 @@ pub struct TreeAudit {
     /// Nodes other than the root, not proven and not below a sampled chance outcome, whose children
     /// block records the node's visits at its publication by one worker, and whose edges' visits do not
     /// add up to the node's visits past that count (must be 0: one-worker selection reads the sum from
-    /// the node, docs/CONCURRENCY.md I14).
+    /// the node, docs/CONCURRENCY.md I14); and the root, when the search's one worker kept the sum of its
+    /// edges' visits itself and it differs from the edges'.
     pub miscounted_nodes: u64,
     /// The nodes that `miscounted_nodes` checked (those whose block records the count).
     pub counted_nodes: u64,

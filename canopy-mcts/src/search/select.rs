@@ -31,7 +31,7 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 let index = match self.batched_level() {
                     Some(level) => self.uct().select(children, mover, &WithDeltas(level), None),
                     None => {
-                        let edge_visits = self.edge_visits_from_node(node, open_loop);
+                        let edge_visits = self.edge_visits_from_node(node, children, open_loop);
                         self.uct().select(children, mover, &InTree, edge_visits)
                     }
                 };
@@ -40,14 +40,20 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
         }
     }
 
-    /// The sum of the visits of `node`'s edges read from the node's own count, where that is exact
-    /// ([`GameNode::edge_visits_single_writer`], [I14]): one worker, a node that is not the root (whose
-    /// count is batched), not proven (a proven node's visits may include playouts that ended there) and
-    /// not reached through a sampled chance outcome. `None` elsewhere: selection then sums the edges.
+    /// The sum of the visits of `node`'s edges where one worker knows it exactly ([I14]): with one worker,
+    /// at a node that is not proven (a proven node's visits may include playouts that ended there) and
+    /// not reached through a sampled chance outcome, from the node's own count
+    /// ([`GameNode::edge_visits_single_writer`]), or at the root, whose count is written in batches, from
+    /// the sum this worker keeps ([`Worker::root_edge_visits`]). `None` elsewhere: selection then sums
+    /// the edges.
     #[inline]
-    fn edge_visits_from_node(&self, node: &GameNode<G>, open_loop: bool) -> Option<u64> {
-        if !self.single_writer || open_loop || std::ptr::eq(node, self.shared.root) || node.proof_relaxed().is_some() {
+    fn edge_visits_from_node(&mut self, node: &GameNode<G>, children: &[GameEdge<G>], open_loop: bool) -> Option<u64> {
+        if !self.single_writer || open_loop || node.proof_relaxed().is_some() {
             return None;
+        }
+        if std::ptr::eq(node, self.shared.root) {
+            let sum = self.root_edge_visits.get_or_insert_with(|| children.iter().map(|e| e.visits_relaxed()).sum());
+            return Some(*sum);
         }
         node.edge_visits_single_writer()
     }

@@ -64,6 +64,10 @@ pub(crate) struct WorkerStats {
     pub memory_limited: bool,
     /// Sum of the returns backed up into the root (for the conservation audit).
     pub root_value_sum: f64,
+    /// With one worker and an audit: whether the root's edge-visit sum this worker kept
+    /// ([`Worker::root_edge_visits`]) was checked against the edges, and whether it differed.
+    pub root_counted: bool,
+    pub root_miscounted: bool,
 }
 
 /// One step of the current playout path.
@@ -96,6 +100,10 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     /// Backups of the root not yet added to it: playouts and their returns for the root's player
     /// ([`ROOT_FLUSH`]).
     root_pending: (u64, f64),
+    /// With one worker: the sum of the root's edges' visits, kept by this worker (the root's own count is
+    /// written in batches, so it cannot give the sum as other nodes do, [I14]); summed when the root is
+    /// first selected at in a run (`None` until then, and with several workers).
+    pub(super) root_edge_visits: Option<u64>,
     /// With more than one worker: this worker's backups through the root's edges and the edges of the
     /// next [`BATCH_PLIES`] - 1 plies, and into the nodes they lead to, not yet added to them
     /// ([`Batched`], one per root edge); empty with one worker.
@@ -233,6 +241,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             scratch: Vec::new(),
             gauge: Some(index),
             root_pending: (0, 0.0),
+            root_edge_visits: None,
             batch: Vec::new(),
             batch_dirty: Vec::new(),
             batch_path: [0; BATCH_PLIES],
@@ -281,6 +290,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         // With `shared_paths` one worker takes the several-worker paths (a measuring aid).
         let several = threads > 1 || self.params.shared_paths;
         self.single_writer = !several;
+        self.root_edge_visits = None;
         if several && self.batch_plies > 0 && root.kind() == NodeKind::Decision {
             if let Some(children) = root.children_acquire() {
                 self.batch = vec![Batched::default(); children.len()];
@@ -316,6 +326,11 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             budget -= 1;
         }
         self.flush_root();
+        if let (true, Some(kept), Some(children)) = (self.params.audit, self.root_edge_visits, root.children_acquire())
+        {
+            self.stats.root_counted = true;
+            self.stats.root_miscounted = kept != children.iter().map(|e| e.visits_relaxed()).sum::<u64>();
+        }
     }
 
     /// The batched statistics of the edges out of the current playout's node, when its statistics are
@@ -755,6 +770,12 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 self.batched_entry(k).visits += 1;
             } else if self.single_writer {
                 edge.backup_single_writer();
+                // Any step out of the root, the first or one that came back to it round a cycle.
+                if std::ptr::eq(node, root) {
+                    if let Some(sum) = self.root_edge_visits.as_mut() {
+                        *sum += 1;
+                    }
+                }
             } else {
                 edge.backup_relaxed();
             }
