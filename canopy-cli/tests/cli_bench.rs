@@ -203,12 +203,53 @@ fn unshared_runs_one_worker_search_per_thread_beside_the_shared_tree() {
         assert!((pps - u(un, "playouts") as f64 / (f(un, "elapsed_ms") / 1e3)).abs() / pps < 1e-9, "{un}");
         assert!((f(un, "speedup") - pps / base).abs() < 1e-9, "{un}");
         assert!((f(un, "shared_share") - f(r, "playouts_per_sec") / pps).abs() < 1e-9, "{un}");
+        // Position by position: the same figures, adding up to the totals.
+        let per = un["positions"].as_array().unwrap();
+        let shared = r["positions"].as_array().unwrap();
+        let one = results[0]["positions"].as_array().unwrap();
+        assert_eq!(per.len(), 2, "{un}");
+        assert_eq!(per.iter().map(|p| u(p, "playouts")).sum::<u64>(), u(un, "playouts"), "{un}");
+        let elapsed: f64 = per.iter().map(|p| f(p, "elapsed_ms")).sum();
+        assert!((elapsed - f(un, "elapsed_ms")).abs() < 1e-6 * elapsed.max(1.0), "{un}");
+        for (i, p) in per.iter().enumerate() {
+            assert_eq!(p["name"], shared[i]["name"], "{un}");
+            assert_eq!(u(p, "playouts"), t * 500, "{p}");
+            let pps = f(p, "playouts_per_sec");
+            assert!((pps - 500.0 * t as f64 / (f(p, "elapsed_ms") / 1e3)).abs() / pps < 1e-9, "{p}");
+            assert!((f(p, "speedup") - pps / f(&one[i], "playouts_per_sec")).abs() < 1e-9, "{p}");
+            assert!((f(p, "shared_share") - f(&shared[i], "playouts_per_sec") / pps).abs() < 1e-9, "{p}");
+        }
     }
     // The text output names the columns and says what they are.
     let out =
         text(&["bench", "--no-pin", "--game", "tictactoe", "--threads", "1,2", "--playouts", "200", "--unshared"]);
     assert!(out.contains("unshared") && out.contains("of unshared"), "{out}");
     assert!(out.contains("each with its own tree"), "{out}");
+    if cores >= 2 {
+        // The positions' table has a column of the unshared searches at two threads.
+        assert!(out.contains("2 unsh pl/s") && out.contains("T unsh pl/s: "), "{out}");
+        // The plot draws them beside the shared tree: the one thread and the two unshared searches, in
+        // each chart.
+        let dir = temp_dir("bench-plot-unshared");
+        let path = dir.join("unshared.svg");
+        let p = path.to_str().unwrap();
+        bench_json(&[
+            "--game",
+            "tictactoe",
+            "--threads",
+            "1,2",
+            "--playouts",
+            "200",
+            "--repeat",
+            "1",
+            "--unshared",
+            "--plot",
+            p,
+        ]);
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(svg.matches("unshared search(es)").count(), 4, "{svg}");
+        assert!(svg.contains("unshared searches (--unshared)"), "{svg}");
+    }
     // Searches this short are flagged.
     assert!(out.contains("some searches took under 10 ms"), "{out}");
     // Without --unshared there is no such entry.

@@ -11,7 +11,9 @@ use canopy_mcts::policy::Policy;
 use canopy_mcts::rng;
 use canopy_mcts::search::{tree_layout_bytes, Search, SearchParams};
 
-use super::{logical_cores, BenchReport, Config, PositionInfo, PositionRun, RolloutArg, ThreadResult, Unshared};
+use super::{
+    logical_cores, BenchReport, Config, PositionInfo, PositionRun, RolloutArg, ThreadResult, Unshared, UnsharedPosition,
+};
 
 /// Measures `game` searched with `search` (a summary of which is `policy`).
 #[allow(clippy::too_many_arguments)]
@@ -135,12 +137,20 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
     }
     let baseline_threads = results.first().map_or(1, |r| r.threads);
     let base = results.first().map_or(0.0, |r| r.playouts_per_sec);
+    let base_positions: Vec<f64> =
+        results.first().map(|r| r.positions.iter().map(|p| p.playouts_per_sec).collect()).unwrap_or_default();
     for r in results.iter_mut().chain(shared_paths.iter_mut()) {
         r.speedup = if base > 0.0 { r.playouts_per_sec / base } else { 0.0 };
         r.efficiency = r.speedup * baseline_threads as f64 / r.threads as f64;
         if let Some(u) = r.unshared.as_mut() {
             u.speedup = if base > 0.0 { u.playouts_per_sec / base } else { 0.0 };
             u.shared_share = if u.playouts_per_sec > 0.0 { r.playouts_per_sec / u.playouts_per_sec } else { 0.0 };
+            for (i, up) in u.positions.iter_mut().enumerate() {
+                let base = base_positions.get(i).copied().unwrap_or(0.0);
+                let shared = r.positions.get(i).map_or(0.0, |p| p.playouts_per_sec);
+                up.speedup = if base > 0.0 { up.playouts_per_sec / base } else { 0.0 };
+                up.shared_share = if up.playouts_per_sec > 0.0 { shared / up.playouts_per_sec } else { 0.0 };
+            }
         }
     }
 
@@ -193,6 +203,7 @@ fn unshared<G: Game, P: Policy<G>>(
     // The thread pins itself; its search's worker thread inherits the pinning.
     let params = SearchParams { threads: 1, pin_threads: false, ..cfg.params.clone() };
     let (mut playouts, mut nodes, mut memory_limited, mut elapsed) = (0u64, 0u64, false, Duration::ZERO);
+    let mut per_position = Vec::with_capacity(positions.len());
     for p in positions {
         let mut best: Option<(Duration, (u64, u64, bool))> = None;
         for _ in 0..cfg.repeat {
@@ -224,6 +235,14 @@ fn unshared<G: Game, P: Policy<G>>(
             }
         }
         let (wall, (n, k, m)) = best.expect("repeat >= 1");
+        per_position.push(UnsharedPosition {
+            name: p.name.to_string(),
+            playouts: n,
+            elapsed_ms: wall.as_secs_f64() * 1e3,
+            playouts_per_sec: rate(n, wall.as_secs_f64()),
+            speedup: 0.0,
+            shared_share: 0.0,
+        });
         elapsed += wall;
         playouts += n;
         nodes += k;
@@ -237,6 +256,7 @@ fn unshared<G: Game, P: Policy<G>>(
         memory_limited,
         speedup: 0.0,
         shared_share: 0.0,
+        positions: per_position,
     }
 }
 

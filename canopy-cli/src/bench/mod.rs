@@ -91,7 +91,8 @@ pub struct BenchArgs {
     /// each with its own tree (and the whole --memory budget) and its thread on its own core, each doing
     /// the one-thread search's work: the speedup over one thread that T workers reach on this machine
     /// when they share no tree, the ceiling of the shared tree's (the columns "unshared" and "of
-    /// unshared"; needs 1 in --threads; its inputs are timings, so run it on an idle machine).
+    /// unshared", a column per T in the positions' table, and a second line in --plot; needs 1 in
+    /// --threads; its inputs are timings, so run it on an idle machine).
     #[arg(long)]
     pub unshared: bool,
     /// Print one JSON object instead of tables.
@@ -326,6 +327,23 @@ struct Unshared {
     speedup: f64,
     /// The shared tree's speedup divided by `speedup`: the share of the machine's own scaling the shared
     /// tree keeps.
+    shared_share: f64,
+    /// The same figures position by position, in the order of the report's positions.
+    positions: Vec<UnsharedPosition>,
+}
+
+/// [`Unshared`] on one position.
+#[derive(Clone, Debug, Serialize)]
+struct UnsharedPosition {
+    name: String,
+    /// Playouts of all the searches on this position.
+    playouts: u64,
+    /// The fastest round's wall time, from the common start to the last search's end.
+    elapsed_ms: f64,
+    playouts_per_sec: f64,
+    /// `playouts_per_sec` divided by the baseline's on this position.
+    speedup: f64,
+    /// The shared tree's rate on this position at the same thread count divided by `playouts_per_sec`.
     shared_share: f64,
 }
 

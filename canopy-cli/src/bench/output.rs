@@ -110,14 +110,23 @@ pub(super) fn print_report(r: &BenchReport) {
     let mut header = format!("{:<10} {:>12}", "position", "rollouts/s");
     for t in &r.results {
         let _ = write!(header, " {:>12}", format!("{} thr pl/s", t.threads));
+        if t.unshared.is_some() {
+            let _ = write!(header, " {:>13}", format!("{} unsh pl/s", t.threads));
+        }
     }
     println!("{header}");
     for (i, p) in r.positions.iter().enumerate() {
         let mut line = format!("{:<10} {:>12.0}", p.name, p.rollouts_per_sec);
         for t in &r.results {
             let _ = write!(line, " {:>12.0}", t.positions[i].playouts_per_sec);
+            if let Some(u) = &t.unshared {
+                let _ = write!(line, " {:>13.0}", u.positions.get(i).map_or(0.0, |p| p.playouts_per_sec));
+            }
         }
         println!("{line}");
+    }
+    if unshared {
+        println!("T unsh pl/s: the T unshared searches' playouts/s together on the position");
     }
     if let Some(m) = &r.model {
         println!();
@@ -192,14 +201,33 @@ pub(super) fn plot_svg(r: &BenchReport) -> String {
     const PANEL: (f64, f64) = (420.0, 320.0);
     const MARGINS: (f64, f64, f64, f64) = (70.0, 20.0, 40.0, 50.0);
     const BLUE: &str = "#1f6fb4";
+    const ORANGE: &str = "#d9711c";
     let (w, h) = PANEL;
     let xs: Vec<usize> = r.results.iter().map(|t| t.threads).collect();
     let base = r.results.first().map_or(0.0, |t| t.playouts_per_sec);
     let ideal: Vec<f64> = xs.iter().map(|&t| base * t as f64 / r.baseline_threads as f64).collect();
     let pps: Vec<f64> = r.results.iter().map(|t| t.playouts_per_sec).collect();
     let eff: Vec<f64> = r.results.iter().map(|t| t.efficiency * 100.0).collect();
-    let pps_max = nice_ceiling(pps.iter().chain(&ideal).cloned().fold(0.0, f64::max) * 1.05);
-    let eff_max = nice_ceiling(eff.iter().cloned().fold(100.0, f64::max) * 1.05);
+    // `--unshared`: (slot, playouts/s, efficiency %) of the unshared searches where measured, from the one
+    // thread (a one-worker search shares nothing either).
+    let unshared: Vec<(usize, f64, f64)> = if r.results.iter().any(|t| t.unshared.is_some()) {
+        r.results
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match &t.unshared {
+                Some(u) => {
+                    Some((i, u.playouts_per_sec, u.speedup * r.baseline_threads as f64 / t.threads as f64 * 100.0))
+                }
+                None if t.threads == r.baseline_threads => Some((i, t.playouts_per_sec, 100.0)),
+                None => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let pps_max =
+        nice_ceiling(pps.iter().chain(&ideal).chain(unshared.iter().map(|u| &u.1)).cloned().fold(0.0, f64::max) * 1.05);
+    let eff_max = nice_ceiling(eff.iter().chain(unshared.iter().map(|u| &u.2)).cloned().fold(100.0, f64::max) * 1.05);
     let labels: Vec<String> = xs.iter().map(|t| t.to_string()).collect();
     let size = shape_label(r);
 
@@ -232,6 +260,17 @@ pub(super) fn plot_svg(r: &BenchReport) -> String {
         svg.text(((frame.left + frame.right) / 2.0, h - 12.0), Anchor::Middle, "", "threads");
         // The reference (ideal linear scaling, or 100 % efficiency), then the measurements.
         frame.line(&mut svg, &p.reference, r##"stroke="#999" stroke-dasharray="5,4""##);
+        if !unshared.is_empty() {
+            let points: Vec<(usize, f64)> =
+                unshared.iter().map(|&(i, pps, eff)| (i, if p.percent { eff } else { pps })).collect();
+            let at: Vec<(f64, f64)> = points.iter().map(|&(i, v)| frame.at(i, v)).collect();
+            svg.polyline(&at, &format!(r#"stroke="{ORANGE}" stroke-width="2""#));
+            for &(i, v) in &points {
+                let value = if p.percent { format!("{v:.1}%") } else { format!("{v:.0} playouts/s") };
+                let title = format!("{} unshared search(es): {value}", xs[i]);
+                svg.circle(frame.at(i, v), 3.0, ORANGE, Some(&title));
+            }
+        }
         frame.line(&mut svg, p.values, &format!(r#"stroke="{BLUE}" stroke-width="2""#));
         for (i, &v) in p.values.iter().enumerate() {
             let value = if p.percent { format!("{v:.1}%") } else { format!("{v:.0} playouts/s") };
@@ -239,6 +278,11 @@ pub(super) fn plot_svg(r: &BenchReport) -> String {
         }
         let legend = if p.percent { "dashed: 100%" } else { "dashed: linear scaling" };
         svg.text((frame.left + 8.0, frame.top + 14.0), Anchor::Start, r##"fill="#666""##, legend);
+        svg.text((frame.left + 8.0, frame.top + 30.0), Anchor::Start, &format!(r#"fill="{BLUE}""#), "shared tree");
+        if !unshared.is_empty() {
+            let note = "unshared searches (--unshared)";
+            svg.text((frame.left + 8.0, frame.top + 46.0), Anchor::Start, &format!(r#"fill="{ORANGE}""#), note);
+        }
     }
     svg.finish()
 }
