@@ -48,7 +48,14 @@ fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
         assert_eq!(r["positions"].as_array().unwrap().len(), 3);
         for p in r["positions"].as_array().unwrap() {
             assert_eq!(u(p, "playouts"), 300);
+            // The fastest of the two runs counts; the slowest is kept beside it.
+            assert!(f(p, "slowest_ms") >= f(p, "elapsed_ms"), "{p}");
         }
+        // The spread: the positions' slowest runs against their fastest.
+        let positions = r["positions"].as_array().unwrap();
+        let slowest: f64 = positions.iter().map(|p| f(p, "slowest_ms")).sum();
+        assert!(f(r, "spread") >= 0.0, "{r}");
+        assert!((f(r, "spread") - (slowest / f(r, "elapsed_ms") - 1.0)).abs() < 1e-9, "{r}");
         let efficiency = f(r, "speedup") / u(r, "threads") as f64;
         assert!((f(r, "efficiency") - efficiency).abs() < 1e-9);
     }
@@ -95,13 +102,27 @@ fn one_thread_node_counts_are_reproducible() {
 
 #[test]
 fn text_output_ends_with_the_nodes_and_nps_line() {
-    let text = text(&["bench", "--game", "tictactoe", "--threads", "1,2", "--playouts", "400", "--repeat", "1"]);
-    assert!(text.contains("playouts/s") && text.contains("efficiency") && text.contains("rollouts/s"), "{text}");
-    let last = text.lines().last().unwrap();
+    let out = text(&["bench", "--game", "tictactoe", "--threads", "1,2", "--playouts", "400", "--repeat", "1"]);
+    assert!(out.contains("playouts/s") && out.contains("efficiency") && out.contains("rollouts/s"), "{out}");
+    // One run per setting: no spread to show.
+    assert!(!out.contains("spread"), "{out}");
+    let last = out.lines().last().unwrap();
     let words: Vec<&str> = last.split_whitespace().collect();
     assert_eq!(words.len(), 4, "last line: {last}");
     assert!(words[0].parse::<u64>().is_ok() && words[1] == "nodes", "last line: {last}");
     assert!(words[2].parse::<u64>().is_ok() && words[3] == "nps", "last line: {last}");
+}
+
+#[test]
+fn repeated_runs_show_their_spread() {
+    let out = text(&["bench", "--game", "tictactoe", "--threads", "1", "--playouts", "400", "--repeat", "2"]);
+    let header = out.lines().find(|l| l.trim_start().starts_with("threads")).expect("the table's header");
+    assert!(header.trim_end().ends_with("spread"), "{out}");
+    assert!(out.contains("spread: how much slower the slowest of the 2 runs was than the fastest"), "{out}");
+    let one = bench_json(&["--game", "tictactoe", "--threads", "1", "--playouts", "100", "--repeat", "1"]);
+    assert_eq!(f(&one["results"][0], "spread"), 0.0, "{one}");
+    let p = &one["results"][0]["positions"][0];
+    assert_eq!(f(p, "slowest_ms"), f(p, "elapsed_ms"), "{p}");
 }
 
 #[test]

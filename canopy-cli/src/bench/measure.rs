@@ -82,6 +82,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
             .iter()
             .map(|p| {
                 let mut best: Option<PositionRun> = None;
+                let mut slowest_ms = 0.0f64;
                 for _ in 0..cfg.repeat {
                     let r = Search::with_policy(game, policy, params.clone()).run(&p.state);
                     let run = PositionRun {
@@ -94,16 +95,19 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
                         mean_depth: r.mean_depth,
                         top_share: r.actions.iter().map(|a| a.share).fold(0.0, f64::max),
                         memory_limited: r.memory_limited,
+                        slowest_ms: 0.0,
                     };
+                    slowest_ms = slowest_ms.max(run.elapsed_ms);
                     if best.as_ref().is_none_or(|b| run.elapsed_ms < b.elapsed_ms) {
                         best = Some(run);
                     }
                 }
-                best.expect("repeat >= 1")
+                PositionRun { slowest_ms, ..best.expect("repeat >= 1") }
             })
             .collect();
         let playouts: u64 = runs.iter().map(|r| r.playouts).sum();
         let elapsed_ms: f64 = runs.iter().map(|r| r.elapsed_ms).sum();
+        let slowest_ms: f64 = runs.iter().map(|r| r.slowest_ms).sum();
         let nodes: u64 = runs.iter().map(|r| r.nodes).sum();
         let pps = rate(playouts, elapsed_ms / 1e3);
         ThreadResult {
@@ -117,6 +121,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
             nodes_per_sec: rate(nodes, elapsed_ms / 1e3),
             vs_rollouts: if rollouts_per_sec > 0.0 { pps / rollouts_per_sec } else { 0.0 },
             memory_limited: runs.iter().any(|r| r.memory_limited),
+            spread: if elapsed_ms > 0.0 { slowest_ms / elapsed_ms - 1.0 } else { 0.0 },
             positions: runs,
             unshared: None,
         }

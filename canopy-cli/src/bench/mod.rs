@@ -69,7 +69,8 @@ pub struct BenchArgs {
     /// the logical cores, and the core count itself.
     #[arg(long, value_name = "LIST", allow_hyphen_values = true, value_parser = parse_thread_list)]
     pub threads: Option<ThreadList>,
-    /// Runs per position and thread count, 1..=100; the fastest one counts.
+    /// Runs per position and thread count, 1..=100; the fastest one counts (with 2 or more, the column
+    /// "spread" gives how much slower the slowest was).
     #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = |t: &str| REPEAT.parse_u32(t))]
     pub repeat: u32,
     /// Rollout policy: the game's own search policy (`game`) or uniform random (`uniform`: the uniform
@@ -280,6 +281,8 @@ struct PositionRun {
     /// Share of the playouts through the most visited root move.
     top_share: f64,
     memory_limited: bool,
+    /// The slowest of the `repeat` runs' wall time (`elapsed_ms` is the fastest's).
+    slowest_ms: f64,
 }
 
 /// All positions at one thread count.
@@ -301,6 +304,10 @@ struct ThreadResult {
     /// `playouts_per_sec` divided by the bare `rollouts_per_sec`.
     vs_rollouts: f64,
     memory_limited: bool,
+    /// How much slower the slowest runs were than the fastest: the positions' slowest wall times summed,
+    /// divided by their fastest summed, minus 1 (0 with `--repeat 1`). The machine's own run-to-run
+    /// noise at this setting.
+    spread: f64,
     positions: Vec<PositionRun>,
     /// `threads` one-worker searches at once, nothing shared (`--unshared`, thread counts above one).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -18,6 +18,9 @@ fn shape_label(r: &BenchReport) -> String {
 /// touch of fresh memory are then a visible part of the time.
 const SHORT_SEARCH_MS: f64 = 10.0;
 
+/// A run-to-run spread (slowest against fastest of `--repeat`) above this is called out under the table.
+const NOISY_SPREAD: f64 = 0.10;
+
 /// Prints the report as tables; the last line is `N nodes M nps` for one thread.
 pub(super) fn print_report(r: &BenchReport) {
     let size = shape_label(r);
@@ -49,6 +52,10 @@ pub(super) fn print_report(r: &BenchReport) {
         "{:>7} {:>12} {:>8} {:>10} {:>10} {:>12} {:>11}",
         "threads", "playouts/s", "speedup", "efficiency", "nodes", "nodes/s", "vs rollouts"
     );
+    let spread = r.repeat > 1;
+    if spread {
+        let _ = write!(header, " {:>7}", "spread");
+    }
     if unshared {
         let _ = write!(header, " {:>9} {:>12}", "unshared", "of unshared");
     }
@@ -64,6 +71,9 @@ pub(super) fn print_report(r: &BenchReport) {
             t.nodes_per_sec,
             t.vs_rollouts,
         );
+        if spread {
+            let _ = write!(line, " {:>6.1}%", t.spread * 100.0);
+        }
         match &t.unshared {
             Some(u) => {
                 let _ = write!(line, " {:>9.2} {:>11.1}%", u.speedup, u.shared_share * 100.0);
@@ -80,6 +90,22 @@ pub(super) fn print_report(r: &BenchReport) {
             line.push_str("  (unshared: memory budget reached)");
         }
         println!("{line}");
+    }
+    if spread {
+        let widest = r.results.iter().map(|t| t.spread).fold(0.0, f64::max);
+        let note = if widest > NOISY_SPREAD {
+            format!(
+                "; up to {:.0}% here: this machine's speed moved between runs, so figures from other runs (or \
+                 thread counts measured minutes apart) compare loosely",
+                widest * 100.0
+            )
+        } else {
+            String::new()
+        };
+        println!(
+            "spread: how much slower the slowest of the {} runs was than the fastest, which counts{note}",
+            r.repeat
+        );
     }
     if unshared {
         let cores = if r.pinned { " on its own core" } else { "" };
