@@ -197,6 +197,11 @@ fn the_contention_model_is_fitted_to_one_and_two_threads() {
 
 #[test]
 fn unshared_runs_one_worker_search_per_thread_beside_the_shared_tree() {
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        // One core: no count of unshared searches to measure, which is refused.
+        refused(&["bench", "--game", "tictactoe", "--threads", "1,2", "--unshared"]);
+        return;
+    }
     let v =
         bench_json(&["--game", "tictactoe", "--threads", "1,2,3", "--playouts", "500", "--repeat", "2", "--unshared"]);
     let results = v["results"].as_array().unwrap();
@@ -321,4 +326,15 @@ fn bad_input_exits_2_with_one_line() {
     for args in cases {
         refused(args);
     }
+    // A thread count given twice is refused, not merged.
+    let out = refused(&["bench", "--game", "tictactoe", "--threads", "1,2,1"]);
+    assert!(out.contains("1 is listed twice"), "{out}");
+    // A side that is no number says what a side is.
+    let out = refused(&["bench", "--game", "gomoku", "--size", "-3"]);
+    assert!(out.contains("-3 is not a board side") && out.contains("gomoku 5 to 20"), "{out}");
+    // --unshared with no thread count it could measure on this machine's cores.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let beyond = (cores + 1).to_string();
+    let out = refused(&["bench", "--game", "tictactoe", "--threads", &format!("1,{beyond}"), "--unshared"]);
+    assert!(out.contains("--unshared") && out.contains("logical cores"), "{out}");
 }

@@ -126,6 +126,16 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
             unshared: None,
         }
     };
+    // One untimed search per position at the first thread count before the timed ones: a process's first
+    // searches run on memory fresh from the system (its pages are faulted in on first touch) and often on
+    // cores still raising their clocks, which would make the first thread count's slowest runs slower for
+    // reasons of its own, not of the machine's steadiness.
+    if let Some(&first) = cfg.threads.first() {
+        let params = SearchParams { threads: first, ..cfg.params.clone() };
+        for p in positions {
+            let _ = Search::with_policy(game, policy, params.clone()).run(&p.state);
+        }
+    }
     let mut results: Vec<ThreadResult> = Vec::new();
     let mut shared_paths = None;
     for &threads in &cfg.threads {

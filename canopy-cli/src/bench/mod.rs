@@ -195,8 +195,12 @@ fn parse_side(text: &str) -> Result<usize, String> {
     match text.split_once(['x', 'X']) {
         Some((w, h)) => {
             let side = |t: &str| {
-                SIDE.parse(t.trim())
-                    .map_err(|_| format!("{text} is not N or NxN, sides from {} to {}", SIDE.min, SIDE.max))
+                SIDE.parse(t.trim()).map_err(|_| {
+                    format!(
+                        "{text} is not a board side: give N or NxN (gomoku {GOMOKU_MIN} to {GOMOKU_MAX}, snake \
+                         {SNAKE_MIN_SIDE} to {SNAKE_MAX})"
+                    )
+                })
             };
             let (w, h) = (side(w)?, side(h)?);
             if w != h {
@@ -204,11 +208,16 @@ fn parse_side(text: &str) -> Result<usize, String> {
             }
             Ok(w as usize)
         }
-        None => SIDE.parse(text).map(|s| s as usize),
+        None => SIDE.parse(text).map(|s| s as usize).map_err(|_| {
+            format!(
+                "{text} is not a board side: give N or NxN (gomoku {GOMOKU_MIN} to {GOMOKU_MAX}, snake {SNAKE_MIN_SIDE} to \
+                 {SNAKE_MAX})"
+            )
+        }),
     }
 }
 
-/// A sorted list of distinct thread counts (`--threads 1,2,4`).
+/// A sorted list of distinct thread counts (`--threads 1,2,4`; a count given twice is refused).
 #[derive(Clone, Debug)]
 pub struct ThreadList(pub Vec<usize>);
 
@@ -225,10 +234,12 @@ fn parse_thread_list(text: &str) -> Result<ThreadList, String> {
             };
             format!("{why} (example: --threads 1,2,4)")
         })?;
+        if list.contains(&p.threads) {
+            return Err(format!("{} is listed twice in '{text}' (example: --threads 1,2,4)", p.threads));
+        }
         list.push(p.threads);
     }
     list.sort_unstable();
-    list.dedup();
     Ok(ThreadList(list))
 }
 
@@ -446,6 +457,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         return Err(input_error(
             "--unshared compares T searches with one thread: give --threads with 1 and a count above 1 (e.g. 1,2)",
         ));
+    }
+    let cores = logical_cores();
+    if args.unshared && !threads.iter().any(|&t| t > 1 && t <= cores) {
+        return Err(input_error(format!(
+            "--unshared runs T searches on T of this machine's {cores} logical cores: give --threads with a count above 1 \
+             and at most {cores} (e.g. 1,2)"
+        )));
     }
     if args.model && !(threads.contains(&1) && threads.contains(&2)) {
         return Err(input_error("--model fits the 1- and 2-thread figures: give --threads with 1 and 2 (e.g. 1,2)"));

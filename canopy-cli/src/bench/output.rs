@@ -95,8 +95,8 @@ pub(super) fn print_report(r: &BenchReport) {
         let widest = r.results.iter().map(|t| t.spread).fold(0.0, f64::max);
         let note = if widest > NOISY_SPREAD {
             format!(
-                "; up to {:.0}% here: this machine's speed moved between runs, so figures from other runs (or \
-                 thread counts measured minutes apart) compare loosely",
+                "; up to {:.0}% here: the same search took that much longer in one run than in another, so \
+                 figures from other runs compare loosely (an idle machine, or a larger --repeat, narrows it)",
                 widest * 100.0
             )
         } else {
