@@ -61,6 +61,13 @@ fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
     }
     assert_eq!(f(&results[0], "speedup"), 1.0);
     assert_eq!(f(&results[0], "efficiency"), 1.0);
+    // Linux: the shares of the cores' time others and the host took during the run.
+    if std::path::Path::new("/proc/stat").exists() {
+        let c = &v["cpu_during_run"];
+        for k in ["others", "steal"] {
+            assert!((0.0..=1.0).contains(&f(c, k)), "{k}: {c}");
+        }
+    }
     // Unpinned threads may share a core: no cache-line hand-over is measured.
     assert!(v.get("line_transfer_ns").is_none(), "{v}");
     // Two pinned threads on two cores: the hand-over between them, before and after the searches.
@@ -106,6 +113,9 @@ fn text_output_ends_with_the_nodes_and_nps_line() {
     assert!(out.contains("playouts/s") && out.contains("efficiency") && out.contains("rollouts/s"), "{out}");
     // One run per setting: no spread to show.
     assert!(!out.contains("spread"), "{out}");
+    if std::path::Path::new("/proc/stat").exists() {
+        assert!(out.contains("during the run other programs used "), "{out}");
+    }
     let last = out.lines().last().unwrap();
     let words: Vec<&str> = last.split_whitespace().collect();
     assert_eq!(words.len(), 4, "last line: {last}");

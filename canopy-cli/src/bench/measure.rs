@@ -199,6 +199,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         model: None,
         line_transfer_ns: None,
         unshared_not_measured: Vec::new(),
+        cpu_during_run: None,
     }
 }
 

@@ -11,6 +11,7 @@
 //! `N nodes M nps` (nodes created by the one-thread searches and nodes per second), must not change when a
 //! change is meant to leave the search alone.
 
+mod cpu;
 mod measure;
 mod model;
 mod output;
@@ -413,7 +414,17 @@ struct BenchReport {
     /// The thread counts `--unshared` did not measure: those above the logical cores.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     unshared_not_measured: Vec<usize>,
+    /// The shares of all the cores' time that other programs used, and that a virtual machine's host
+    /// took, from the first measurement to the last (Linux).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cpu_during_run: Option<cpu::CpuShare>,
 }
+
+/// How long `canopy bench` looks at the machine's load before it measures (milliseconds).
+const BUSY_LOOK_MS: u64 = 100;
+
+/// Others' and the host's share of the cores' time in that look from which `canopy bench` warns on stderr.
+const BUSY_SHARE: f64 = 0.25;
 
 /// Nanoseconds per cache-line hand-over between the cores of workers 0 and 1 (a ping-pong of
 /// [`model::HANDOVERS`], best of [`LINE_TRANSFER_REPEAT`]), before and after the searches. On a virtual
@@ -514,13 +525,22 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     };
 
     let load_average = load_average();
-    if let Some(load) = load_average.filter(|&l| l >= 0.5) {
-        let cores = logical_cores();
-        eprintln!(
-            "canopy bench: the machine is busy (load average {load:.2} on {cores} cores): the timings include \
-             waiting for other programs"
-        );
+    // What other programs (and a virtual machine's host) take of the cores right now, over a short look.
+    if let Some(a) = cpu::CpuTimes::now() {
+        std::thread::sleep(std::time::Duration::from_millis(BUSY_LOOK_MS));
+        if let Some(now) = cpu::CpuTimes::now().and_then(|b| a.share_until(&b)) {
+            if now.others + now.steal >= BUSY_SHARE {
+                let cores = logical_cores();
+                eprintln!(
+                    "canopy bench: other programs are using {:.0}% of the {cores} cores' time (the host {:.0}%): the \
+                     timings will include waiting for them",
+                    now.others * 100.0,
+                    now.steal * 100.0
+                );
+            }
+        }
     }
+    let cpu_start = cpu::CpuTimes::now();
     let pinned = args.search.params.pin_threads;
     let transfer_before = line_transfer_now(&cfg.threads, pinned);
     let rollout = args.rollout.unwrap_or(RolloutArg::Game);
@@ -599,6 +619,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 
     let mut report = report;
     report.load_average = load_average;
+    report.cpu_during_run = cpu_start.zip(cpu::CpuTimes::now()).and_then(|(a, b)| a.share_until(&b));
     report.line_transfer_ns = transfer_before
         .zip(line_transfer_now(&cfg.threads, pinned))
         .map(|(before, after)| LineTransfer::new(before, after));

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use super::cpu::NOTABLE_SHARE;
 use super::BenchReport;
 use crate::svg::{nice_ceiling, short_number, Anchor, Frame, Spread, Svg};
 
@@ -213,6 +214,17 @@ pub(super) fn print_report(r: &BenchReport) {
                  host runs this machine's cores, changed): the speedups may mix two states of the machine; run again"
             );
         }
+    }
+    if let Some(c) = &r.cpu_during_run {
+        let mut line = format!(
+            "during the run other programs used {:.1}% of the cores' time, the host (steal) {:.1}%",
+            c.others * 100.0,
+            c.steal * 100.0
+        );
+        if c.others >= NOTABLE_SHARE || c.steal >= NOTABLE_SHARE {
+            line.push_str(": the timings shared the cores, and compare loosely with an idle machine's");
+        }
+        println!("{line}");
     }
     println!("node {} bytes, edge {} bytes, {} logical cores", r.node_bytes, r.edge_bytes, r.logical_cores);
     if let Some(one) = r.results.iter().find(|t| t.threads == 1) {

@@ -1,0 +1,112 @@
+//! Who else used the machine's cores while `canopy bench` measured: the time other programs ran and the
+//! time a virtual machine's host took for itself ("steal"), from Linux's `/proc/stat` and this process's
+//! own `/proc/self/stat`. A timing is only as good as the cores it had; these shares say how much of
+//! them it did not have.
+
+use serde::Serialize;
+
+/// The machine's CPU time counters and this process's, in clock ticks (`USER_HZ`), at one moment.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CpuTimes {
+    /// Every state's time summed over all cores (`/proc/stat`, line `cpu`).
+    total: u64,
+    /// Idle and waiting for I/O.
+    idle: u64,
+    /// Taken by the host of a virtual machine (`steal`).
+    steal: u64,
+    /// This process's user and system time, all its threads (`/proc/self/stat`).
+    own: u64,
+}
+
+/// Shares of all the cores' time over an interval (each from 0 to 1).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub(super) struct CpuShare {
+    /// Used by other programs: busy time that was neither this process's nor the host's.
+    pub others: f64,
+    /// Taken by the host of a virtual machine: the cores were not this machine's at all.
+    pub steal: f64,
+}
+
+impl CpuTimes {
+    /// The counters now; `None` where `/proc` does not give them (not Linux, or an unreadable format).
+    pub fn now() -> Option<CpuTimes> {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        let own = std::fs::read_to_string("/proc/self/stat").ok()?;
+        Self::parse(&stat, &own)
+    }
+
+    /// Reads the `cpu` line of `/proc/stat` (`user nice system idle iowait irq softirq steal ...`) and
+    /// fields 14 and 15 (`utime`, `stime`) of `/proc/self/stat`, counted after the command name's closing
+    /// parenthesis (the name may hold spaces).
+    fn parse(stat: &str, own: &str) -> Option<CpuTimes> {
+        let line = stat.lines().find(|l| l.split_whitespace().next() == Some("cpu"))?;
+        let fields: Vec<u64> = line.split_whitespace().skip(1).map(str::parse).collect::<Result<_, _>>().ok()?;
+        if fields.len() < 8 {
+            return None;
+        }
+        // guest and guest_nice (fields 9 and 10) are already counted in user and nice.
+        let total = fields[..8].iter().sum();
+        let (idle, steal) = (fields[3] + fields[4], fields[7]);
+        let after_name = &own[own.rfind(')')? + 1..];
+        let mine: Vec<&str> = after_name.split_whitespace().collect();
+        // `mine[0]` is field 3 (state), so field n is `mine[n - 3]`.
+        let own = mine.get(11)?.parse::<u64>().ok()? + mine.get(12)?.parse::<u64>().ok()?;
+        Some(CpuTimes { total, idle, steal, own })
+    }
+
+    /// The shares of the cores' time from `self` to `later`; `None` over an interval too short to count
+    /// (no tick passed).
+    pub fn share_until(&self, later: &CpuTimes) -> Option<CpuShare> {
+        let total = later.total.checked_sub(self.total).filter(|&t| t > 0)? as f64;
+        let idle = later.idle.saturating_sub(self.idle) as f64;
+        let steal = later.steal.saturating_sub(self.steal) as f64;
+        let own = later.own.saturating_sub(self.own) as f64;
+        let others = (total - idle - steal - own).max(0.0);
+        Some(CpuShare { others: (others / total).min(1.0), steal: (steal / total).min(1.0) })
+    }
+}
+
+/// Others' or the host's share above which `canopy bench` says the timings shared the cores.
+pub(super) const NOTABLE_SHARE: f64 = 0.05;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STAT: &str = "cpu  1000 10 200 5000 40 0 6 30 0 0\ncpu0 500 5 100 2500 20 0 3 15 0 0\nintr 1 2 3\n";
+
+    fn own(utime: u64, stime: u64) -> String {
+        format!("4242 (canopy (bench) x) R 1 2 3 0 -1 4194304 121 0 0 0 {utime} {stime} 0 0 20 0 3 0 1065350")
+    }
+
+    #[test]
+    fn parses_the_machine_line_and_this_process_past_a_name_with_spaces() {
+        let t = CpuTimes::parse(STAT, &own(70, 5)).expect("parses");
+        assert_eq!((t.total, t.idle, t.steal, t.own), (6286, 5040, 30, 75));
+        assert!(CpuTimes::parse("cpu 1 2 3\n", &own(1, 1)).is_none(), "too few fields");
+        assert!(CpuTimes::parse(STAT, "4242 (x) R 1").is_none(), "too few fields of the process");
+        assert!(CpuTimes::parse("intr 1 2\n", &own(1, 1)).is_none(), "no cpu line");
+    }
+
+    #[test]
+    fn shares_split_the_busy_time_between_this_process_others_and_the_host() {
+        let a = CpuTimes { total: 1000, idle: 500, steal: 10, own: 100 };
+        // 200 ticks on two cores: 100 idle, 20 stolen, 60 this process's, so 20 others'.
+        let b = CpuTimes { total: 1200, idle: 600, steal: 30, own: 160 };
+        let s = a.share_until(&b).expect("ticks passed");
+        assert!((s.others - 0.1).abs() < 1e-12 && (s.steal - 0.1).abs() < 1e-12, "{s:?}");
+        assert!(a.share_until(&a).is_none(), "no tick passed");
+        // This process's time counted by its own clock can run past the machine's: never negative.
+        let c = CpuTimes { total: 1100, idle: 520, steal: 10, own: 250 };
+        assert_eq!(a.share_until(&c).expect("ticks").others, 0.0);
+    }
+
+    #[test]
+    fn reads_this_machine_where_proc_exists() {
+        if std::path::Path::new("/proc/stat").exists() {
+            let a = CpuTimes::now().expect("/proc/stat and /proc/self/stat parse");
+            let b = CpuTimes::now().expect("again");
+            assert!(b.total >= a.total && b.own >= a.own);
+        }
+    }
+}
