@@ -89,7 +89,9 @@ enum Command {
     /// With several threads on pinned workers the last lines give the time to hand a cache line between
     /// the cores of workers 0 and 1, measured before and after the searches (JSON `line_transfer_ns`): the
     /// price of every cache line the workers share, which a speedup depends on, and which a virtual
-    /// machine's host or other programs can change during the run (a line then warns).
+    /// machine's host or other programs can change during the run (a line then warns). On Linux a line
+    /// gives the share of the cores' time that other programs used and that a virtual machine's host
+    /// took during the run (JSON `cpu_during_run`).
     Bench(bench::BenchArgs),
     /// Play games between two agents (two-player games) and report wins, losses and draws per colour.
     #[command(
