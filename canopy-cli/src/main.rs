@@ -91,7 +91,7 @@ enum Command {
     /// price of every cache line the workers share, which a speedup depends on, and which a virtual
     /// machine's host or other programs can change during the run (a line then warns). On Linux a line
     /// gives the share of the cores' time that other programs used and that a virtual machine's host
-    /// took during the run (JSON `cpu_during_run`).
+    /// took during the run (JSON `cpu_during_run`), with a note from 5% (on stderr with --json).
     Bench(bench::BenchArgs),
     /// Play games between two agents (two-player games) and report wins, losses and draws per colour.
     #[command(

@@ -24,6 +24,24 @@ fn u(v: &Value, key: &str) -> u64 {
 fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
     let v = bench_json(&["--game", "2048", "--threads", "2,1", "--playouts", "300", "--repeat", "2"]);
     assert_eq!(v["game"], "2048");
+    // Every setting that shapes the tree is named.
+    assert_eq!(v["chance"], "stratified", "{v}");
+    assert!(f(&v, "min_span") >= 0.0, "{v}");
+    let sampled = bench_json(&[
+        "--game",
+        "2048",
+        "--threads",
+        "1",
+        "--playouts",
+        "100",
+        "--repeat",
+        "1",
+        "--chance",
+        "sample",
+        "--min-span",
+        "0.3",
+    ]);
+    assert_eq!((sampled["chance"].as_str(), f(&sampled, "min_span")), (Some("sample"), 0.3), "{sampled}");
     assert_eq!(u(&v, "playouts_per_position"), 300);
     let positions = v["positions"].as_array().unwrap();
     assert_eq!(positions.len(), 3);
@@ -67,6 +85,7 @@ fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
         for k in ["others", "steal"] {
             assert!((0.0..=1.0).contains(&f(c, k)), "{k}: {c}");
         }
+        assert!(u(c, "ticks") > 0, "{c}");
     }
     // Unpinned threads may share a core: no cache-line hand-over is measured.
     assert!(v.get("line_transfer_ns").is_none(), "{v}");
@@ -128,7 +147,10 @@ fn repeated_runs_show_their_spread() {
     let out = text(&["bench", "--game", "tictactoe", "--threads", "1", "--playouts", "400", "--repeat", "2"]);
     let header = out.lines().find(|l| l.trim_start().starts_with("threads")).expect("the table's header");
     assert!(header.trim_end().ends_with("spread"), "{out}");
-    assert!(out.contains("spread: how much slower the slowest of the 2 runs was than the fastest"), "{out}");
+    assert!(
+        out.contains("spread: how much slower the slowest of the 2 runs of each position was than the fastest"),
+        "{out}"
+    );
     let one = bench_json(&["--game", "tictactoe", "--threads", "1", "--playouts", "100", "--repeat", "1"]);
     assert_eq!(f(&one["results"][0], "spread"), 0.0, "{one}");
     let p = &one["results"][0]["positions"][0];

@@ -25,6 +25,17 @@ pub(super) struct CpuShare {
     pub others: f64,
     /// Taken by the host of a virtual machine: the cores were not this machine's at all.
     pub steal: f64,
+    /// Clock ticks of all the cores' time the shares are taken over (`USER_HZ`, usually 100 a second
+    /// per core): below [`MIN_TICKS`] one tick is more than a percent, too coarse to call anything.
+    pub ticks: u64,
+}
+
+impl CpuShare {
+    /// Whether others or the host took a notable share ([`NOTABLE_SHARE`], each on its own) over enough
+    /// ticks to tell ([`MIN_TICKS`]).
+    pub fn notable(&self) -> bool {
+        self.ticks >= MIN_TICKS && (self.others >= NOTABLE_SHARE || self.steal >= NOTABLE_SHARE)
+    }
 }
 
 impl CpuTimes {
@@ -57,17 +68,22 @@ impl CpuTimes {
     /// The shares of the cores' time from `self` to `later`; `None` over an interval too short to count
     /// (no tick passed).
     pub fn share_until(&self, later: &CpuTimes) -> Option<CpuShare> {
-        let total = later.total.checked_sub(self.total).filter(|&t| t > 0)? as f64;
+        let ticks = later.total.checked_sub(self.total).filter(|&t| t > 0)?;
+        let total = ticks as f64;
         let idle = later.idle.saturating_sub(self.idle) as f64;
         let steal = later.steal.saturating_sub(self.steal) as f64;
         let own = later.own.saturating_sub(self.own) as f64;
         let others = (total - idle - steal - own).max(0.0);
-        Some(CpuShare { others: (others / total).min(1.0), steal: (steal / total).min(1.0) })
+        Some(CpuShare { others: (others / total).min(1.0), steal: (steal / total).min(1.0), ticks })
     }
 }
 
-/// Others' or the host's share above which `canopy bench` says the timings shared the cores.
+/// Others' or the host's share from which `canopy bench` says the timings shared the cores.
 pub(super) const NOTABLE_SHARE: f64 = 0.05;
+
+/// Fewest clock ticks over which a share counts as notable: a second of one core's time at the usual
+/// 100 ticks a second, where a tick is 1%.
+pub(super) const MIN_TICKS: u64 = 100;
 
 #[cfg(test)]
 mod tests {
@@ -95,6 +111,12 @@ mod tests {
         let b = CpuTimes { total: 1200, idle: 600, steal: 30, own: 160 };
         let s = a.share_until(&b).expect("ticks passed");
         assert!((s.others - 0.1).abs() < 1e-12 && (s.steal - 0.1).abs() < 1e-12, "{s:?}");
+        assert_eq!(s.ticks, 200);
+        assert!(s.notable(), "10% over 200 ticks: {s:?}");
+        // The same shares over too few ticks to tell, and small shares over many.
+        let short = CpuShare { ticks: MIN_TICKS - 1, ..s };
+        assert!(!short.notable());
+        assert!(!CpuShare { others: 0.04, steal: 0.04, ticks: 1000 }.notable(), "each share on its own");
         assert!(a.share_until(&a).is_none(), "no tick passed");
         // This process's time counted by its own clock can run past the machine's: never negative.
         let c = CpuTimes { total: 1100, idle: 520, steal: 10, own: 250 };

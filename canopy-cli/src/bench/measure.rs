@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use canopy_mcts::game::{Game, Returns, Turn};
 use canopy_mcts::games::fixtures::Fixture;
+use canopy_mcts::param::Settings;
 use canopy_mcts::policy::Policy;
 use canopy_mcts::rng;
 use canopy_mcts::search::{tree_layout_bytes, Search, SearchParams};
@@ -182,6 +183,8 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         transposition_table: cfg.params.transposition_table,
         memory_bytes: cfg.params.memory_bytes,
         exploration: cfg.params.exploration,
+        min_span: cfg.params.min_span,
+        chance: SearchParams::param("chance").map_or_else(String::new, |p| (p.get)(&cfg.params).to_string()),
         virtual_loss: cfg.params.virtual_loss,
         batch_plies: cfg.params.batch_plies,
         expand_threshold: cfg.params.expand_threshold,

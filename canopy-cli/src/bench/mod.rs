@@ -94,7 +94,8 @@ pub struct BenchArgs {
     /// the one-thread search's work: the speedup over one thread that T workers reach on this machine
     /// when they share no tree, the ceiling of the shared tree's (the columns "unshared" and "of
     /// unshared", a column per T in the positions' table, and a second line in --plot; needs 1 in
-    /// --threads; its inputs are timings, so run it on an idle machine).
+    /// --threads and a count from 2 up to the logical cores; its inputs are timings, so run it on an idle
+    /// machine).
     #[arg(long)]
     pub unshared: bool,
     /// Print one JSON object instead of tables.
@@ -384,6 +385,10 @@ struct BenchReport {
     memory_bytes: usize,
     /// The search settings that shape the tree (the rest are the declared defaults).
     exploration: f64,
+    /// `SearchParams::min_span`: the smallest range values are normalised by, relative to their size.
+    min_span: f64,
+    /// `SearchParams::chance`: how chance nodes pick their outcome (`stratified` or `sample`).
+    chance: String,
     virtual_loss: u32,
     batch_plies: u32,
     expand_threshold: u32,
@@ -419,12 +424,6 @@ struct BenchReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     cpu_during_run: Option<cpu::CpuShare>,
 }
-
-/// How long `canopy bench` looks at the machine's load before it measures (milliseconds).
-const BUSY_LOOK_MS: u64 = 100;
-
-/// Others' and the host's share of the cores' time in that look from which `canopy bench` warns on stderr.
-const BUSY_SHARE: f64 = 0.25;
 
 /// Nanoseconds per cache-line hand-over between the cores of workers 0 and 1 (a ping-pong of
 /// [`model::HANDOVERS`], best of [`LINE_TRANSFER_REPEAT`]), before and after the searches. On a virtual
@@ -525,21 +524,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     };
 
     let load_average = load_average();
-    // What other programs (and a virtual machine's host) take of the cores right now, over a short look.
-    if let Some(a) = cpu::CpuTimes::now() {
-        std::thread::sleep(std::time::Duration::from_millis(BUSY_LOOK_MS));
-        if let Some(now) = cpu::CpuTimes::now().and_then(|b| a.share_until(&b)) {
-            if now.others + now.steal >= BUSY_SHARE {
-                let cores = logical_cores();
-                eprintln!(
-                    "canopy bench: other programs are using {:.0}% of the {cores} cores' time (the host {:.0}%): the \
-                     timings will include waiting for them",
-                    now.others * 100.0,
-                    now.steal * 100.0
-                );
-            }
-        }
-    }
     let cpu_start = cpu::CpuTimes::now();
     let pinned = args.search.params.pin_threads;
     let transfer_before = line_transfer_now(&cfg.threads, pinned);
@@ -620,6 +604,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let mut report = report;
     report.load_average = load_average;
     report.cpu_during_run = cpu_start.zip(cpu::CpuTimes::now()).and_then(|(a, b)| a.share_until(&b));
+    if let (true, Some(c)) = (args.json, report.cpu_during_run.filter(cpu::CpuShare::notable)) {
+        // The tables say so under them; JSON readers get the line on stderr.
+        eprintln!(
+            "canopy bench: other programs used {:.0}% of the cores' time during the run and the host {:.0}%: the \
+             timings shared the cores",
+            c.others * 100.0,
+            c.steal * 100.0
+        );
+    }
     report.line_transfer_ns = transfer_before
         .zip(line_transfer_now(&cfg.threads, pinned))
         .map(|(before, after)| LineTransfer::new(before, after));

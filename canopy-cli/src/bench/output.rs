@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::cpu::NOTABLE_SHARE;
+use super::cpu::MIN_TICKS;
 use super::BenchReport;
 use crate::svg::{nice_ceiling, short_number, Anchor, Frame, Spread, Svg};
 
@@ -36,8 +36,8 @@ pub(super) fn print_report(r: &BenchReport) {
         if r.transposition_table { "on" } else { "off" },
     );
     println!(
-        "search: exploration {}, virtual loss {}, batch plies {}, expand threshold {}",
-        r.exploration, r.virtual_loss, r.batch_plies, r.expand_threshold
+        "search: exploration {}, min span {}, virtual loss {}, batch plies {}, expand threshold {}, chance {}",
+        r.exploration, r.min_span, r.virtual_loss, r.batch_plies, r.expand_threshold, r.chance
     );
     println!("rollout policy: {}", r.rollout_policy);
     for p in &r.positions {
@@ -97,14 +97,15 @@ pub(super) fn print_report(r: &BenchReport) {
         let note = if widest > NOISY_SPREAD {
             format!(
                 "; up to {:.0}% here: the same search took that much longer in one run than in another, so \
-                 figures from other runs compare loosely (an idle machine, or a larger --repeat, narrows it)",
+                 figures from other runs compare loosely",
                 widest * 100.0
             )
         } else {
             String::new()
         };
         println!(
-            "spread: how much slower the slowest of the {} runs was than the fastest, which counts{note}",
+            "spread: how much slower the slowest of the {} runs of each position was than the fastest, which \
+             counts (summed over the positions){note}",
             r.repeat
         );
     }
@@ -221,8 +222,10 @@ pub(super) fn print_report(r: &BenchReport) {
             c.others * 100.0,
             c.steal * 100.0
         );
-        if c.others >= NOTABLE_SHARE || c.steal >= NOTABLE_SHARE {
+        if c.notable() {
             line.push_str(": the timings shared the cores, and compare loosely with an idle machine's");
+        } else if c.ticks < MIN_TICKS {
+            let _ = write!(line, " (over {} clock ticks: too short a run to tell)", c.ticks);
         }
         println!("{line}");
     }
