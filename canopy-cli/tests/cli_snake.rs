@@ -27,6 +27,13 @@ fn play_json_has_the_summary_and_one_record_per_game() {
         assert_eq!(g["foods"].as_u64().unwrap(), len - 1);
         assert_eq!(g["won"], g["end"] == "won");
     }
+    // One side for a square board: the same games.
+    let square =
+        json(&["play", "snake", "--size", "6", "--agent", "tailfollow", "--games", "4", "--seed", "5", "--json"]);
+    let finals = |v: &serde_json::Value| -> Vec<String> {
+        v["games"].as_array().unwrap().iter().map(|g| g["final_state"].to_string()).collect()
+    };
+    assert_eq!((&square["size"], finals(&square)), (&v["size"], finals(&v)));
     let s = &v["summary"];
     for k in ["mean_length", "median_length", "mean_fill", "win_rate", "steps_per_food", "ends", "ms_per_move"] {
         assert!(s.get(k).is_some(), "summary lacks {k}: {s}");
@@ -207,6 +214,8 @@ fn bad_input_exits_2_with_one_line() {
         &["play", "snake", "--size", "8by8"],
         &["play", "snake", "--size", "1x8"],
         &["play", "snake", "--size", "40x40"],
+        &["play", "snake", "--size", "-3"],
+        &["play", "snake", "--size", "40"],
         &["play", "snake", "--agent", "perfect"],
         &["play", "snake", "--games", "0"],
         &["play", "2048", "--agent", "hamilton"],

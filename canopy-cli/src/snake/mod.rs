@@ -71,8 +71,8 @@ pub struct Choosers {
 #[derive(clap::Args, Debug, Clone)]
 #[command(next_help_heading = "Snake")]
 pub struct SnakePlayArgs {
-    /// Board size WxH, each side 2..=32 (default 10x10).
-    #[arg(long, value_name = "WxH")]
+    /// Board size WxH, each side 2..=32, or N for N x N (default 10x10).
+    #[arg(long, value_name = "WxH", allow_hyphen_values = true)]
     pub size: Option<String>,
     /// Draw the board in the terminal after every move.
     #[arg(long)]
@@ -106,10 +106,11 @@ fn search_policy(flags: &SnakeSearchArgs, width: usize, height: usize) -> SnakeP
     policy
 }
 
-/// Reads `WxH`.
+/// Reads `WxH`, or `N` for a square board.
 fn parse_size(text: &str) -> anyhow::Result<(usize, usize)> {
-    let bad = || input_error(format!("bad --size '{text}': expected WxH with each side in 2..=32 (e.g. 8x8)"));
-    let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    let bad =
+        || input_error(format!("bad --size '{text}': expected WxH or N with each side in 2..=32 (e.g. 8x10 or 8)"));
+    let (w, h) = text.trim().split_once(['x', 'X']).unwrap_or((text.trim(), text.trim()));
     let w: usize = w.parse().map_err(|_| bad())?;
     let h: usize = h.parse().map_err(|_| bad())?;
     if (2..=32).contains(&w) && (2..=32).contains(&h) {
