@@ -26,15 +26,21 @@ pub(super) struct CpuShare {
     /// Taken by the host of a virtual machine: the cores were not this machine's at all.
     pub steal: f64,
     /// Clock ticks of all the cores' time the shares are taken over (`USER_HZ`, usually 100 a second
-    /// per core): below [`MIN_TICKS`] one tick is more than a percent, too coarse to call anything.
+    /// per core).
     pub ticks: u64,
 }
 
 impl CpuShare {
-    /// Whether others or the host took a notable share ([`NOTABLE_SHARE`], each on its own) over enough
-    /// ticks to tell ([`MIN_TICKS`]).
+    /// Whether others or the host took a notable share: [`NOTABLE_SHARE`] or more, each on its own, and
+    /// at least [`MIN_TICKS`] ticks of it (a tick or two of a short run is a large share of nothing).
     pub fn notable(&self) -> bool {
-        self.ticks >= MIN_TICKS && (self.others >= NOTABLE_SHARE || self.steal >= NOTABLE_SHARE)
+        let counts = |share: f64| share >= NOTABLE_SHARE && share * self.ticks as f64 >= MIN_TICKS as f64 - 0.5;
+        counts(self.others) || counts(self.steal)
+    }
+
+    /// Whether a share reached [`NOTABLE_SHARE`] on fewer than [`MIN_TICKS`] ticks: too short a run to tell.
+    pub fn too_short(&self) -> bool {
+        !self.notable() && (self.others >= NOTABLE_SHARE || self.steal >= NOTABLE_SHARE)
     }
 }
 
@@ -81,9 +87,9 @@ impl CpuTimes {
 /// Others' or the host's share from which `canopy bench` says the timings shared the cores.
 pub(super) const NOTABLE_SHARE: f64 = 0.05;
 
-/// Fewest clock ticks over which a share counts as notable: a second of one core's time at the usual
-/// 100 ticks a second, where a tick is 1%.
-pub(super) const MIN_TICKS: u64 = 100;
+/// Fewest clock ticks of others' or the host's time that count as notable (50 ms of one core at the usual
+/// 100 ticks a second).
+pub(super) const MIN_TICKS: u64 = 5;
 
 #[cfg(test)]
 mod tests {
@@ -112,11 +118,14 @@ mod tests {
         let s = a.share_until(&b).expect("ticks passed");
         assert!((s.others - 0.1).abs() < 1e-12 && (s.steal - 0.1).abs() < 1e-12, "{s:?}");
         assert_eq!(s.ticks, 200);
-        assert!(s.notable(), "10% over 200 ticks: {s:?}");
-        // The same shares over too few ticks to tell, and small shares over many.
-        let short = CpuShare { ticks: MIN_TICKS - 1, ..s };
-        assert!(!short.notable());
-        assert!(!CpuShare { others: 0.04, steal: 0.04, ticks: 1000 }.notable(), "each share on its own");
+        assert!(s.notable() && !s.too_short(), "10% over 200 ticks: {s:?}");
+        // One tick of 19 is 5.3%: too short a run to tell. Half of 63 ticks is plenty.
+        let one_tick = CpuShare { others: 1.0 / 19.0, steal: 0.0, ticks: 19 };
+        assert!(!one_tick.notable() && one_tick.too_short(), "{one_tick:?}");
+        assert!(CpuShare { others: 0.508, steal: 0.0, ticks: 63 }.notable());
+        // Each share on its own.
+        let small = CpuShare { others: 0.04, steal: 0.04, ticks: 1000 };
+        assert!(!small.notable() && !small.too_short());
         assert!(a.share_until(&a).is_none(), "no tick passed");
         // This process's time counted by its own clock can run past the machine's: never negative.
         let c = CpuTimes { total: 1100, idle: 520, steal: 10, own: 250 };

@@ -137,6 +137,9 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
             let _ = Search::with_policy(game, policy, params.clone()).run(&p.state);
         }
     }
+    // The cores' time others take counts from here, the timed searches (not the start-up of, say, the
+    // program that reads the output).
+    let cpu_start = super::cpu::CpuTimes::now();
     let mut results: Vec<ThreadResult> = Vec::new();
     let mut shared_paths = None;
     for &threads in &cfg.threads {
@@ -203,6 +206,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         line_transfer_ns: None,
         unshared_not_measured: Vec::new(),
         cpu_during_run: None,
+        cpu_start,
     }
 }
 

@@ -420,9 +420,12 @@ struct BenchReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     unshared_not_measured: Vec<usize>,
     /// The shares of all the cores' time that other programs used, and that a virtual machine's host
-    /// took, from the first measurement to the last (Linux).
+    /// took, from the first timed search to the end of the measurements (Linux).
     #[serde(skip_serializing_if = "Option::is_none")]
     cpu_during_run: Option<cpu::CpuShare>,
+    /// The CPU time counters when the timed searches began.
+    #[serde(skip)]
+    cpu_start: Option<cpu::CpuTimes>,
 }
 
 /// Nanoseconds per cache-line hand-over between the cores of workers 0 and 1 (a ping-pong of
@@ -524,7 +527,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     };
 
     let load_average = load_average();
-    let cpu_start = cpu::CpuTimes::now();
     let pinned = args.search.params.pin_threads;
     let transfer_before = line_transfer_now(&cfg.threads, pinned);
     let rollout = args.rollout.unwrap_or(RolloutArg::Game);
@@ -603,7 +605,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 
     let mut report = report;
     report.load_average = load_average;
-    report.cpu_during_run = cpu_start.zip(cpu::CpuTimes::now()).and_then(|(a, b)| a.share_until(&b));
+    report.cpu_during_run = report.cpu_start.zip(cpu::CpuTimes::now()).and_then(|(a, b)| a.share_until(&b));
     if let (true, Some(c)) = (args.json, report.cpu_during_run.filter(cpu::CpuShare::notable)) {
         // The tables say so under them; JSON readers get the line on stderr.
         eprintln!(

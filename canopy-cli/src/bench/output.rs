@@ -2,7 +2,6 @@
 
 use std::fmt::Write as _;
 
-use super::cpu::MIN_TICKS;
 use super::BenchReport;
 use crate::svg::{nice_ceiling, short_number, Anchor, Frame, Spread, Svg};
 
@@ -224,7 +223,7 @@ pub(super) fn print_report(r: &BenchReport) {
         );
         if c.notable() {
             line.push_str(": the timings shared the cores, and compare loosely with an idle machine's");
-        } else if c.ticks < MIN_TICKS {
+        } else if c.too_short() {
             let _ = write!(line, " (over {} clock ticks: too short a run to tell)", c.ticks);
         }
         println!("{line}");
