@@ -85,7 +85,7 @@ fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
         for k in ["others", "steal"] {
             assert!((0.0..=1.0).contains(&f(c, k)), "{k}: {c}");
         }
-        assert!(u(c, "ticks") > 0, "{c}");
+        assert!(c["ticks"].as_u64().is_some(), "{c}");
     }
     // Unpinned threads may share a core: no cache-line hand-over is measured.
     assert!(v.get("line_transfer_ns").is_none(), "{v}");
@@ -133,7 +133,12 @@ fn text_output_ends_with_the_nodes_and_nps_line() {
     // One run per setting: no spread to show.
     assert!(!out.contains("spread"), "{out}");
     if std::path::Path::new("/proc/stat").exists() {
-        assert!(out.contains("during the run other programs used "), "{out}");
+        // A line either way: the shares, or that the run was under a clock tick (400 playouts may be).
+        assert!(
+            out.contains("during the run other programs used ")
+                || out.contains("during the run less than one clock tick"),
+            "{out}"
+        );
     }
     let last = out.lines().last().unwrap();
     let words: Vec<&str> = last.split_whitespace().collect();

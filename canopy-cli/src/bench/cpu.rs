@@ -71,10 +71,13 @@ impl CpuTimes {
         Some(CpuTimes { total, idle, steal, own })
     }
 
-    /// The shares of the cores' time from `self` to `later`; `None` over an interval too short to count
-    /// (no tick passed).
+    /// The shares of the cores' time from `self` to `later` (both 0 when no tick passed); `None` when
+    /// the counters went backwards (they never should).
     pub fn share_until(&self, later: &CpuTimes) -> Option<CpuShare> {
-        let ticks = later.total.checked_sub(self.total).filter(|&t| t > 0)?;
+        let ticks = later.total.checked_sub(self.total)?;
+        if ticks == 0 {
+            return Some(CpuShare { others: 0.0, steal: 0.0, ticks });
+        }
         let total = ticks as f64;
         let idle = later.idle.saturating_sub(self.idle) as f64;
         let steal = later.steal.saturating_sub(self.steal) as f64;
@@ -126,7 +129,10 @@ mod tests {
         // Each share on its own.
         let small = CpuShare { others: 0.04, steal: 0.04, ticks: 1000 };
         assert!(!small.notable() && !small.too_short());
-        assert!(a.share_until(&a).is_none(), "no tick passed");
+        let none = a.share_until(&a).expect("no tick passed: zero shares");
+        assert_eq!((none.others, none.steal, none.ticks), (0.0, 0.0, 0));
+        assert!(!none.notable() && !none.too_short());
+        assert!(b.share_until(&a).is_none(), "counters going backwards");
         // This process's time counted by its own clock can run past the machine's: never negative.
         let c = CpuTimes { total: 1100, idle: 520, steal: 10, own: 250 };
         assert_eq!(a.share_until(&c).expect("ticks").others, 0.0);

@@ -215,18 +215,25 @@ pub(super) fn print_report(r: &BenchReport) {
             );
         }
     }
-    if let Some(c) = &r.cpu_during_run {
-        let mut line = format!(
-            "during the run other programs used {:.1}% of the cores' time, the host (steal) {:.1}%",
-            c.others * 100.0,
-            c.steal * 100.0
-        );
-        if c.notable() {
-            line.push_str(": the timings shared the cores, and compare loosely with an idle machine's");
-        } else if c.too_short() {
-            let _ = write!(line, " (over {} clock ticks: too short a run to tell)", c.ticks);
+    match &r.cpu_during_run {
+        Some(c) if c.ticks == 0 => println!(
+            "during the run less than one clock tick of the cores' time passed: too short a run to tell who else used \
+             them"
+        ),
+        Some(c) => {
+            let mut line = format!(
+                "during the run other programs used {:.1}% of the cores' time, the host (steal) {:.1}%",
+                c.others * 100.0,
+                c.steal * 100.0
+            );
+            if c.notable() {
+                line.push_str(": the timings shared the cores, and compare loosely with an idle machine's");
+            } else if c.too_short() {
+                let _ = write!(line, " (over {} clock ticks: too short a run to tell)", c.ticks);
+            }
+            println!("{line}");
         }
-        println!("{line}");
+        None => {}
     }
     println!("node {} bytes, edge {} bytes, {} logical cores", r.node_bytes, r.edge_bytes, r.logical_cores);
     if let Some(one) = r.results.iter().find(|t| t.threads == 1) {
