@@ -770,12 +770,6 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 self.batched_entry(k).visits += 1;
             } else if self.single_writer {
                 edge.backup_single_writer();
-                // Any step out of the root, the first or one that came back to it round a cycle.
-                if std::ptr::eq(node, root) {
-                    if let Some(sum) = self.root_edge_visits.as_mut() {
-                        *sum += 1;
-                    }
-                }
             } else {
                 edge.backup_relaxed();
             }
@@ -795,6 +789,11 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 // The root's counters are written in batches (see ROOT_FLUSH).
                 self.root_pending.0 += 1;
                 self.root_pending.1 += g[node.player()];
+                // With one worker, the sum of the root's edges' visits it keeps: any step out of the root
+                // (backed up through its edge above), the first or one that came back round a cycle.
+                if let Some(sum) = self.root_edge_visits.as_mut() {
+                    *sum += 1;
+                }
             } else if k >= 1 && k <= batched_steps {
                 self.batch_child(k - 1, g[node.player()]);
             } else {
