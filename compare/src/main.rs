@@ -1,0 +1,530 @@
+//! canopy's search against the `mcts` (0.3) and `treant` (0.4) crates on the same game, the same
+//! positions and the same evaluation: playouts per second at each thread count, and each engine's speedup
+//! over its own one-thread rate.
+//!
+//! Games (`--game`): canopy's synthetic P-game (`canopy_mcts::games::synthetic`, what `canopy bench --game
+//! synthetic` searches: a pseudo-random value per move and a constant-time evaluation, so the figures are
+//! the engines' own cost per playout), and freestyle Gomoku from the empty board (`--size`, default 9) with
+//! uniform random rollouts (`canopy_mcts::UniformPolicy`, every legal move a candidate). All three engines
+//! call canopy's code for the rules and for the evaluation of a new node (the synthetic tree's logistic
+//! evaluation, or one rollout), and run UCT with one new node per playout, a transposition table, and one
+//! virtual visit of value 0 per playout in progress (the crates' `virtual_loss` 0 counts the visit on the
+//! way down and adds the value on the way up; canopy's `--virtual-loss 1` counts the same). The crates'
+//! evaluations are whole numbers, so values are scaled by [`SCALE`] and their exploration constant by the
+//! same; their UCT term is `C·2·sqrt(ln(N+1)/n)`, so `C = SCALE · c / 2` gives canopy's `c·sqrt(ln N / n)`.
+//!
+//! A run's time is the wall time from building the engine's search (tree, table, threads) to the end of the
+//! last playout; dropping the tree is not timed. Each (engine, thread count) runs `--repeat` times and the
+//! fastest counts.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use canopy_mcts::games::gomoku::{Gomoku, Rule};
+use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
+use canopy_mcts::rng::Rng;
+use canopy_mcts::{Game, Policy, Search, SearchParams, UniformPolicy};
+use clap::{Parser, ValueEnum};
+use serde::Serialize;
+
+/// Evaluations for the crates are whole numbers: a winning chance `p` is `round(p · SCALE)`.
+const SCALE: f64 = 1_000_000.0;
+
+#[derive(Parser)]
+#[command(about = "canopy against the mcts and treant crates on the same game, positions and evaluation")]
+struct Args {
+    /// The game: canopy's synthetic tree, or Gomoku from the empty board with uniform rollouts.
+    #[arg(long, value_enum, default_value_t = GameArg::Synthetic)]
+    game: GameArg,
+    /// Gomoku's board side (5 to 20).
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    /// The synthetic tree's moves per position (2 to 64).
+    #[arg(long, default_value_t = 8)]
+    branching: u32,
+    /// The synthetic tree's plies from the root to the leaves (1 to 64).
+    #[arg(long, default_value_t = 12)]
+    depth: u32,
+    /// Playouts per search [default: synthetic 100000, Gomoku 20000].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    playouts: Option<u32>,
+    /// Thread counts, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,2", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Vec<u32>,
+    /// Searches per (engine, thread count); the fastest counts.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
+    /// Engines to run, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "canopy,mcts,treant")]
+    engines: Vec<Engine>,
+    /// UCT exploration constant on values in [0, 1] (canopy's `--exploration`).
+    #[arg(long, default_value_t = 1.0)]
+    exploration: f64,
+    /// Do not pin canopy's workers to cores (the crates do not pin theirs).
+    #[arg(long)]
+    no_pin: bool,
+    /// One JSON object on stdout instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum GameArg {
+    Synthetic,
+    Gomoku,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Engine {
+    Canopy,
+    Mcts,
+    Treant,
+}
+
+impl Engine {
+    fn name(self) -> &'static str {
+        match self {
+            Engine::Canopy => "canopy",
+            Engine::Mcts => "mcts",
+            Engine::Treant => "treant",
+        }
+    }
+}
+
+/// A two-player game, its policy and the position searched, shared by every engine's threads.
+struct Setup<G: Game, P> {
+    game: G,
+    policy: P,
+    root: G::State,
+}
+
+/// One timed search.
+struct Run {
+    secs: f64,
+    /// The root move the engine would play, by the game's name for it.
+    best: Option<String>,
+    /// Tree nodes at the end.
+    nodes: u64,
+}
+
+#[derive(Serialize)]
+struct Row {
+    engine: Engine,
+    threads: u32,
+    playouts: u32,
+    best_ms: f64,
+    slowest_ms: f64,
+    playouts_per_sec: f64,
+    /// This engine's rate over its own one-thread rate (when one thread was measured).
+    speedup: Option<f64>,
+    nodes: u64,
+    best_move: Option<String>,
+}
+
+fn main() {
+    let args = Args::parse();
+    if let Err(e) = run(&args) {
+        eprintln!("error: {e}");
+        std::process::exit(2);
+    }
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    if !(args.exploration.is_finite() && args.exploration > 0.0) {
+        return Err(format!("--exploration {} is not a positive number", args.exploration));
+    }
+    for (i, t) in args.threads.iter().enumerate() {
+        if args.threads[..i].contains(t) {
+            return Err(format!("--threads lists {t} twice"));
+        }
+    }
+    for (i, e) in args.engines.iter().enumerate() {
+        if args.engines[..i].contains(e) {
+            return Err(format!("--engines lists {} twice", e.name()));
+        }
+    }
+    match args.game {
+        GameArg::Synthetic => {
+            let game = Synthetic::new(args.branching, args.depth)?;
+            let setup = Setup { game, policy: SyntheticPolicy, root: game.start() };
+            measure(Box::leak(Box::new(setup)), args, 100_000)
+        }
+        GameArg::Gomoku => {
+            let game = Gomoku::try_new(args.size, Rule::Freestyle).map_err(|e| e.to_string())?;
+            let root = game.new_game();
+            measure(Box::leak(Box::new(Setup { game, policy: UniformPolicy, root })), args, 20_000)
+        }
+    }
+}
+
+fn measure<G, P>(setup: &'static Setup<G, P>, args: &Args, default_playouts: u32) -> Result<(), String>
+where
+    G: Game<Returns = [f64; 2]> + 'static,
+    P: Policy<G> + 'static,
+{
+    let playouts = args.playouts.unwrap_or(default_playouts);
+    let mut rows = Vec::new();
+    for &engine in &args.engines {
+        let mut one_thread = None;
+        for &threads in &args.threads {
+            let runs: Vec<Run> =
+                (0..args.repeat).map(|_| search(engine, setup, args, playouts, threads as usize)).collect();
+            let fastest = runs.iter().min_by(|a, b| a.secs.total_cmp(&b.secs)).expect("repeat is at least 1");
+            let slowest = runs.iter().map(|r| r.secs).fold(0.0, f64::max);
+            let pps = f64::from(playouts) / fastest.secs;
+            if threads == 1 {
+                one_thread = Some(pps);
+            }
+            let row = Row {
+                engine,
+                threads,
+                playouts,
+                best_ms: fastest.secs * 1e3,
+                slowest_ms: slowest * 1e3,
+                playouts_per_sec: pps,
+                speedup: one_thread.map(|one| pps / one),
+                nodes: fastest.nodes,
+                best_move: fastest.best.clone(),
+            };
+            if !args.json {
+                print_row(&row, rows.is_empty());
+            }
+            rows.push(row);
+        }
+    }
+    if args.json {
+        let out = serde_json::json!({
+            "game": args.game,
+            "size": (args.game == GameArg::Gomoku).then_some(args.size),
+            "branching": (args.game == GameArg::Synthetic).then_some(args.branching),
+            "depth": (args.game == GameArg::Synthetic).then_some(args.depth),
+            "playouts": playouts,
+            "repeat": args.repeat,
+            "exploration": args.exploration,
+            "pinned": !args.no_pin,
+            "results": rows,
+        });
+        println!("{}", serde_json::to_string_pretty(&out).expect("plain data"));
+    }
+    Ok(())
+}
+
+fn print_row(row: &Row, first: bool) {
+    if first {
+        println!(
+            "{:<8} {:>7} {:>12} {:>8} {:>10} {:>10} {:>9} {:>6}",
+            "engine", "threads", "playouts/s", "speedup", "best ms", "slow ms", "nodes", "move"
+        );
+    }
+    let speedup = row.speedup.map_or("-".to_string(), |s| format!("{s:.2}"));
+    println!(
+        "{:<8} {:>7} {:>12.0} {:>8} {:>10.1} {:>10.1} {:>9} {:>6}",
+        row.engine.name(),
+        row.threads,
+        row.playouts_per_sec,
+        speedup,
+        row.best_ms,
+        row.slowest_ms,
+        row.nodes,
+        row.best_move.as_deref().unwrap_or("-")
+    );
+}
+
+fn search<G, P>(engine: Engine, setup: &'static Setup<G, P>, args: &Args, playouts: u32, threads: usize) -> Run
+where
+    G: Game<Returns = [f64; 2]> + 'static,
+    P: Policy<G> + 'static,
+{
+    match engine {
+        Engine::Canopy => {
+            let params = SearchParams {
+                playouts: Some(u64::from(playouts)),
+                threads,
+                pin_threads: !args.no_pin,
+                exploration: args.exploration,
+                ..SearchParams::default()
+            };
+            let start = Instant::now();
+            let report = Search::with_policy(&setup.game, &setup.policy, params).run(&setup.root);
+            let secs = start.elapsed().as_secs_f64();
+            Run { secs, best: report.best_name, nodes: report.nodes }
+        }
+        Engine::Mcts => crates::mcts_search(setup, args.exploration, playouts, threads),
+        Engine::Treant => crates::treant_search(setup, args.exploration, playouts, threads),
+    }
+}
+
+/// A position for the crates: the setup it belongs to and canopy's state.
+pub(crate) struct Position<G: Game + 'static, P: 'static> {
+    setup: &'static Setup<G, P>,
+    state: G::State,
+}
+
+impl<G: Game, P> Clone for Position<G, P> {
+    fn clone(&self) -> Self {
+        Position { setup: self.setup, state: self.state.clone() }
+    }
+}
+
+impl<G: Game<Returns = [f64; 2]>, P: Policy<G>> Position<G, P> {
+    fn moves(&self) -> Vec<G::Action> {
+        let mut out = Vec::new();
+        if !matches!(self.setup.game.to_move(&self.state), canopy_mcts::Turn::Terminal) {
+            self.setup.game.legal_actions(&self.state, &mut out);
+        }
+        out
+    }
+
+    /// The player to move (0 at a finished position: no move is chosen there).
+    fn player(&self) -> usize {
+        match self.setup.game.to_move(&self.state) {
+            canopy_mcts::Turn::Player(p) => p,
+            _ => 0,
+        }
+    }
+
+    fn play(&mut self, m: G::Action) {
+        self.setup.game.apply(&mut self.state, m);
+    }
+
+    fn key(&self) -> u64 {
+        // The crates' tables treat 0 as empty; canopy's keys are mixed 64-bit hashes.
+        self.setup.game.zobrist(&self.state).unwrap_or(0) | 1
+    }
+
+    /// The first player's value from canopy's evaluation (a rollout, or the game's result at a finished
+    /// position), scaled by [`SCALE`].
+    fn evaluation(&self, scratch: &mut Scratch<G::Action>) -> i64 {
+        let returns = if matches!(self.setup.game.to_move(&self.state), canopy_mcts::Turn::Terminal) {
+            self.setup.game.returns(&self.state)
+        } else {
+            self.setup.policy.rollout(&self.setup.game, &self.state, &mut scratch.rng, &mut scratch.moves)
+        };
+        (returns[0] * SCALE).round() as i64
+    }
+}
+
+/// A crate worker's rollout state: its random numbers (one stream per worker thread) and move buffer.
+pub(crate) struct Scratch<A> {
+    rng: Rng,
+    moves: Vec<A>,
+}
+
+/// Streams handed out to the crates' worker threads, in the order they start.
+static STREAMS: AtomicU64 = AtomicU64::new(0);
+
+impl<A> Default for Scratch<A> {
+    fn default() -> Self {
+        Scratch { rng: canopy_mcts::rng::seeded(1, STREAMS.fetch_add(1, Ordering::Relaxed)), moves: Vec::new() }
+    }
+}
+
+/// The same glue for both crates (treant is a fork of mcts with the same traits).
+macro_rules! crate_engine {
+    ($module:ident, $krate:ident, $run:ident) => {
+        mod $module {
+            use std::marker::PhantomData;
+
+            use canopy_mcts::{Game, Policy};
+            use $krate::transposition_table::{ApproxTable, TranspositionHash};
+            use $krate::tree_policy::UCTPolicy;
+            use $krate::{CycleBehaviour, Evaluator, GameState, MoveList, SearchHandle, MCTS};
+
+            use crate::{Position, Scratch, SCALE};
+
+            impl<G: Game<Returns = [f64; 2]>, P: Policy<G>> GameState for Position<G, P> {
+                type Move = G::Action;
+                type Player = usize;
+                type MoveList = Vec<G::Action>;
+
+                fn current_player(&self) -> usize {
+                    self.player()
+                }
+
+                fn available_moves(&self) -> Vec<G::Action> {
+                    self.moves()
+                }
+
+                fn make_move(&mut self, m: &G::Action) {
+                    self.play(*m)
+                }
+            }
+
+            impl<G: Game<Returns = [f64; 2]>, P: Policy<G>> TranspositionHash for Position<G, P> {
+                fn hash(&self) -> u64 {
+                    self.key()
+                }
+            }
+
+            pub(crate) struct Eval<G, P>(PhantomData<fn() -> (G, P)>);
+
+            impl<G: Game<Returns = [f64; 2]> + 'static, P: Policy<G> + 'static> Evaluator<Spec<G, P>> for Eval<G, P> {
+                type StateEvaluation = i64;
+
+                fn evaluate_new_state(
+                    &self,
+                    state: &Position<G, P>,
+                    moves: &MoveList<Spec<G, P>>,
+                    handle: Option<SearchHandle<Spec<G, P>>>,
+                ) -> (Vec<()>, i64) {
+                    let value = match handle {
+                        Some(mut h) => state.evaluation(&mut h.thread_data().extra_data),
+                        None => state.evaluation(&mut Scratch::default()),
+                    };
+                    (vec![(); moves.len()], value)
+                }
+
+                fn evaluate_existing_state(&self, _: &Position<G, P>, e: &i64, _: SearchHandle<Spec<G, P>>) -> i64 {
+                    *e
+                }
+
+                fn interpret_evaluation_for_player(&self, e: &i64, player: &usize) -> i64 {
+                    if *player == 0 {
+                        *e
+                    } else {
+                        SCALE as i64 - *e
+                    }
+                }
+            }
+
+            pub(crate) struct Spec<G, P>(PhantomData<fn() -> (G, P)>);
+
+            impl<G: Game<Returns = [f64; 2]> + 'static, P: Policy<G> + 'static> MCTS for Spec<G, P> {
+                type State = Position<G, P>;
+                type Eval = Eval<G, P>;
+                type NodeData = ();
+                type ExtraThreadData = Scratch<G::Action>;
+                type TreePolicy = UCTPolicy;
+                type TranspositionTable = ApproxTable<Self>;
+
+                fn cycle_behaviour(&self) -> CycleBehaviour<Self> {
+                    CycleBehaviour::UseCurrentEvalWhenCycleDetected
+                }
+            }
+
+            pub(crate) fn run<G: Game<Returns = [f64; 2]> + 'static, P: Policy<G> + 'static>(
+                setup: &'static crate::Setup<G, P>,
+                exploration: f64,
+                playouts: u32,
+                threads: usize,
+            ) -> crate::Run {
+                let start = std::time::Instant::now();
+                let root = Position { setup, state: setup.root.clone() };
+                let table = ApproxTable::new((2 * playouts as usize).next_power_of_two());
+                let policy = UCTPolicy::new(SCALE * exploration / 2.0);
+                let mut manager = $krate::MCTSManager::new(root, Spec(PhantomData), Eval(PhantomData), policy, table);
+                manager.playout_n_parallel(playouts, threads);
+                let secs = start.elapsed().as_secs_f64();
+                let best = manager.best_move().map(|m| setup.game.action_name(&m));
+                let nodes = manager.tree().num_nodes() as u64;
+                crate::Run { secs, best, nodes }
+            }
+        }
+
+        pub(crate) use $module::run as $run;
+    };
+}
+
+mod crates {
+    crate_engine!(with_mcts, mcts, mcts_search);
+    crate_engine!(with_treant, treant, treant_search);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use canopy_mcts::games::synthetic::SyntheticState;
+
+    /// The minimax value for the first player (1 win, 0.5 draw, 0 loss) of `state`.
+    fn minimax(game: &Synthetic, state: &SyntheticState) -> f64 {
+        let mut moves = Vec::new();
+        game.legal_actions(state, &mut moves);
+        if moves.is_empty() {
+            return game.returns(state)[0];
+        }
+        let values = moves.iter().map(|&m| {
+            let mut next = *state;
+            game.apply(&mut next, m);
+            minimax(game, &next)
+        });
+        if state.ply.is_multiple_of(2) {
+            values.fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            values.fold(f64::INFINITY, f64::min)
+        }
+    }
+
+    fn args(argv: &[&str]) -> Args {
+        Args::parse_from(std::iter::once("canopy-compare").chain(argv.iter().copied()))
+    }
+
+    /// Every engine, on one and two threads, plays the one root move that minimax proves to win in three
+    /// small trees where a search that let both players maximise the first player's value would find every
+    /// root move winning: the glue (players, values, scaling) gives the crates the same game.
+    #[test]
+    fn every_engine_finds_the_minimax_move() {
+        for (branching, depth) in [(4, 4), (5, 4), (6, 4)] {
+            let game = Synthetic::new(branching, depth).unwrap();
+            let root = game.start();
+            let values: Vec<f64> = (0..branching as u8)
+                .map(|m| {
+                    let mut next = root;
+                    game.apply(&mut next, m);
+                    minimax(&game, &next)
+                })
+                .collect();
+            let winning: Vec<usize> = (0..values.len()).filter(|&m| values[m] == 1.0).collect();
+            assert_eq!(winning.len(), 1, "{branching}x{depth}: {values:?}");
+            let setup: &'static _ = Box::leak(Box::new(Setup { game, policy: SyntheticPolicy, root }));
+            for engine in [Engine::Canopy, Engine::Mcts, Engine::Treant] {
+                for threads in [1, 2] {
+                    let run = search(engine, setup, &args(&[]), 50_000, threads);
+                    let m = run.best.unwrap_or_else(|| panic!("{engine:?} on {threads} threads chose no move"));
+                    assert_eq!(
+                        m,
+                        winning[0].to_string(),
+                        "{engine:?} on {threads} threads, {branching}x{depth}: chose {m}, minimax {values:?}"
+                    );
+                    assert!(run.nodes > 1 && run.secs > 0.0);
+                }
+            }
+        }
+    }
+
+    /// Gomoku with uniform rollouts: every engine, on one and two threads, blocks a four. On a 7x7 board
+    /// White holds 0,6 to 3,6 (the board's edge closes one end) and Black, to move, has no four of its
+    /// own, so every move but 4,6 loses at once.
+    #[test]
+    fn every_engine_blocks_a_four_at_gomoku() {
+        let game = Gomoku::try_new(7, Rule::Freestyle).unwrap();
+        let root = game.from_moves("0,0 0,6 2,0 1,6 4,0 2,6 0,3 3,6").unwrap();
+        let setup: &'static _ = Box::leak(Box::new(Setup { game, policy: UniformPolicy, root }));
+        for engine in [Engine::Canopy, Engine::Mcts, Engine::Treant] {
+            for threads in [1, 2] {
+                let run = search(engine, setup, &args(&["--game", "gomoku"]), 20_000, threads);
+                assert_eq!(run.best.as_deref(), Some("4,6"), "{engine:?} on {threads} threads");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        let bad =
+            |argv: &[&str]| match Args::try_parse_from(std::iter::once("canopy-compare").chain(argv.iter().copied())) {
+                Err(_) => true,
+                Ok(a) => run(&a).is_err(),
+            };
+        assert!(bad(&["--threads", "1,1"]));
+        assert!(bad(&["--threads", "0"]));
+        assert!(bad(&["--engines", "canopy,canopy"]));
+        assert!(bad(&["--engines", "alphazero"]));
+        assert!(bad(&["--branching", "1"]));
+        assert!(bad(&["--depth", "65"]));
+        assert!(bad(&["--game", "gomoku", "--size", "4"]));
+        assert!(bad(&["--game", "chess"]));
+        assert!(bad(&["--exploration", "-1"]));
+        assert!(bad(&["--playouts", "0"]));
+    }
+}
