@@ -14,8 +14,9 @@
 //! same; their UCT term is `C·2·sqrt(ln(N+1)/n)`, so `C = SCALE · c / 2` gives canopy's `c·sqrt(ln N / n)`.
 //!
 //! A run's time is the wall time from building the engine's search (tree, table, threads) to the end of the
-//! last playout; dropping the tree is not timed. Each (engine, thread count) runs `--repeat` times and the
-//! fastest counts.
+//! last playout; dropping the tree is not timed. Each engine first runs one untimed search (a process's
+//! first searches fault in memory that later ones reuse); then each (engine, thread count) runs `--repeat`
+//! times and the fastest counts.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -36,15 +37,15 @@ struct Args {
     /// The game: canopy's synthetic tree, or Gomoku from the empty board with uniform rollouts.
     #[arg(long, value_enum, default_value_t = GameArg::Synthetic)]
     game: GameArg,
-    /// Gomoku's board side (5 to 20).
-    #[arg(long, default_value_t = 9)]
-    size: usize,
-    /// The synthetic tree's moves per position (2 to 64).
-    #[arg(long, default_value_t = 8)]
-    branching: u32,
-    /// The synthetic tree's plies from the root to the leaves (1 to 64).
-    #[arg(long, default_value_t = 12)]
-    depth: u32,
+    /// Gomoku's board side (5 to 20) [default: 9].
+    #[arg(long)]
+    size: Option<usize>,
+    /// The synthetic tree's moves per position (2 to 64) [default: 8].
+    #[arg(long)]
+    branching: Option<u32>,
+    /// The synthetic tree's plies from the root to the leaves (1 to 64) [default: 12].
+    #[arg(long)]
+    depth: Option<u32>,
     /// Playouts per search [default: synthetic 100000, Gomoku 20000].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     playouts: Option<u32>,
@@ -147,12 +148,18 @@ fn run(args: &Args) -> Result<(), String> {
     }
     match args.game {
         GameArg::Synthetic => {
-            let game = Synthetic::new(args.branching, args.depth)?;
+            if args.size.is_some() {
+                return Err("--size is Gomoku's board side; the synthetic tree takes --branching and --depth".into());
+            }
+            let game = Synthetic::new(args.branching.unwrap_or(8), args.depth.unwrap_or(12))?;
             let setup = Setup { game, policy: SyntheticPolicy, root: game.start() };
             measure(Box::leak(Box::new(setup)), args, 100_000)
         }
         GameArg::Gomoku => {
-            let game = Gomoku::try_new(args.size, Rule::Freestyle).map_err(|e| e.to_string())?;
+            if args.branching.is_some() || args.depth.is_some() {
+                return Err("--branching and --depth shape the synthetic tree; Gomoku takes --size".into());
+            }
+            let game = Gomoku::try_new(args.size.unwrap_or(9), Rule::Freestyle).map_err(|e| e.to_string())?;
             let root = game.new_game();
             measure(Box::leak(Box::new(Setup { game, policy: UniformPolicy, root })), args, 20_000)
         }
@@ -167,6 +174,8 @@ where
     let playouts = args.playouts.unwrap_or(default_playouts);
     let mut rows = Vec::new();
     for &engine in &args.engines {
+        // One untimed search first: a process's first searches fault in memory the later ones reuse.
+        search(engine, setup, args, playouts, args.threads[0] as usize);
         let mut one_thread = None;
         for &threads in &args.threads {
             let runs: Vec<Run> =
@@ -197,9 +206,9 @@ where
     if args.json {
         let out = serde_json::json!({
             "game": args.game,
-            "size": (args.game == GameArg::Gomoku).then_some(args.size),
-            "branching": (args.game == GameArg::Synthetic).then_some(args.branching),
-            "depth": (args.game == GameArg::Synthetic).then_some(args.depth),
+            "size": (args.game == GameArg::Gomoku).then(|| args.size.unwrap_or(9)),
+            "branching": (args.game == GameArg::Synthetic).then(|| args.branching.unwrap_or(8)),
+            "depth": (args.game == GameArg::Synthetic).then(|| args.depth.unwrap_or(12)),
             "playouts": playouts,
             "repeat": args.repeat,
             "exploration": args.exploration,
@@ -524,6 +533,8 @@ mod tests {
         assert!(bad(&["--depth", "65"]));
         assert!(bad(&["--game", "gomoku", "--size", "4"]));
         assert!(bad(&["--game", "chess"]));
+        assert!(bad(&["--size", "9"]));
+        assert!(bad(&["--game", "gomoku", "--depth", "4"]));
         assert!(bad(&["--exploration", "-1"]));
         assert!(bad(&["--playouts", "0"]));
     }
