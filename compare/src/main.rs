@@ -1,24 +1,23 @@
-//! canopy's search against the `mcts` (0.3) and `treant` (0.4) crates on the same game, the same
-//! positions and the same evaluation: playouts per second at each thread count, and each engine's speedup
-//! over its own one-thread rate.
+//! canopy's search against the `mcts` (0.3) and `treant` (0.4) crates on the same game, the same positions and the
+//! same evaluation: playouts per second at each thread count, and each engine's speedup over its own one-thread
+//! rate.
 //!
 //! Games (`--game`): canopy's synthetic P-game (`canopy_mcts::games::synthetic`, what `canopy bench --game
-//! synthetic` searches: a pseudo-random value per move and a constant-time evaluation, so the figures are
-//! the engines' own cost per playout), and freestyle Gomoku (`--size`, default 9) and tic-tac-toe from the
-//! empty board with uniform random rollouts (`canopy_mcts::UniformPolicy`, every legal move a candidate):
-//! `canopy bench`'s hot roots. All three engines
-//! call canopy's code for the rules and for the evaluation of a new node (the synthetic tree's logistic
-//! evaluation, or one rollout), and run UCT with one new node per playout, a transposition table, and one
-//! virtual visit of value 0 per playout in progress (the crates' `virtual_loss` 0 counts the visit on the
-//! way down and adds the value on the way up; canopy's `--virtual-loss 1` counts the same). The crates'
-//! evaluations are whole numbers, so values are scaled by [`SCALE`] and their exploration constant by the
-//! same; their UCT term is `C·2·sqrt(ln(N+1)/n)`, so `C = SCALE · c / 2` gives canopy's `c·sqrt(ln N / n)`.
+//! synthetic` searches: a pseudo-random value per move and a constant-time evaluation, so the figures are the
+//! engines' own cost per playout), and freestyle Gomoku (`--size`, default 9) and tic-tac-toe from the empty board
+//! with uniform random rollouts (`canopy_mcts::UniformPolicy`, every legal move a candidate): `canopy bench`'s hot
+//! roots. All three engines call canopy's code for the rules and for the evaluation of a new node (the synthetic
+//! tree's logistic evaluation, or one rollout), and run UCT with one new node per playout, a transposition table,
+//! and one virtual visit of value 0 per playout in progress (the crates' `virtual_loss` 0 counts the visit on the
+//! way down and adds the value on the way up; canopy's `--virtual-loss 1` counts the same). The crates' evaluations
+//! are whole numbers, so values are scaled by [`SCALE`] and their exploration constant by the same; their UCT term
+//! is `C·2·sqrt(ln(N+1)/n)`, so `C = SCALE · c / 2` gives canopy's `c·sqrt(ln N / n)`.
 //!
-//! A run's time is the wall time from building the engine's search (tree, table, threads) to the end of the
-//! last playout; dropping the tree is not timed. A run's rate is the playouts it did over that time (canopy
-//! stops early when MCTS-Solver proves the root, as on tic-tac-toe). Each engine first runs one untimed search (a process's
-//! first searches fault in memory that later ones reuse); then each (engine, thread count) runs `--repeat`
-//! times and the highest rate counts.
+//! A run's time is the wall time from building the engine's search (tree, table, threads) to the end of the last
+//! playout; dropping the tree is not timed. A run's rate is the playouts it did over that time (canopy stops early
+//! when MCTS-Solver proves the root). Each engine first runs one untimed search (a process's
+//! first searches fault in memory that later ones reuse); then each (engine, thread count) runs `--repeat` times
+//! and the highest rate counts.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
