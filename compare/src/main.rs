@@ -26,6 +26,7 @@ use canopy_mcts::games::gomoku::{Gomoku, Rule};
 use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::rng::Rng;
+use canopy_mcts::search::MAX_EXPLORATION;
 use canopy_mcts::{Game, Policy, Search, SearchParams, UniformPolicy};
 use clap::{Parser, ValueEnum};
 use serde::Serialize;
@@ -33,8 +34,32 @@ use serde::Serialize;
 /// Evaluations for the crates are whole numbers: a winning chance `p` is `round(p · SCALE)`.
 const SCALE: f64 = 1_000_000.0;
 
+/// Most playouts a search may ask for. The crates keep every node in memory with its moves (and make a
+/// table of two slots a playout up front), and a failed allocation aborts the process; canopy searches
+/// with [`CANOPY_MEMORY_BYTES`]. Gomoku's limit is lower ([`max_playouts`]).
+const MAX_PLAYOUTS: u32 = 5_000_000;
+
+/// Bytes a search's tree may hold, about, for the largest search allowed ([`max_playouts`]): the moves
+/// of every expanded node at 48 bytes each and 256 more a node.
+const TREE_BYTES: u64 = 4 << 30;
+
+/// canopy's memory budget here: above what the largest search allowed needs, so that it adds a node a
+/// playout as the crates do (a search that still runs out is refused, [`search`]).
+const CANOPY_MEMORY_BYTES: usize = 8 << 30;
+
+const AFTER_HELP: &str = "\
+Columns: playouts (of the fastest run: fewer than asked only if a search stopped early), playouts/s (the
+fastest run of --repeat), speedup (over the same engine's one-thread rate, when 1 is in --threads), best
+ms and slow ms (the fastest and slowest run's wall time), nodes and move (the fastest run's tree size and
+chosen root move). canopy runs without MCTS-Solver here (the crates have none), so all three do the same
+playouts. Each engine runs one untimed search at the first thread count before the timed ones.";
+
 #[derive(Parser)]
-#[command(about = "canopy against the mcts and treant crates on the same game, positions and evaluation")]
+#[command(
+    about = "canopy against the mcts and treant crates on the same game, positions and evaluation",
+    after_help = AFTER_HELP,
+    allow_negative_numbers = true
+)]
 struct Args {
     /// The game: canopy's synthetic tree, or Gomoku or tic-tac-toe from the empty board with uniform
     /// rollouts.
@@ -49,10 +74,11 @@ struct Args {
     /// The synthetic tree's plies from the root to the leaves (1 to 64) [default: 12].
     #[arg(long)]
     depth: Option<u32>,
-    /// Playouts per search [default: synthetic 100000, Gomoku 20000, tic-tac-toe 50000].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Playouts per search, 1 to 5000000 (Gomoku: fewer on large boards) [default: synthetic 100000,
+    /// Gomoku 20000, tic-tac-toe 50000].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PLAYOUTS as i64))]
     playouts: Option<u32>,
-    /// Thread counts, comma-separated.
+    /// Thread counts, comma-separated, each 1 to 1024.
     #[arg(long, value_delimiter = ',', default_value = "1,2", value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Vec<u32>,
     /// Searches per (engine, thread count); the highest rate counts.
@@ -61,7 +87,8 @@ struct Args {
     /// Engines to run, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "canopy,mcts,treant")]
     engines: Vec<Engine>,
-    /// UCT exploration constant on values in [0, 1] (canopy's `--exploration`).
+    /// UCT exploration constant c of `q + c·sqrt(ln N / n)`, with values q in [0, 1]: above 0, at most
+    /// 100 (canopy's `--exploration`).
     #[arg(long, default_value_t = 1.0)]
     exploration: f64,
     /// Do not pin canopy's workers to cores (the crates do not pin theirs).
@@ -140,8 +167,11 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    if !(args.exploration.is_finite() && args.exploration > 0.0) {
-        return Err(format!("--exploration {} is not a positive number", args.exploration));
+    if !(args.exploration > 0.0 && args.exploration <= MAX_EXPLORATION) {
+        return Err(format!(
+            "--exploration {:?} is not a number above 0 and at most {MAX_EXPLORATION}",
+            args.exploration
+        ));
     }
     for (i, t) in args.threads.iter().enumerate() {
         if args.threads[..i].contains(t) {
@@ -158,7 +188,8 @@ fn run(args: &Args) -> Result<(), String> {
             if args.size.is_some() {
                 return Err("--size is Gomoku's board side; the synthetic tree takes --branching and --depth".into());
             }
-            let game = Synthetic::new(args.branching.unwrap_or(8), args.depth.unwrap_or(12))?;
+            let game =
+                Synthetic::new(args.branching.unwrap_or(8), args.depth.unwrap_or(12)).map_err(|e| format!("--{e}"))?;
             let setup = Setup { game, policy: SyntheticPolicy, root: game.start() };
             measure(Box::leak(Box::new(setup)), args, 100_000)
         }
@@ -166,8 +197,18 @@ fn run(args: &Args) -> Result<(), String> {
             if args.branching.is_some() || args.depth.is_some() {
                 return Err("--branching and --depth shape the synthetic tree; Gomoku takes --size".into());
             }
-            let game = Gomoku::try_new(args.size.unwrap_or(9), Rule::Freestyle).map_err(|e| e.to_string())?;
+            let game = Gomoku::try_new(args.size.unwrap_or(9), Rule::Freestyle).map_err(|e| format!("--size: {e}"))?;
             let root = game.new_game();
+            let most = max_playouts(game.size() * game.size());
+            if args.playouts.is_some_and(|p| p > most) {
+                return Err(format!(
+                    "--playouts {asked} is more than {most}, the most on a {side}x{side} board: every engine keeps \
+                     each node's {moves} moves in memory",
+                    asked = args.playouts.unwrap_or(0),
+                    side = game.size(),
+                    moves = game.size() * game.size()
+                ));
+            }
             measure(Box::leak(Box::new(Setup { game, policy: UniformPolicy, root })), args, 20_000)
         }
         GameArg::Tictactoe => {
@@ -180,6 +221,13 @@ fn run(args: &Args) -> Result<(), String> {
     }
 }
 
+/// The most playouts a search may ask for on a game of `moves` moves at the root: [`MAX_PLAYOUTS`], or
+/// fewer when that many nodes of `moves` moves would hold more than [`TREE_BYTES`].
+fn max_playouts(moves: usize) -> u32 {
+    let per_node = 48 * moves as u64 + 256;
+    (TREE_BYTES / per_node).min(u64::from(MAX_PLAYOUTS)) as u32
+}
+
 fn measure<G, P>(setup: &'static Setup<G, P>, args: &Args, default_playouts: u32) -> Result<(), String>
 where
     G: Game<Returns = [f64; 2]> + 'static,
@@ -189,33 +237,38 @@ where
     let mut rows = Vec::new();
     for &engine in &args.engines {
         // One untimed search first: a process's first searches fault in memory the later ones reuse.
-        search(engine, setup, args, playouts, args.threads[0] as usize);
-        let mut one_thread = None;
+        search(engine, setup, args, playouts, args.threads[0] as usize)?;
+        let first_row = rows.len();
         for &threads in &args.threads {
-            let runs: Vec<Run> =
-                (0..args.repeat).map(|_| search(engine, setup, args, playouts, threads as usize)).collect();
+            let runs = (0..args.repeat)
+                .map(|_| search(engine, setup, args, playouts, threads as usize))
+                .collect::<Result<Vec<Run>, String>>()?;
             let rate = |r: &Run| r.playouts as f64 / r.secs;
             let fastest = runs.iter().max_by(|a, b| rate(a).total_cmp(&rate(b))).expect("repeat is at least 1");
             let slowest = runs.iter().map(|r| r.secs).fold(0.0, f64::max);
             let pps = rate(fastest);
-            if threads == 1 {
-                one_thread = Some(pps);
-            }
-            let row = Row {
+            rows.push(Row {
                 engine,
                 threads,
                 playouts: fastest.playouts,
                 best_ms: fastest.secs * 1e3,
                 slowest_ms: slowest * 1e3,
                 playouts_per_sec: pps,
-                speedup: one_thread.map(|one| pps / one),
+                speedup: None,
                 nodes: fastest.nodes,
                 best_move: fastest.best.clone(),
-            };
-            if !args.json {
-                print_row(&row, rows.is_empty());
+            });
+        }
+        // Each speedup over this engine's one-thread rate, wherever 1 is in the list.
+        let mine = &mut rows[first_row..];
+        let one = mine.iter().find(|r| r.threads == 1).map(|r| r.playouts_per_sec);
+        for row in mine.iter_mut() {
+            row.speedup = one.map(|one| row.playouts_per_sec / one);
+        }
+        if !args.json {
+            for (i, row) in rows[first_row..].iter().enumerate() {
+                print_row(row, first_row + i == 0);
             }
-            rows.push(row);
         }
     }
     if args.json {
@@ -227,7 +280,7 @@ where
             "playouts": playouts,
             "repeat": args.repeat,
             "exploration": args.exploration,
-            "pinned": !args.no_pin,
+            "canopy_pinned": !args.no_pin,
             "results": rows,
         });
         println!("{}", serde_json::to_string_pretty(&out).expect("plain data"));
@@ -257,7 +310,18 @@ fn print_row(row: &Row, first: bool) {
     );
 }
 
-fn search<G, P>(engine: Engine, setup: &'static Setup<G, P>, args: &Args, playouts: u32, threads: usize) -> Run
+/// One timed search.
+///
+/// # Errors
+/// When canopy's search ran out of its memory budget ([`CANOPY_MEMORY_BYTES`]) and so did not add a node
+/// a playout as the crates do.
+fn search<G, P>(
+    engine: Engine,
+    setup: &'static Setup<G, P>,
+    args: &Args,
+    playouts: u32,
+    threads: usize,
+) -> Result<Run, String>
 where
     G: Game<Returns = [f64; 2]> + 'static,
     P: Policy<G> + 'static,
@@ -269,15 +333,26 @@ where
                 threads,
                 pin_threads: !args.no_pin,
                 exploration: args.exploration,
+                // The crates have no MCTS-Solver: without it canopy does every playout asked, as they do.
+                solver: false,
+                memory_bytes: CANOPY_MEMORY_BYTES,
                 ..SearchParams::default()
             };
             let start = Instant::now();
             let report = Search::with_policy(&setup.game, &setup.policy, params).run(&setup.root);
             let secs = start.elapsed().as_secs_f64();
-            Run { secs, playouts: report.playouts, best: report.best_name, nodes: report.nodes }
+            if report.memory_limited {
+                return Err(format!(
+                    "canopy ran out of its {} GiB memory budget after {} nodes, so it did not add a node a playout \
+                     as the crates do: ask for fewer --playouts",
+                    CANOPY_MEMORY_BYTES >> 30,
+                    report.nodes
+                ));
+            }
+            Ok(Run { secs, playouts: report.playouts, best: report.best_name, nodes: report.nodes })
         }
-        Engine::Mcts => crates::mcts_search(setup, args.exploration, playouts, threads),
-        Engine::Treant => crates::treant_search(setup, args.exploration, playouts, threads),
+        Engine::Mcts => Ok(crates::mcts_search(setup, args.exploration, playouts, threads)),
+        Engine::Treant => Ok(crates::treant_search(setup, args.exploration, playouts, threads)),
     }
 }
 
@@ -505,7 +580,7 @@ mod tests {
             let setup: &'static _ = Box::leak(Box::new(Setup { game, policy: SyntheticPolicy, root }));
             for engine in [Engine::Canopy, Engine::Mcts, Engine::Treant] {
                 for threads in [1, 2] {
-                    let run = search(engine, setup, &args(&[]), 50_000, threads);
+                    let run = search(engine, setup, &args(&[]), 50_000, threads).unwrap();
                     let m = run.best.unwrap_or_else(|| panic!("{engine:?} on {threads} threads chose no move"));
                     assert_eq!(
                         m,
@@ -528,7 +603,7 @@ mod tests {
         let setup: &'static _ = Box::leak(Box::new(Setup { game, policy: UniformPolicy, root }));
         for engine in [Engine::Canopy, Engine::Mcts, Engine::Treant] {
             for threads in [1, 2] {
-                let run = search(engine, setup, &args(&["--game", "gomoku"]), 20_000, threads);
+                let run = search(engine, setup, &args(&["--game", "gomoku"]), 20_000, threads).unwrap();
                 assert_eq!(run.best.as_deref(), Some("4,6"), "{engine:?} on {threads} threads");
             }
         }
@@ -542,31 +617,46 @@ mod tests {
         let setup: &'static _ = Box::leak(Box::new(Setup { game: TicTacToe, policy: UniformPolicy, root }));
         for engine in [Engine::Canopy, Engine::Mcts, Engine::Treant] {
             for threads in [1, 2] {
-                let run = search(engine, setup, &args(&["--game", "tictactoe"]), 5_000, threads);
+                let run = search(engine, setup, &args(&["--game", "tictactoe"]), 5_000, threads).unwrap();
                 assert_eq!(run.best.as_deref(), Some("2"), "{engine:?} on {threads} threads");
             }
         }
     }
 
+    /// Each bad option is refused, and the message names the option.
     #[test]
-    fn bad_options_are_refused() {
-        let bad =
-            |argv: &[&str]| match Args::try_parse_from(std::iter::once("canopy-compare").chain(argv.iter().copied())) {
-                Err(_) => true,
-                Ok(a) => run(&a).is_err(),
-            };
-        assert!(bad(&["--threads", "1,1"]));
-        assert!(bad(&["--threads", "0"]));
-        assert!(bad(&["--engines", "canopy,canopy"]));
-        assert!(bad(&["--engines", "alphazero"]));
-        assert!(bad(&["--branching", "1"]));
-        assert!(bad(&["--depth", "65"]));
-        assert!(bad(&["--game", "gomoku", "--size", "4"]));
-        assert!(bad(&["--game", "chess"]));
-        assert!(bad(&["--size", "9"]));
-        assert!(bad(&["--game", "gomoku", "--depth", "4"]));
-        assert!(bad(&["--game", "tictactoe", "--size", "3"]));
-        assert!(bad(&["--exploration", "-1"]));
-        assert!(bad(&["--playouts", "0"]));
+    fn bad_options_are_refused_by_name() {
+        let refused = |argv: &[&str]| -> String {
+            match Args::try_parse_from(std::iter::once("canopy-compare").chain(argv.iter().copied())) {
+                Err(e) => e.to_string(),
+                Ok(a) => run(&a).expect_err(&format!("{argv:?} was accepted")),
+            }
+        };
+        for (argv, named) in [
+            (&["--threads", "1,1"][..], "--threads"),
+            (&["--threads", "0"], "--threads"),
+            (&["--threads", "1025"], "--threads"),
+            (&["--engines", "canopy,canopy"], "--engines"),
+            (&["--engines", "alphazero"], "--engines"),
+            (&["--branching", "1"], "--branching"),
+            (&["--depth", "65"], "--depth"),
+            (&["--game", "gomoku", "--size", "4"], "--size"),
+            (&["--game", "chess"], "--game"),
+            (&["--size", "9"], "--size"),
+            (&["--game", "gomoku", "--depth", "4"], "--depth"),
+            (&["--game", "tictactoe", "--size", "3"], "--size"),
+            (&["--exploration", "-1"], "--exploration"),
+            (&["--exploration", "0"], "--exploration"),
+            (&["--exploration", "nan"], "--exploration"),
+            (&["--exploration", "1e303"], "--exploration"),
+            (&["--playouts", "0"], "--playouts"),
+            (&["--playouts", "-5"], "--playouts"),
+            (&["--playouts", "5000001"], "--playouts"),
+            (&["--game", "gomoku", "--size", "20", "--playouts", "3000000"], "--playouts"),
+            (&["--repeat", "0"], "--repeat"),
+        ] {
+            let message = refused(argv);
+            assert!(message.contains(named), "{argv:?}: {message}");
+        }
     }
 }
