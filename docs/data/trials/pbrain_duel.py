@@ -6,6 +6,11 @@ an occupied or off-board move loses. Each engine gets the position with BOARD on
 opponent's moves with TURN after that.
 
     python3 pbrain_duel.py "CMD_A" "CMD_B" --openings 20 --seed 1 [--first K] [--size 15]
+
+The protocol flow is scripts/brain_match.py's; this copy exists to reproduce the series recorded in
+docs/data/strength/gomoku15-p20000-t1-uct1-vs-uct2.jsonl, whose openings are scripts/gomoku_ab.py's (its
+stones in the order drawn, which sets their colours; brain_match.py draws them into a set) and which
+sends no time limit. New series should use scripts/brain_match.py.
 """
 import argparse, random, shlex, subprocess, sys, json
 
