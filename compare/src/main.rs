@@ -135,7 +135,8 @@ struct Setup<G: Game, P> {
 /// One timed search.
 struct Run {
     secs: f64,
-    /// Playouts done: the requested count, or fewer when canopy's MCTS-Solver proved the root first.
+    /// Playouts done: the count asked for (canopy runs without MCTS-Solver here, which could end a search
+    /// once the root is proven).
     playouts: u64,
     /// The root move the engine would play, by the game's name for it.
     best: Option<String>,
