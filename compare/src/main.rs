@@ -601,13 +601,7 @@ mod tests {
     fn every_engine_blocks_a_four_at_gomoku() {
         let game = Gomoku::try_new(7, Rule::Freestyle).unwrap();
         let root = game.from_moves("0,0 0,6 2,0 1,6 4,0 2,6 0,3 3,6").unwrap();
-        let setup: &'static _ = Box::leak(Box::new(Setup { game, policy: UniformPolicy, root }));
-        for engine in [Engine::Canopy, Engine::Mcts, Engine::Treant] {
-            for threads in [1, 2] {
-                let run = search(engine, setup, &args(&["--game", "gomoku"]), 20_000, threads).unwrap();
-                assert_eq!(run.best.as_deref(), Some("4,6"), "{engine:?} on {threads} threads");
-            }
-        }
+        every_engine_plays(Setup { game, policy: UniformPolicy, root }, "gomoku", 20_000, "4,6");
     }
 
     /// Tic-tac-toe with uniform rollouts: every engine, on one and two threads, takes the win at cell 2
@@ -615,11 +609,21 @@ mod tests {
     #[test]
     fn every_engine_takes_the_win_at_tictactoe() {
         let root = TicTacToeState::parse("xx./oo./...").unwrap();
-        let setup: &'static _ = Box::leak(Box::new(Setup { game: TicTacToe, policy: UniformPolicy, root }));
+        every_engine_plays(Setup { game: TicTacToe, policy: UniformPolicy, root }, "tictactoe", 5_000, "2");
+    }
+
+    /// Asserts that every engine, on one and two threads, plays `expected` from `setup`'s position with
+    /// `playouts` playouts (`game`: the `--game` value).
+    fn every_engine_plays<G, P>(setup: Setup<G, P>, game: &str, playouts: u32, expected: &str)
+    where
+        G: Game<Returns = [f64; 2]> + 'static,
+        P: Policy<G> + 'static,
+    {
+        let setup: &'static _ = Box::leak(Box::new(setup));
         for engine in [Engine::Canopy, Engine::Mcts, Engine::Treant] {
             for threads in [1, 2] {
-                let run = search(engine, setup, &args(&["--game", "tictactoe"]), 5_000, threads).unwrap();
-                assert_eq!(run.best.as_deref(), Some("2"), "{engine:?} on {threads} threads");
+                let run = search(engine, setup, &args(&["--game", game]), playouts, threads).unwrap();
+                assert_eq!(run.best.as_deref(), Some(expected), "{engine:?} on {threads} threads");
             }
         }
     }
