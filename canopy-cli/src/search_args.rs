@@ -14,7 +14,7 @@ use std::ops::Deref;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
 use canopy_mcts::param::Settings;
-use canopy_mcts::search::{Backup, ChanceSelection, SearchParams, Selection};
+use canopy_mcts::search::{Backup, ChanceSelection, SearchParams, Selection, Statistics};
 
 use super::common::parse_memory;
 use super::params;
@@ -55,6 +55,8 @@ pub struct SearchArgs {
     pub chance: ChanceSelection,
     /// `--backup` (`None`: the game's default).
     pub backup: Option<Backup>,
+    /// `--statistics`.
+    pub statistics: Statistics,
     /// `--no-progress`: no progress lines on stderr.
     pub no_progress: bool,
     /// The game's defaults (its [`Profile::defaults`]): exploration and backup where not given.
@@ -235,6 +237,7 @@ impl SearchArgs {
             no_solver: !p.solver,
             chance: p.chance,
             backup: was("backup").then_some(p.backup),
+            statistics: p.statistics,
             no_progress,
             defaults,
             exploration_for,
@@ -292,6 +295,7 @@ impl SearchArgs {
             solver: !self.no_solver,
             chance: self.chance,
             backup: self.backup.unwrap_or(self.defaults.backup),
+            statistics: self.statistics,
             ..self.defaults.clone()
         };
         if let Some(t) = self.threads {

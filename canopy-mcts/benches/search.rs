@@ -8,6 +8,8 @@
 //! default (uniform) rollouts: wide nodes (every selection scores dozens of children).
 //! `search/synthetic_root_*`: the same on the root of `canopy bench --game synthetic`'s tree (branching 8,
 //! depth 12, a constant-time evaluation): the tree's own cost per playout.
+//! Every search bench runs with the default node statistics (UCT2) and, named `..._edge`, with
+//! `Statistics::Edge` (UCT1), so that one run compares the two.
 //! `tt/*`: insert and probe of 65 536 distinct keys into a table of 131 072 slots (half full), counted per
 //! key. The number of keys the table keeps (linear probing gives up after 8 occupied slots) is printed.
 //!
@@ -25,7 +27,7 @@ use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
 use canopy_mcts::games::tictactoe::TicTacToe;
 use canopy_mcts::internals::{Lookup, TranspositionTable, Vacancy};
 use canopy_mcts::internals::{Node, NodeKind};
-use canopy_mcts::search::{Search, SearchParams};
+use canopy_mcts::search::{Search, SearchParams, Statistics};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
 /// Playouts per 2048 search.
@@ -41,8 +43,16 @@ const PLAYOUTS_SYNTHETIC: u64 = 100_000;
 /// Keys inserted into and probed from the transposition table.
 const KEYS: usize = 1 << 16;
 
+/// The statistics the search benches run with, and the suffix of their names.
+const STATISTICS: [(&str, Statistics); 2] = [("", Statistics::Node), ("_edge", Statistics::Edge)];
+
 fn params(playouts: u64, threads: usize) -> SearchParams {
     SearchParams { playouts: Some(playouts), threads, seed: 1, ..SearchParams::default() }
+}
+
+/// [`params`] with `statistics`.
+fn params_with(playouts: u64, threads: usize, statistics: Statistics) -> SearchParams {
+    SearchParams { statistics, ..params(playouts, threads) }
 }
 
 fn search(c: &mut Criterion) {
@@ -55,13 +65,15 @@ fn search(c: &mut Criterion) {
         println!("2048 {name}: {PLAYOUTS_2048} playouts, 1 thread, seed 1: {nodes} nodes");
         group.throughput(Throughput::Elements(PLAYOUTS_2048));
         for threads in [1, 2] {
-            group.bench_function(format!("g2048_{name}_{threads}t"), |b| {
-                b.iter(|| {
-                    Search::with_policy(&G2048, &G2048Policy::default(), params(PLAYOUTS_2048, threads))
-                        .run(black_box(&root))
-                        .playouts
-                })
-            });
+            for (tag, st) in STATISTICS {
+                group.bench_function(format!("g2048_{name}_{threads}t{tag}"), |b| {
+                    b.iter(|| {
+                        Search::with_policy(&G2048, &G2048Policy::default(), params_with(PLAYOUTS_2048, threads, st))
+                            .run(black_box(&root))
+                            .playouts
+                    })
+                });
+            }
         }
     }
     // The eight-cell snake of `canopy bench --game snake` (10x10): a food-spawn chance node under the root's
@@ -74,11 +86,15 @@ fn search(c: &mut Criterion) {
     println!("snake {name}: {PLAYOUTS_SNAKE} playouts, 1 thread, seed 1: {nodes} nodes");
     group.throughput(Throughput::Elements(PLAYOUTS_SNAKE));
     for threads in [1, 2] {
-        group.bench_function(format!("snake_{name}_{threads}t"), |b| {
-            b.iter(|| {
-                Search::with_policy(&game, &policy, params(PLAYOUTS_SNAKE, threads)).run(black_box(&root)).playouts
-            })
-        });
+        for (tag, st) in STATISTICS {
+            group.bench_function(format!("snake_{name}_{threads}t{tag}"), |b| {
+                b.iter(|| {
+                    Search::with_policy(&game, &policy, params_with(PLAYOUTS_SNAKE, threads, st))
+                        .run(black_box(&root))
+                        .playouts
+                })
+            });
+        }
     }
     // `canopy bench --game gomoku --size 9`'s empty board, uniform rollouts.
     let game = Gomoku::new(9, Rule::Freestyle);
@@ -88,18 +104,26 @@ fn search(c: &mut Criterion) {
     println!("gomoku 9x9 empty: {PLAYOUTS_GOMOKU} playouts, 1 thread, seed 1: {nodes} nodes");
     group.throughput(Throughput::Elements(PLAYOUTS_GOMOKU));
     for threads in [1, 2] {
-        group.bench_function(format!("gomoku9_empty_{threads}t"), |b| {
-            b.iter(|| {
-                Search::with_policy(&game, &policy, params(PLAYOUTS_GOMOKU, threads)).run(black_box(&root)).playouts
-            })
-        });
+        for (tag, st) in STATISTICS {
+            group.bench_function(format!("gomoku9_empty_{threads}t{tag}"), |b| {
+                b.iter(|| {
+                    Search::with_policy(&game, &policy, params_with(PLAYOUTS_GOMOKU, threads, st))
+                        .run(black_box(&root))
+                        .playouts
+                })
+            });
+        }
     }
     let root = fixtures::tictactoe().into_iter().find(|f| f.name == "empty").expect("the empty board").state;
     group.throughput(Throughput::Elements(PLAYOUTS_TICTACTOE));
     for threads in [1, 2] {
-        group.bench_function(format!("tictactoe_empty_{threads}t"), |b| {
-            b.iter(|| Search::new(&TicTacToe, params(PLAYOUTS_TICTACTOE, threads)).run(black_box(&root)).playouts)
-        });
+        for (tag, st) in STATISTICS {
+            group.bench_function(format!("tictactoe_empty_{threads}t{tag}"), |b| {
+                b.iter(|| {
+                    Search::new(&TicTacToe, params_with(PLAYOUTS_TICTACTOE, threads, st)).run(black_box(&root)).playouts
+                })
+            });
+        }
     }
     // The tree's own cost: `canopy bench --game synthetic`'s tree (branching 8, depth 12).
     let game = Synthetic::new(8, 12).expect("a valid shape");
@@ -108,13 +132,15 @@ fn search(c: &mut Criterion) {
     println!("synthetic root: {PLAYOUTS_SYNTHETIC} playouts, 1 thread, seed 1: {nodes} nodes");
     group.throughput(Throughput::Elements(PLAYOUTS_SYNTHETIC));
     for threads in [1, 2] {
-        group.bench_function(format!("synthetic_root_{threads}t"), |b| {
-            b.iter(|| {
-                Search::with_policy(&game, &SyntheticPolicy, params(PLAYOUTS_SYNTHETIC, threads))
-                    .run(black_box(&root))
-                    .playouts
-            })
-        });
+        for (tag, st) in STATISTICS {
+            group.bench_function(format!("synthetic_root_{threads}t{tag}"), |b| {
+                b.iter(|| {
+                    Search::with_policy(&game, &SyntheticPolicy, params_with(PLAYOUTS_SYNTHETIC, threads, st))
+                        .run(black_box(&root))
+                        .playouts
+                })
+            });
+        }
     }
     group.finish();
 }

@@ -22,6 +22,9 @@
 //!   `Edge::in_flight_relaxed` (or incrementing it with `Relaxed` in `Edge::backup_relaxed`) → loom finds
 //!   a reader that sees a backup but not its selection, a count of 2^32 - 1; and adding the visits
 //!   before the selections in `Edge::add_backups_relaxed` → a count of 2^32 - 2.
+//! - `edge_value_backups_are_exact`: replacing the `fetch_add` in `Edge::add_value_relaxed` by a load and
+//!   a store → loom finds lost values (a sum of 2.25 instead of 4.75); and replacing the one in
+//!   `Edge::add_backups_relaxed` the same way → the batch's value lost (3.75).
 //! - `table_insert_and_probe`: making `probe` accept a slot whose key matches in its low 4 bits only and
 //!   dropping the check of the key stored in the node (`[I8]`) → loom finds a probe of key 21 that
 //!   returns the node of key 5.
@@ -224,6 +227,38 @@ fn batched_root_backups_are_exact() {
     });
 }
 
+/// Edge statistics (`Statistics::Edge`, UCT1): two workers back up a playout each through one edge, value
+/// then visit, and a third adds a batch of two (a flush of its batched first ply); no value and no visit
+/// is lost, and the virtual-loss count ends at 0.
+#[test]
+fn edge_value_backups_are_exact() {
+    loom::model(|| {
+        let edge = Arc::new(Edge::new(0u8, 1.0, 0.0));
+        let workers: Vec<_> = [1.5f64, 2.25]
+            .into_iter()
+            .map(|v| {
+                let edge = edge.clone();
+                thread::spawn(move || {
+                    edge.add_in_flight_relaxed();
+                    edge.add_value_relaxed(v);
+                    edge.backup_relaxed();
+                })
+            })
+            .collect();
+        let batch = {
+            let edge = edge.clone();
+            thread::spawn(move || edge.add_backups_relaxed(2, 1.0))
+        };
+        for w in workers {
+            w.join().unwrap();
+        }
+        batch.join().unwrap();
+        assert_eq!(edge.visits_relaxed(), 4);
+        assert_eq!(edge.value_sum_relaxed(), 4.75);
+        assert_eq!(edge.in_flight_relaxed(), 0, "virtual loss leaked");
+    });
+}
+
 /// A worker selects `edge` and backs up through it, another adds a batch of two backups (a flush of
 /// its root statistics, which never counted them as virtual loss), while a third reads the
 /// virtual-loss count (`selections - visits`): it is never negative (it would wrap to about 4 × 10^9)
@@ -240,7 +275,7 @@ fn virtual_loss_is_never_negative() {
                         edge.add_in_flight_relaxed();
                         edge.backup_relaxed();
                     } else {
-                        edge.add_backups_relaxed(2);
+                        edge.add_backups_relaxed(2, 0.0);
                     }
                 })
             })

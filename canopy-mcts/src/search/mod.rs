@@ -31,9 +31,9 @@ use crossbeam_utils::CachePadded;
 
 pub use node::Proof;
 pub use params::{
-    parse_bytes, physical_memory_bytes, Backup, ChanceSelection, SearchParams, Selection, DEFAULT_MEMORY_BYTES,
-    DEFAULT_PLAYOUTS, MAX_EXPAND_THRESHOLD, MAX_EXPLORATION, MAX_PLAYOUTS, MAX_THREADS, MAX_TIME_MS, MAX_VIRTUAL_LOSS,
-    MIN_MEMORY_BYTES,
+    parse_bytes, physical_memory_bytes, Backup, ChanceSelection, SearchParams, Selection, Statistics,
+    DEFAULT_MEMORY_BYTES, DEFAULT_PLAYOUTS, MAX_EXPAND_THRESHOLD, MAX_EXPLORATION, MAX_PLAYOUTS, MAX_THREADS,
+    MAX_TIME_MS, MAX_VIRTUAL_LOSS, MIN_MEMORY_BYTES,
 };
 pub use report::{ActionStats, ProvenNode, SearchReport, SolverStatus, TableStats, TreeAudit};
 pub use session::{AdvanceError, Event, Follower, Kept, Limits, Recycled, SearchHandle, Session, Snapshot};
@@ -367,7 +367,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
                         std::thread::sleep(Duration::from_millis(5).min(interval));
                         if Instant::now() >= next {
                             next += interval;
-                            observer(&progress_of(game, root, start, count_before, gauges));
+                            observer(&progress_of(game, root, start, count_before, gauges, params.statistics));
                         }
                     }
                 }
@@ -402,7 +402,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         let memory_bytes = tree::held_bytes(base, arenas, table.as_ref());
         let elapsed_ms = elapsed.as_secs_f64() * 1e3;
 
-        let actions = root_actions(game, root, root.visits_relaxed());
+        let actions = root_actions(game, root, root.visits_relaxed(), params.statistics);
         let (root_value, root_proof) = root_for_mover(game, root);
         let best = best_action(&actions);
         let mut pv = Vec::new();
@@ -411,7 +411,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             pv.extend(b.pv.iter().cloned());
         }
         let audit = params.audit.then(|| {
-            let mut a = audit_tree(root);
+            let mut a = audit_tree(root, params.statistics);
             a.evaluated_value_sum = total.root_value_sum;
             a.counted_nodes += u64::from(total.root_counted);
             a.miscounted_nodes += u64::from(total.root_miscounted);

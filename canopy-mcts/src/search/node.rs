@@ -1,7 +1,7 @@
 //! Tree nodes and edges: the shared, lock-free part of the search.
 //!
 //! ```text
-//!  Node (48 bytes)                                   Edge<M> (32 bytes for 2048)
+//!  Node (48 bytes)                                   Edge<M> (40 bytes for 2048)
 //!  ┌─────────────────────────────┐                   ┌────────────────────────┐
 //!  │ visits  AtomicU64           │  only grows       │ child  *Node  set once │
 //!  ├─────────────────────────────┤                   ├────────────────────────┤
@@ -11,15 +11,18 @@
 //!  ├─────────────────────────────┤                   │ u32       │ immutable  │
 //!  │ children *Edge  set once    │                   ├───────────┼────────────┤
 //!  ├─────────────────┬──┬──┬──┬──┤                   │ reward f32│ step M     │ immutable
-//!  │ block  u32      │ex│pl│kd│pf│                   └───────────┴────────────┘
-//!  ├─────────────────┼──┴──┴──┴──┤
-//!  │ expanded_at u32 │ (padding)  │
+//!  │ block  u32      │ex│pl│kd│pf│                   ├───────────┴────────────┤
+//!  ├─────────────────┼──┴──┴──┴──┤                   │ value_sum  AtomicF64   │ only grows* (UCT1)
+//!  │ expanded_at u32 │ (padding)  │                   └────────────────────────┘
 //!  └─────────────────┴────────────┘
 //!   block = length of the children block (bits 0..=30) and whether it is a pruned candidate set
 //!   (bit 31), set once; ex = expansion state, pl = perspective player, kd = kind, pf = MCTS-Solver proof;
-//!   expanded_at = visits when the block was published by one worker, set once
+//!   expanded_at = visits when the block was published by one worker, set once (and later only marked
+//!   uncounted)
 //! ```
-//! (*) `value_sum` changes only by adding backed-up values.
+//! (*) `value_sum` changes only by adding backed-up values. The node's is written with
+//! [`crate::search::Statistics::Node`] (UCT2), and for the root; the edge's with
+//! [`crate::search::Statistics::Edge`] (UCT1).
 //!
 //! Virtual loss lives on edges, not nodes: in a DAG a playout's path is a sequence of edges, and a
 //! node's in-flight count is the sum over its incoming edges.
@@ -176,13 +179,17 @@ pub struct Edge<M> {
     pub reward: f32,
     /// The move. Immutable.
     pub step: M,
+    /// Sum of the returns-to-go backed up through this edge, for its mover and without the edge's own
+    /// `reward` (Relaxed, [I4]). Written only by searches with [`crate::search::Statistics::Edge`] (UCT1,
+    /// where an edge's mean is `value_sum / visits + reward`), and copied with the edge.
+    value_sum: AtomicF64,
 }
 
 // Size targets from docs/ARCHITECTURE.md §3 (a Node is generic only through the edge pointer type).
 #[cfg(not(canopy_loom))]
 const _: () = assert!(std::mem::size_of::<Node<u8>>() <= 64);
 #[cfg(not(canopy_loom))]
-const _: () = assert!(std::mem::size_of::<Edge<Step<u8, (u8, u8)>>>() <= 32);
+const _: () = assert!(std::mem::size_of::<Edge<Step<u8, (u8, u8)>>>() <= 40);
 
 impl<M> Node<M> {
     /// A fresh, unpublished node.
@@ -284,6 +291,24 @@ impl<M> Node<M> {
     pub fn backup_single_writer(&self, value: f64) {
         self.value_sum.store(self.value_sum.load(Ordering::Relaxed) + value, Ordering::Relaxed);
         self.visits.store(self.visits.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+    }
+
+    /// Counts one visit without a value ([`crate::search::Statistics::Edge`] with one worker, which keeps
+    /// the node's count for [`Node::edge_visits_single_writer`] and the expansion threshold, and its
+    /// values on the edges): a load and a store ([I4], [I14]).
+    #[inline]
+    pub fn count_visit_single_writer(&self) {
+        self.visits.store(self.visits.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+    }
+
+    /// Marks the node's count as no longer giving its edges' visit sum ([I14]): a search with
+    /// [`crate::search::Statistics::Edge`] and several workers backs up through the edges without
+    /// counting the node. A load, and a store only the first time.
+    #[inline]
+    pub fn uncount_relaxed(&self) {
+        if self.expanded_at.load(Ordering::Relaxed) != UNCOUNTED {
+            self.expanded_at.store(UNCOUNTED, Ordering::Relaxed);
+        }
     }
 
     /// The published children block, loaded with Acquire so the edges it points to are fully built
@@ -391,11 +416,12 @@ impl<M> Node<M> {
 }
 
 impl<M> Edge<M> {
-    /// Sets the visit count of an edge that is not shared yet (a copy for a re-rooted tree, [I11]), with
+    /// Sets the statistics of an edge that is not shared yet (a copy for a re-rooted tree, [I11]), with
     /// no playout in progress.
-    pub fn restore_relaxed(&self, visits: u64) {
+    pub fn restore_relaxed(&self, visits: u64, value_sum: f64) {
         self.visits.store(visits, Ordering::Relaxed);
         self.selections.store(visits as u32, Ordering::Relaxed);
+        self.value_sum.store(value_sum, Ordering::Relaxed);
     }
 }
 
@@ -415,6 +441,12 @@ impl<M> Node<M> {
 
 #[cfg(any(test, canopy_loom))]
 impl<M> Edge<M> {
+    /// Sets the edge's value sum as if playouts whose returns-to-go sum to `value_sum` had been backed up
+    /// through it.
+    pub fn preload_value_relaxed(&self, value_sum: f64) {
+        self.value_sum.store(value_sum, Ordering::Relaxed);
+    }
+
     /// Sets the edge's visit count as if `visits` playouts had been backed up through it.
     pub fn preload_relaxed(&self, visits: u64) {
         self.visits.store(visits, Ordering::Relaxed);
@@ -432,6 +464,7 @@ impl<M> Edge<M> {
             prob,
             reward,
             step,
+            value_sum: AtomicF64::new(0.0),
         }
     }
 
@@ -493,6 +526,35 @@ impl<M> Edge<M> {
         self.visits.load(Ordering::Relaxed)
     }
 
+    /// Sum of the returns-to-go backed up through this edge for its mover, without its reward (a
+    /// statistic: Relaxed; 0 unless searches with [`crate::search::Statistics::Edge`] wrote it).
+    #[inline]
+    pub fn value_sum_relaxed(&self) -> f64 {
+        self.value_sum.load(Ordering::Relaxed)
+    }
+
+    /// The edge's own mean return for its mover, `value_sum / visits + reward` (UCT1's mean), or `None`
+    /// before its first visit.
+    #[inline]
+    pub fn edge_mean_relaxed(&self) -> Option<f64> {
+        let n = self.visits_relaxed();
+        (n > 0).then(|| self.value_sum_relaxed() / n as f64 + self.reward as f64)
+    }
+
+    /// Adds one backed-up return-to-go to the edge's value sum ([I4]); the visit is counted by
+    /// [`Edge::backup_relaxed`], after it.
+    #[inline]
+    pub fn add_value_relaxed(&self, value: f64) {
+        self.value_sum.fetch_add(value, Ordering::Relaxed);
+    }
+
+    /// [`Edge::add_value_relaxed`] in a search whose one worker is the only writer: a load and a store
+    /// ([I4]).
+    #[inline]
+    pub fn add_value_single_writer(&self, value: f64) {
+        self.value_sum.store(self.value_sum.load(Ordering::Relaxed) + value, Ordering::Relaxed);
+    }
+
     /// Virtual-loss count: the playouts that selected this edge and have not backed up yet
     /// (`selections - visits`, [I5]). A playout adds one selection per pass of its path over the edge and
     /// one visit per pass on its backup, and each worker has one playout in progress, so the count is at
@@ -531,8 +593,13 @@ impl<M> Edge<M> {
     /// batched root statistics): the selections first, then the visits with Release, so that the
     /// virtual-loss count never reads negative ([I5]); between the two it counts the batch as in
     /// flight for a moment.
+    /// `value_sum` is their returns-to-go summed as [`Edge::add_value_relaxed`] adds them (0.0, and not
+    /// written, when the search keeps no edge values).
     #[inline]
-    pub fn add_backups_relaxed(&self, visits: u64) {
+    pub fn add_backups_relaxed(&self, visits: u64, value_sum: f64) {
+        if value_sum != 0.0 {
+            self.value_sum.fetch_add(value_sum, Ordering::Relaxed);
+        }
         self.selections.fetch_add(visits as u32, Ordering::Relaxed);
         self.visits.fetch_add(visits, Ordering::Release);
     }

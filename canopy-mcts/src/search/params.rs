@@ -50,6 +50,25 @@ pub enum Backup {
     Robust,
 }
 
+/// Where the search keeps the statistics that UCT's means come from (Childs, Brodeur and Kocsis,
+/// "Transpositions and move groups in Monte Carlo tree search", CIG 2008). The two are the same search
+/// where no position is reached by two paths (the tree stays a tree: no transposition table, or none
+/// found), and differ only in what transposed nodes share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Statistics {
+    /// UCT2: a move's mean is the mean of the node it leads to, which holds every playout through that
+    /// position by any path. Every backup writes each node of the path.
+    #[default]
+    Node,
+    /// UCT1: a move's mean is its edge's own (the playouts that took that move there). A backup writes
+    /// the path's edges and, with several workers, no node but the root: the nodes below the root are
+    /// read, not written, so workers hand each other fewer cache lines (docs/BENCHMARKS.md, "Throughput
+    /// at hot roots", items 14 and 15). Edges are the same size either way (40 bytes).
+    Edge,
+}
+
 /// Parameters of one search. `Default` gives the documented defaults.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -104,6 +123,9 @@ pub struct SearchParams {
     /// single-player games only; with more players the search backs up means (as the solver, which needs
     /// two players, is off in other games).
     pub backup: Backup,
+    /// Where UCT's means are kept: in the nodes (UCT2, merged over transpositions) or in the edges (UCT1).
+    /// Default [`Statistics::Node`].
+    pub statistics: Statistics,
     /// MCTS-Solver for games that declare [`crate::Game::win_draw_loss`]: proven wins, losses and draws
     /// propagate, are never searched again, and end the search once the root is proven (losses and draws
     /// only over candidate sets that are not [`crate::Coverage::Pruned`]). Other games ignore it;
@@ -146,6 +168,7 @@ impl Default for SearchParams {
             expand_threshold: 1,
             chance: ChanceSelection::Stratified,
             backup: Backup::Mean,
+            statistics: Statistics::Node,
             audit: false,
             solver: true,
             shared_paths: false,
@@ -320,6 +343,14 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
         kind: Kind::Choice(&["mean", "max", "robust"]),
         store: Store::Choice(|p, i| p.backup = [Backup::Mean, Backup::Max, Backup::Robust][i]),
         get: |p| Value::Choice(["mean", "max", "robust"][p.backup as usize]),
+    },
+    Param {
+        name: "statistics",
+        help: "Where UCT's means are kept: node (UCT2, shared by every path to a position) or edge (UCT1, \
+               per move; backups write no node below the root with several threads)",
+        kind: Kind::Choice(&["node", "edge"]),
+        store: Store::Choice(|p, i| p.statistics = [Statistics::Node, Statistics::Edge][i]),
+        get: |p| Value::Choice(["node", "edge"][p.statistics as usize]),
     },
     Param {
         name: "solver",

@@ -1,13 +1,14 @@
 //! Reading the tree: the root's per-action statistics, the best action and the principal variations of
 //! a finished search, progress snapshots of a running one, and the conservation audit.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use crossbeam_utils::CachePadded;
 
 use crate::game::{Game, Turn};
 use crate::search::node::{Edge, Node, NodeKind, Step};
+use crate::search::params::Statistics;
 use crate::search::report::{ActionStats, Proof, ProvenNode, TreeAudit};
 use crate::search::session::Event;
 use crate::search::worker::{q_value, GameNode};
@@ -59,6 +60,7 @@ pub(super) fn progress_of<G: Game>(
     start: Instant,
     before: RootCount,
     gauges: &[CachePadded<AtomicUsize>],
+    statistics: Statistics,
 ) -> Progress {
     // The most visited child; none before a playout has finished through one.
     let best = root
@@ -82,7 +84,7 @@ pub(super) fn progress_of<G: Game>(
             Step::Action(a) => Some(game.action_name(a)),
             _ => None,
         }),
-        best_mean: best.and_then(q_value),
+        best_mean: best.and_then(|e| q_value(e, statistics)),
         memory_bytes: gauged_bytes(gauges),
         best_visits,
         second_visits,
@@ -95,8 +97,13 @@ pub(super) fn gauged_bytes(gauges: &[CachePadded<AtomicUsize>]) -> usize {
 }
 
 /// Per-action statistics of the root's children; `playouts` is the root's visit count (the shares'
-/// denominator).
-pub(super) fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64) -> Vec<ActionStats<G::Action>> {
+/// denominator), `statistics` where the means are.
+pub(super) fn root_actions<G: Game>(
+    game: &G,
+    root: &GameNode<G>,
+    playouts: u64,
+    statistics: Statistics,
+) -> Vec<ActionStats<G::Action>> {
     let Some(children) = root.children_acquire() else { return Vec::new() };
     children
         .iter()
@@ -108,7 +115,7 @@ pub(super) fn root_actions<G: Game>(game: &G, root: &GameNode<G>, playouts: u64)
                     name: game.action_name(&a),
                     visits,
                     share: if playouts > 0 { visits as f64 / playouts as f64 } else { 0.0 },
-                    mean: q_value(e),
+                    mean: q_value(e, statistics),
                     reward: e.reward as f64,
                     prior: e.prob as f64,
                     pv: e.child_acquire().map(|c| principal_variation(game, c)).unwrap_or_default(),
@@ -184,8 +191,8 @@ fn principal_variation<G: Game>(game: &G, mut node: &GameNode<G>) -> Vec<String>
 }
 
 /// Walks every node reachable from `root` once (iteratively: trees may be 100 000 deep) and sums the
-/// conservation figures of [`TreeAudit`].
-pub(super) fn audit_tree<A, O>(root: &Node<Step<A, O>>) -> TreeAudit {
+/// conservation figures of [`TreeAudit`] for a tree searched with `statistics`.
+pub(super) fn audit_tree<A, O>(root: &Node<Step<A, O>>, statistics: Statistics) -> TreeAudit {
     let mut audit = TreeAudit {
         root_visits: root.visits_relaxed(),
         root_value_sum: root.value_sum_relaxed(),
@@ -196,6 +203,11 @@ pub(super) fn audit_tree<A, O>(root: &Node<Step<A, O>>) -> TreeAudit {
     type Visit<'t, A, O> = (&'t Node<Step<A, O>>, u64, bool);
     let mut stack: Vec<Visit<A, O>> = vec![(root, 0, false)];
     seen.insert(root);
+    // With edge statistics: the visits of the edges into each node, and each expanded node's outgoing
+    // visits, compared once the walk has seen every edge.
+    let by_edges = statistics == Statistics::Edge;
+    let mut incoming: HashMap<*const Node<Step<A, O>>, u64> = HashMap::new();
+    let mut outgoing: Vec<(&Node<Step<A, O>>, u64)> = Vec::new();
     while let Some((node, depth, open_loop)) = stack.pop() {
         audit.nodes += 1;
         audit.depth = audit.depth.max(depth);
@@ -209,12 +221,17 @@ pub(super) fn audit_tree<A, O>(root: &Node<Step<A, O>>) -> TreeAudit {
             audit.in_flight += u64::from(e.in_flight_relaxed());
             edge_visits += e.visits_relaxed();
             if let Some(c) = e.child_acquire() {
+                if by_edges {
+                    *incoming.entry(c as *const _).or_default() += e.visits_relaxed();
+                }
                 if seen.insert(c as *const _) {
                     stack.push((c, depth + 1, open_loop || matches!(e.step, Step::Sampled)));
                 }
             }
         }
-        if edge_visits > node.visits_relaxed() {
+        if by_edges {
+            outgoing.push((node, edge_visits));
+        } else if edge_visits > node.visits_relaxed() {
             audit.overcounted_nodes += 1;
         }
         let checked = !open_loop && !std::ptr::eq(node, root) && node.proof_relaxed().is_none();
@@ -222,6 +239,10 @@ pub(super) fn audit_tree<A, O>(root: &Node<Step<A, O>>) -> TreeAudit {
             audit.counted_nodes += 1;
             audit.miscounted_nodes += u64::from(sum != edge_visits);
         }
+    }
+    for (node, edge_visits) in outgoing {
+        let into = incoming.get(&(node as *const _)).copied().unwrap_or(0);
+        audit.overcounted_nodes += u64::from(edge_visits > node.visits_relaxed().max(into));
     }
     audit
 }

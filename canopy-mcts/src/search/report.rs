@@ -112,7 +112,10 @@ pub struct TreeAudit {
     pub root_value_sum: f64,
     /// Sum of the same returns as computed by the workers, without atomics.
     pub evaluated_value_sum: f64,
-    /// Nodes whose outgoing edge visits add up to more than the node's own visits (must be 0).
+    /// Nodes whose outgoing edge visits add up to more than the node's own visits (must be 0). With
+    /// [`crate::search::Statistics::Edge`], whose searches with several workers do not count the nodes
+    /// below the root, a node's visits there are the larger of its own count and the sum of the visits
+    /// of the edges that lead to it.
     pub overcounted_nodes: u64,
     /// Nodes other than the root, not proven and not below a sampled chance outcome, whose children
     /// block records the node's visits at its publication by one worker, and whose edges' visits do not

@@ -18,8 +18,8 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 let chance = self.params.chance;
                 let share = Share { worker: self.index, workers: self.params.threads.max(1) };
                 let index = match self.batched_level_and_rng() {
-                    (Some(level), rng) => select_outcome(chance, share, rng, children, &WithDeltas(level)),
-                    (None, rng) => select_outcome(chance, share, rng, children, &InTree),
+                    (Some(level), rng) => select_outcome(chance, share, rng, children, &WithDeltas(level, false)),
+                    (None, rng) => select_outcome(chance, share, rng, children, &InTree::<false>),
                 };
                 (index, node.player() as u8)
             }
@@ -28,11 +28,16 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                     Turn::Player(p) => p,
                     _ => node.player(),
                 };
+                let edge_stats = self.edge_stats;
                 let index = match self.batched_level() {
-                    Some(level) => self.uct().select(children, mover, &WithDeltas(level), None),
+                    Some(level) => self.uct().select(children, mover, &WithDeltas(level, edge_stats), None),
                     None => {
                         let edge_visits = self.edge_visits_from_node(node, children, open_loop);
-                        self.uct().select(children, mover, &InTree, edge_visits)
+                        if edge_stats {
+                            self.uct().select(children, mover, &InTree::<true>, edge_visits)
+                        } else {
+                            self.uct().select(children, mover, &InTree::<false>, edge_visits)
+                        }
                     }
                 };
                 (index, mover as u8)
@@ -99,7 +104,8 @@ struct Uct {
 impl Uct {
     /// UCT over the children (Kocsis and Szepesvári, "Bandit based Monte-Carlo planning", ECML 2006) with
     /// values normalised to `[0, 1]` and virtual loss counted as visits of value 0. Exploration uses edge
-    /// visits; the mean is the child node's (UCT2 of Childs, Brodeur and Kocsis, CIG 2008).
+    /// visits; the mean is the child node's (UCT2 of Childs, Brodeur and Kocsis, CIG 2008) or the edge's
+    /// own (their UCT1), as `view` reads it ([`crate::search::Statistics`]).
     ///
     /// `view` reads each edge's statistics: as the tree holds them ([`InTree`]), or at the root with this
     /// worker's batched backups added ([`WithDeltas`]). `edge_visits`: the sum of the edges' visits when
@@ -109,7 +115,7 @@ impl Uct {
     /// pass gives up, and the two passes run, when it meets a playout in progress below the node (with
     /// one worker, the playout's own path passed the node already, a cycle of positions), whose virtual
     /// visits the node's count does not hold.
-    fn select<M>(&self, children: &[Edge<M>], mover: usize, view: &impl EdgeView, edge_visits: Option<u64>) -> usize {
+    fn select<M, V: EdgeView>(&self, children: &[Edge<M>], mover: usize, view: &V, edge_visits: Option<u64>) -> usize {
         if let (Some(total), Some((lo, hi))) = (edge_visits, self.bounds) {
             if let Some(i) = self.score_children(children, mover, view, total as f64, (lo, hi - lo), true) {
                 return i;
@@ -119,8 +125,11 @@ impl Uct {
         let vl = self.virtual_loss as f64;
         let mut total = 0.0;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        let prefetch = solver || V::READS_CHILD;
         for (i, e) in children.iter().enumerate() {
-            prefetch_child(e);
+            if prefetch {
+                prefetch_child(e);
+            }
             if solver && proof_for(e, mover) == Some(Proof::Win) {
                 // MCTS-Solver: a move proven to win for the mover is always taken (the first such).
                 return i;
@@ -149,11 +158,11 @@ impl Uct {
     /// `total` is the edges' visits alone: it returns `None` when an edge it needs has a playout in
     /// progress (whose virtual visits `total` lacks). Without `one_pass` it always returns an index.
     #[inline(always)]
-    fn score_children<M>(
+    fn score_children<M, V: EdgeView>(
         &self,
         children: &[Edge<M>],
         mover: usize,
-        view: &impl EdgeView,
+        view: &V,
         total: f64,
         (lo, span): (f64, f64),
         one_pass: bool,
@@ -173,8 +182,9 @@ impl Uct {
         let mut best_loss = None;
         // With `one_pass`, the first unvisited move, taken unless a later move is proven to win.
         let mut unvisited = None;
+        let prefetch = one_pass && (solver || V::READS_CHILD);
         for (i, e) in children.iter().enumerate() {
-            if one_pass {
+            if prefetch {
                 if let Some(ahead) = children.get(i + PREFETCH_AHEAD) {
                     prefetch_child(ahead);
                 }
@@ -183,7 +193,7 @@ impl Uct {
                 // A playout in progress below the node: `total` lacks its virtual visits.
                 return None;
             }
-            let child = e.child_acquire();
+            let child = if solver || V::READS_CHILD { e.child_acquire() } else { None };
             if solver {
                 match child.and_then(|c| proof_of(c, mover)) {
                     // MCTS-Solver: a move proven to win for the mover is always taken (the first such).
@@ -279,12 +289,12 @@ const AFFINITY_SLACK: f64 = 1.0;
 /// the counts still follow the probabilities within about two visits, while each outcome's subtree is
 /// searched mostly by one worker, so the workers write fewer of each other's cache lines below a chance
 /// node (docs/BENCHMARKS.md, "Outcome affinity"). One worker owns every outcome: the plain rule.
-fn select_outcome<M>(
+fn select_outcome<M, V: EdgeView>(
     chance: ChanceSelection,
     share: Share,
     rng: &mut Rng,
     children: &[Edge<M>],
-    view: &impl EdgeView,
+    view: &V,
 ) -> usize {
     match chance {
         ChanceSelection::Stratified => {
@@ -324,16 +334,24 @@ fn select_outcome<M>(
 
 /// How selection reads an edge's visits and mean return.
 trait EdgeView {
+    /// Whether [`EdgeView::q`] reads the child node (so that selection loads and prefetches it even
+    /// without MCTS-Solver, whose proofs are on the nodes).
+    const READS_CHILD: bool;
     /// The `i`-th edge's backed-up visits.
     fn visits<M>(&self, i: usize, e: &Edge<M>) -> u64;
-    /// The `i`-th edge's mean return for its mover: the move's reward plus the mean of `child`, the node it leads to (as the caller loaded it).
+    /// The `i`-th edge's mean return for its mover: the move's reward plus the mean of `child`, the node
+    /// it leads to (as the caller loaded it; `None` when [`EdgeView::READS_CHILD`] is false and the
+    /// solver is off), or the edge's own mean.
     fn q<M>(&self, i: usize, e: &Edge<M>, child: Option<&Node<M>>) -> Option<f64>;
 }
 
-/// The statistics as the tree holds them.
-struct InTree;
+/// The statistics as the tree holds them: the means of the child nodes (`EDGE` false,
+/// [`crate::search::Statistics::Node`]) or of the edges (`EDGE` true, [`crate::search::Statistics::Edge`]).
+struct InTree<const EDGE: bool>;
 
-impl EdgeView for InTree {
+impl<const EDGE: bool> EdgeView for InTree<EDGE> {
+    const READS_CHILD: bool = !EDGE;
+
     #[inline(always)]
     fn visits<M>(&self, _: usize, e: &Edge<M>) -> u64 {
         e.visits_relaxed()
@@ -341,14 +359,22 @@ impl EdgeView for InTree {
 
     #[inline(always)]
     fn q<M>(&self, _: usize, e: &Edge<M>, child: Option<&Node<M>>) -> Option<f64> {
-        child?.mean_relaxed().map(|m| m + e.reward as f64)
+        if EDGE {
+            e.edge_mean_relaxed()
+        } else {
+            child?.mean_relaxed().map(|m| m + e.reward as f64)
+        }
     }
 }
 
-/// A node's statistics with this worker's batched backups added ([`Batched`], one per edge).
-struct WithDeltas<'d>(&'d [Batched]);
+/// A node's statistics with this worker's batched backups added ([`Batched`], one per edge); the bool:
+/// the means are the edges' ([`crate::search::Statistics::Edge`]).
+struct WithDeltas<'d>(&'d [Batched], bool);
 
 impl EdgeView for WithDeltas<'_> {
+    // The batched plies are few; the child is loaded there whatever the statistics.
+    const READS_CHILD: bool = true;
+
     #[inline]
     fn visits<M>(&self, i: usize, e: &Edge<M>) -> u64 {
         e.visits_relaxed() + self.0[i].visits
@@ -357,6 +383,10 @@ impl EdgeView for WithDeltas<'_> {
     #[inline]
     fn q<M>(&self, i: usize, e: &Edge<M>, child: Option<&Node<M>>) -> Option<f64> {
         let d = &self.0[i];
+        if self.1 {
+            let visits = e.visits_relaxed() + d.visits;
+            return (visits > 0).then(|| (e.value_sum_relaxed() + d.value) / visits as f64 + e.reward as f64);
+        }
         let (visits, sum) = match child {
             Some(child) => (child.visits_relaxed() + d.child_visits, child.value_sum_relaxed() + d.child_value),
             None => (d.child_visits, d.child_value),
@@ -485,8 +515,8 @@ mod tests {
 
     proptest::proptest! {
         /// With the game's value bounds, the one-pass selection (the edges' visit sum given, without
-        /// virtual visits) takes the same child as the two-pass one (which sums the edges' visits and
-        /// virtual visits itself): proven wins first, then the first unvisited move, else the best score
+        /// virtual visits), with the child nodes' means or the edges' own, takes the same child as the
+        /// two-pass one (which sums the edges' visits and virtual visits itself): proven wins first, then the first unvisited move, else the best score
         /// or, when every move is proven to lose, the first of them; and with a playout in progress
         /// through an edge, which the given sum lacks, it gives way to the two passes.
         #[test]
@@ -521,6 +551,8 @@ mod tests {
                 let node = Box::new(Node::new(NodeKind::Decision, player, 0));
                 let n = visits + extra;
                 node.preload_relaxed(n, (lo + mean * span) * n as f64);
+                // The edge's own mean (UCT1) is the child's, from the mover's side of the same value.
+                e.preload_value_relaxed((lo + mean * span) * visits as f64);
                 if let Some(p) = match proof { 1 => Some(Proof::Win), 2 => Some(Proof::Loss), 3 => Some(Proof::Draw), _ => None } {
                     node.set_proof_relaxed(p);
                 }
@@ -530,9 +562,13 @@ mod tests {
             }
             let total: u64 = edges.iter().map(|e| e.visits_relaxed()).sum();
             let u = uct(solver, puct, bounds, exploration);
-            let two = u.select(&edges, mover, &InTree, None);
-            let one = u.select(&edges, mover, &InTree, Some(total));
+            let two = u.select(&edges, mover, &InTree::<false>, None);
+            let one = u.select(&edges, mover, &InTree::<false>, Some(total));
             proptest::prop_assert_eq!(one, two, "total {}", total);
+            // The same with the edges' own means (Statistics::Edge).
+            let two = u.select(&edges, mover, &InTree::<true>, None);
+            let one = u.select(&edges, mover, &InTree::<true>, Some(total));
+            proptest::prop_assert_eq!(one, two, "edge means, total {}", total);
         }
     }
 
@@ -560,7 +596,7 @@ mod tests {
                 let picks: Vec<usize> = (0..workers)
                     .map(|worker| {
                         let share = Share { worker, workers };
-                        let i = select_outcome(ChanceSelection::Stratified, share, &mut rng, &edges, &InTree);
+                        let i = select_outcome(ChanceSelection::Stratified, share, &mut rng, &edges, &InTree::<false>);
                         edges[i].add_in_flight_relaxed();
                         own += u64::from(share.owns(i));
                         i

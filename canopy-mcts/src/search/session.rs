@@ -32,10 +32,11 @@ use std::time::Instant;
 use crate::game::{Game, Turn};
 use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::search::node::Step;
+use crate::search::params::Statistics;
 use crate::search::readout::{best_action, gauged_bytes, proven_nodes, root_actions, root_for_mover, RootCount};
 use crate::search::report::{ActionStats, ProvenNode, SearchReport};
 use crate::search::tree::Tree;
-use crate::search::worker::GameNode;
+use crate::search::worker::{GameEdge, GameNode};
 use crate::search::{
     memory_gauges, physical_memory_bytes, table_slots, Control, ProgressObserver, Search, SearchParams,
 };
@@ -241,9 +242,14 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     }
 
     /// Sets the parameters of the next searches (a new seed per move, say). The transposition table
-    /// keeps the size it was given when the tree was started.
+    /// keeps the size it was given when the tree was started. A change of [`SearchParams::statistics`]
+    /// starts a fresh tree: the kept one holds its means where the old setting put them.
     pub fn set_params(&mut self, params: SearchParams) {
+        let fresh = params.statistics != self.params.statistics;
         self.params = params;
+        if fresh {
+            self.discard_tree();
+        }
     }
 
     /// Restricts the root of the searches to `moves` until the next [`Session::advance`], as
@@ -493,17 +499,18 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         events: impl IntoIterator<Item = Event<G::Action, G::Outcome>>,
     ) -> Result<Kept, (usize, AdvanceError)> {
         let mut state = self.state.clone();
-        // The node the events so far lead to; `None` once they leave the tree.
+        // The node the events so far lead to, and the edge the last one took; `None` once they leave the
+        // tree.
         let mut node = Some(self.tree.root());
+        let mut via: Option<&GameEdge<G>> = None;
         let mut moved = false;
         let mut refused = None;
         for (i, event) in events.into_iter().enumerate() {
             match self.step(&state, event) {
                 Ok((next, step)) => {
-                    node = node
-                        .and_then(|n| n.children_acquire())
-                        .and_then(|edges| edges.iter().find(|e| e.step == step))
-                        .and_then(|e| e.child_acquire());
+                    via =
+                        node.and_then(|n| n.children_acquire()).and_then(|edges| edges.iter().find(|e| e.step == step));
+                    node = via.and_then(|e| e.child_acquire());
                     state = next;
                     moved = true;
                 }
@@ -514,7 +521,14 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
             }
         }
         if moved {
-            let kept = node.and_then(|c| self.tree.rerooted(c, self.params.memory_bytes));
+            // With edge statistics the nodes below the root hold no values (and, after a search with
+            // several workers, a stale count): the new root takes the statistics of the edge that led
+            // to it, which are for the same player (the one who moved into it) and hold its playouts.
+            let root_stats = match (self.params.statistics, via) {
+                (Statistics::Edge, Some(e)) => Some((e.visits_relaxed(), e.value_sum_relaxed())),
+                _ => None,
+            };
+            let kept = node.and_then(|c| self.tree.rerooted(c, self.params.memory_bytes, root_stats));
             self.tree =
                 kept.unwrap_or_else(|| Tree::new(&self.game, &state, &table_params(&self.params, Limits::playouts(0))));
             self.state = state;
@@ -561,6 +575,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         let flag = Arc::clone(&stop);
         let gauges: Arc<[CachePadded<AtomicUsize>]> = memory_gauges(self.params.threads.max(1)).into();
         let readings = Arc::clone(&gauges);
+        let statistics = self.params.statistics;
         let mut session = self;
         let thread = std::thread::spawn(move || {
             // The session (and the tree the handle reads) lives until the handle joins this thread, even
@@ -570,7 +585,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
             }));
             (session, report)
         });
-        SearchHandle { thread: Some(thread), stop, root, game, start: Instant::now(), before, gauges }
+        SearchHandle { thread: Some(thread), stop, root, game, start: Instant::now(), before, gauges, statistics }
     }
 }
 
@@ -597,6 +612,8 @@ pub struct SearchHandle<G: Game, P: Policy<G>> {
     before: RootCount,
     /// The search's memory gauges.
     gauges: Arc<[CachePadded<AtomicUsize>]>,
+    /// Where the search keeps its means.
+    statistics: Statistics,
 }
 
 // SAFETY: [I11] the handle reads the tree only through `root`, whose node lives in the session the
@@ -632,7 +649,7 @@ impl<G: Game, P: Policy<G>> SearchHandle<G, P> {
         // joins it, and each of those takes the handle by value or mutably, so no snapshot is in progress.
         let root: &GameNode<G> = unsafe { self.root.as_ref() };
         let root_visits = self.before.live(root);
-        let actions = root_actions(&self.game, root, root_visits);
+        let actions = root_actions(&self.game, root, root_visits, self.statistics);
         let best = best_action(&actions);
         let mut pv = Vec::new();
         if let Some(b) = best {

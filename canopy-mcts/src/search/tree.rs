@@ -104,8 +104,12 @@ impl<G: Game> Tree<G> {
     ///
     /// Must be called between searches (no worker running): it reads the statistics Relaxed and every
     /// virtual loss is zero then ([I5]).
-    pub fn rerooted(&self, new_root: &GameNode<G>, budget: usize) -> Option<Tree<G>> {
-        self.copied(new_root, budget, 0)
+    ///
+    /// `root_stats`: the visits and value sum the new root starts with in place of its own (the edge
+    /// that led to it, with [`crate::search::Statistics::Edge`], whose nodes below the root hold no
+    /// values).
+    pub fn rerooted(&self, new_root: &GameNode<G>, budget: usize, root_stats: Option<(u64, f64)>) -> Option<Tree<G>> {
+        self.copied(new_root, budget, 0, root_stats)
     }
 
     /// A copy of this tree in which every node but the root with fewer than `min_visits` visits is a
@@ -113,13 +117,19 @@ impl<G: Game> Tree<G> {
     /// expand it again). Recycles the memory of the least visited subtrees; `None` when even that copy
     /// does not fit in `budget` bytes.
     pub fn collapsed(&self, min_visits: u64, budget: usize) -> Option<Tree<G>> {
-        self.copied(self.root(), budget, min_visits)
+        self.copied(self.root(), budget, min_visits, None)
     }
 
     /// [`Tree::rerooted`] on `new_root`, leaving out the subtrees of nodes below `min_visits` visits.
-    fn copied(&self, new_root: &GameNode<G>, budget: usize, min_visits: u64) -> Option<Tree<G>> {
+    fn copied(
+        &self,
+        new_root: &GameNode<G>,
+        budget: usize,
+        min_visits: u64,
+        root_stats: Option<(u64, f64)>,
+    ) -> Option<Tree<G>> {
         let base = Bump::new();
-        let expand = |node: &GameNode<G>| std::ptr::eq(node, new_root) || node.visits_relaxed() >= min_visits;
+        let expand = |node: &GameNode<G>| std::ptr::eq(node, new_root) || playouts_through(node) >= min_visits;
         // A small table is remade at its size, which is what the next search of the same limits wants
         // (remaking it smaller would make that search grow it again, [`Tree::ensure_table`], a second
         // walk of the tree). A large one is remade at twice the kept nodes (at most its size): counting
@@ -136,7 +146,11 @@ impl<G: Game> Tree<G> {
         base.set_allocation_limit(Some(budget.saturating_sub(table_bytes)));
         let mut copies: HashMap<*const GameNode<G>, *mut GameNode<G>, BuildHasherDefault<NodeHasher>> =
             HashMap::with_capacity_and_hasher((self.nodes as usize).min(COPY_MAP_CAPACITY_MAX), Default::default());
-        let root = base.try_alloc(new_root.copied()).ok()? as *mut GameNode<G>;
+        let root_copy = new_root.copied();
+        if let Some((visits, value_sum)) = root_stats {
+            root_copy.restore_relaxed(visits, value_sum, new_root.proof_relaxed());
+        }
+        let root = base.try_alloc(root_copy).ok()? as *mut GameNode<G>;
         copies.insert(new_root, root);
         // Nodes copied whose children block is still to copy: (original, copy).
         let mut stack: Vec<(&GameNode<G>, *mut GameNode<G>)> = vec![(new_root, root)];
@@ -252,6 +266,13 @@ fn count_nodes<M>(root: &Node<M>, expand: &impl Fn(&Node<M>) -> bool, most: usiz
     seen.len()
 }
 
+/// The playouts a node has seen: its own count or, when larger, its edges' visits (a search with
+/// [`crate::search::Statistics::Edge`] and several workers does not count the nodes below its root).
+fn playouts_through<M>(node: &Node<M>) -> u64 {
+    let edges = node.children_acquire().map_or(0, |c| c.iter().map(Edge::visits_relaxed).sum());
+    node.visits_relaxed().max(edges)
+}
+
 /// Bytes held by a tree's arenas and table.
 pub(crate) fn held_bytes<M>(base: &Bump, arenas: &[Bump], table: Option<&TranspositionTable<M>>) -> usize {
     base.allocated_bytes() + arenas.iter().map(Bump::allocated_bytes).sum::<usize>() + table.map_or(0, |t| t.bytes())
@@ -268,10 +289,11 @@ impl<M: Copy> Node<M> {
 }
 
 impl<M: Copy> Edge<M> {
-    /// An unlinked edge with this edge's move, probability, reward and visits, and no virtual loss.
+    /// An unlinked edge with this edge's move, probability, reward, visits and value sum, and no virtual
+    /// loss.
     fn copied(&self) -> Edge<M> {
         let edge = Edge::new(self.step, self.prob, self.reward);
-        edge.restore_relaxed(self.visits_relaxed());
+        edge.restore_relaxed(self.visits_relaxed(), self.value_sum_relaxed());
         edge
     }
 }

@@ -9,7 +9,7 @@ use crate::game::{Game, Turn};
 use crate::policy::{Coverage, Policy};
 use crate::rng::{self, Rng};
 use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
-use crate::search::params::{Backup, SearchParams, Selection};
+use crate::search::params::{Backup, SearchParams, Selection, Statistics};
 use crate::search::solver::{proof_returns, try_prove};
 use crate::search::tt::{Lookup, TranspositionTable, Vacancy};
 use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -119,6 +119,9 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     batch_plies_target: usize,
     /// This worker is the search's only one, so the only writer of the tree's counters ([I4]).
     pub(super) single_writer: bool,
+    /// UCT's means come from the edges ([`Statistics::Edge`]): backups add values to the edges, not to
+    /// the nodes.
+    pub(super) edge_stats: bool,
     /// Playouts until the next flush of the root's batched statistics.
     until_flush: u64,
     /// Natural logarithms of small visit counts, for UCT (`select.rs`).
@@ -148,6 +151,8 @@ pub(crate) const BATCH_PLIES: usize = 2;
 pub(super) struct Batched {
     /// Backups through the edge.
     pub visits: u64,
+    /// The sum of their returns-to-go for the edge's mover ([`Statistics::Edge`] only).
+    pub value: f64,
     /// Backups into the edge's child node, and the sum of their values (for the child's player).
     pub child_visits: u64,
     pub child_value: f64,
@@ -185,7 +190,7 @@ fn flush_batched<M>(edges: &[Edge<M>], deltas: &mut [Batched], dirty: &mut Vec<u
         let (edge, d) = (&edges[i as usize], &mut deltas[i as usize]);
         d.dirty = false;
         if d.visits > 0 {
-            edge.add_backups_relaxed(std::mem::take(&mut d.visits));
+            edge.add_backups_relaxed(std::mem::take(&mut d.visits), std::mem::take(&mut d.value));
         }
         // A batched backup into a child, or below it, was made through the linked child and its
         // published children block, so both are there.
@@ -226,6 +231,7 @@ pub(crate) const ROOT_FLUSH: u64 = 64;
 impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     pub fn new(shared: &'a Shared<'a, G, P>, params: SearchParams, arena: &'a Bump, index: usize) -> Self {
         let rng = rng::seeded(params.seed, index as u64);
+        let edge_stats = params.statistics == Statistics::Edge;
         Self {
             index,
             shared,
@@ -248,6 +254,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             batch_plies: 0,
             batch_plies_target: 0,
             single_writer: false,
+            edge_stats,
             until_flush: ROOT_FLUSH,
             ln_table: super::select::ln_table(),
             recip_table: super::select::recip_table(),
@@ -357,6 +364,19 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         }
     }
 
+    /// [`Statistics::Edge`]'s backup of a node below the root, which holds no value: with one worker its
+    /// visit is counted (for [`GameNode::edge_visits_single_writer`] and the expansion threshold); with
+    /// several, nothing is written but, once, the mark that its count no longer gives its edges' visits
+    /// ([I14]).
+    #[inline]
+    fn count_node(&self, node: &GameNode<G>) {
+        if self.single_writer {
+            node.count_visit_single_writer();
+        } else {
+            node.uncount_relaxed();
+        }
+    }
+
     /// Backs up one playout's `value` into `node` (with one worker by loads and stores, [I4]).
     #[inline]
     fn backup_node(&self, node: &GameNode<G>, value: f64) {
@@ -365,6 +385,22 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         } else {
             node.backup_relaxed(value);
         }
+    }
+
+    /// Whether the leaf `node`, reached by the current path, has the visits the expansion threshold asks
+    /// for: its own count or, with [`Statistics::Edge`] (whose backups with several workers do not count
+    /// it), the count of the edge the path reached it by. The root is always due: it
+    /// is always expanded, so its children carry the statistics the report needs.
+    #[inline]
+    fn expansion_due(&self, node: &GameNode<G>) -> bool {
+        let threshold = u64::from(self.params.expand_threshold);
+        node.visits_relaxed() >= threshold
+            || std::ptr::eq(node, self.shared.root)
+            || self.edge_stats
+                && self.path.last().is_some_and(|step| {
+                    // SAFETY: [I6] path pointers were taken from the live tree during this playout.
+                    unsafe { &*step.edge }.visits_relaxed() >= threshold
+                })
     }
 
     /// Backs up `value` into the batch of the node the edge of ply `k` leads to.
@@ -490,8 +526,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 None => {
                     // The root is always expanded, so its children carry the statistics the report
                     // needs.
-                    let due = node.visits_relaxed() >= u64::from(self.params.expand_threshold)
-                        || std::ptr::eq(node, shared.root);
+                    let due = self.expansion_due(node);
                     let can_expand = !self.stats.memory_limited
                         && due
                         && if self.single_writer {
@@ -751,9 +786,12 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         // and the nodes those edges lead to, into this worker's batch.
         let batched_steps = if self.batch.is_empty() { 0 } else { self.path.len().min(self.batch_plies) };
         let mut proven_below = false;
+        let edge_stats = self.edge_stats;
         if let Some(leaf) = leaf {
             let d = self.path.len();
-            if d >= 1 && d <= batched_steps {
+            if edge_stats {
+                self.count_node(leaf);
+            } else if d >= 1 && d <= batched_steps {
                 self.batch_child(d - 1, g[leaf.player()]);
             } else {
                 self.backup_node(leaf, g[leaf.player()]);
@@ -767,19 +805,30 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             // SAFETY: [I6] path pointers were taken from the live tree during this playout.
             let (node, edge) = unsafe { (&*step.node, &*step.edge) };
             if k < batched_steps {
-                self.batched_entry(k).visits += 1;
+                let entry = self.batched_entry(k);
+                entry.visits += 1;
+                if edge_stats {
+                    entry.value += g[mover as usize];
+                }
             } else if self.single_writer {
+                if edge_stats {
+                    edge.add_value_single_writer(g[mover as usize]);
+                }
                 edge.backup_single_writer();
             } else {
+                if edge_stats {
+                    edge.add_value_relaxed(g[mover as usize]);
+                }
                 edge.backup_relaxed();
             }
             g[mover as usize] += edge.reward as f64;
             if self.shared.backup != Backup::Mean && node.kind() == NodeKind::Decision {
                 // Max or robust backup: carry the best (or the most visited) child's mean upward instead
                 // of this playout's return.
+                let statistics = self.params.statistics;
                 let carried = match self.shared.backup {
-                    Backup::Robust => node.children_acquire().and_then(most_visited_child_value),
-                    _ => node.children_acquire().and_then(best_child_value),
+                    Backup::Robust => node.children_acquire().and_then(|c| most_visited_child_value(c, statistics)),
+                    _ => node.children_acquire().and_then(|c| best_child_value(c, statistics)),
                 };
                 if let Some(v) = carried {
                     g[node.player()] = v;
@@ -794,6 +843,8 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 if let Some(sum) = self.root_edge_visits.as_mut() {
                     *sum += 1;
                 }
+            } else if edge_stats {
+                self.count_node(node);
             } else if k >= 1 && k <= batched_steps {
                 self.batch_child(k - 1, g[node.player()]);
             } else {
@@ -819,24 +870,27 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     }
 }
 
-/// The edge's mean return for its mover: reward plus the child's mean return-to-go.
+/// The edge's mean return for its mover: reward plus the child's mean return-to-go ([`Statistics::Node`])
+/// or the edge's own ([`Statistics::Edge`]).
 #[inline]
-pub(crate) fn q_value<M>(e: &Edge<M>) -> Option<f64> {
-    let child = e.child_acquire()?;
-    child.mean_relaxed().map(|m| m + e.reward as f64)
+pub(crate) fn q_value<M>(e: &Edge<M>, statistics: Statistics) -> Option<f64> {
+    match statistics {
+        Statistics::Node => e.child_acquire()?.mean_relaxed().map(|m| m + e.reward as f64),
+        Statistics::Edge => e.edge_mean_relaxed(),
+    }
 }
 
 /// The best `reward + child mean` over the visited children (None when none has a value yet).
-fn best_child_value<M>(children: &[Edge<M>]) -> Option<f64> {
-    children.iter().filter_map(q_value).fold(None, |best, q| Some(best.map_or(q, |b: f64| b.max(q))))
+fn best_child_value<M>(children: &[Edge<M>], statistics: Statistics) -> Option<f64> {
+    children.iter().filter_map(|e| q_value(e, statistics)).fold(None, |best, q| Some(best.map_or(q, |b: f64| b.max(q))))
 }
 
 /// `reward + child mean` of the most visited child edge that has a value (ties: the larger value); None
 /// when no child has a value yet.
-fn most_visited_child_value<M>(children: &[Edge<M>]) -> Option<f64> {
+fn most_visited_child_value<M>(children: &[Edge<M>], statistics: Statistics) -> Option<f64> {
     children
         .iter()
-        .filter_map(|e| q_value(e).map(|q| (e.visits_relaxed(), q)))
+        .filter_map(|e| q_value(e, statistics).map(|q| (e.visits_relaxed(), q)))
         .fold(None, |best: Option<(u64, f64)>, (n, q)| match best {
             Some((bn, bq)) if bn > n || (bn == n && bq >= q) => Some((bn, bq)),
             _ => Some((n, q)),
