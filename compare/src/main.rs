@@ -26,7 +26,7 @@ use canopy_mcts::games::gomoku::{Gomoku, Rule};
 use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::rng::Rng;
-use canopy_mcts::search::MAX_EXPLORATION;
+use canopy_mcts::search::{Statistics, MAX_EXPLORATION};
 use canopy_mcts::{Game, Policy, Search, SearchParams, UniformPolicy};
 use clap::{Parser, ValueEnum};
 use serde::Serialize;
@@ -91,6 +91,10 @@ struct Args {
     /// 100 (canopy's `--exploration`).
     #[arg(long, default_value_t = 1.0)]
     exploration: f64,
+    /// Where canopy keeps UCT's means: in the nodes (UCT2, its default) or in the edges (UCT1, as the
+    /// `mcts` crate keeps its, per move; canopy's `--statistics`).
+    #[arg(long, value_enum, default_value_t = StatisticsArg::Node)]
+    statistics: StatisticsArg,
     /// Do not pin canopy's workers to cores (the crates do not pin theirs).
     #[arg(long)]
     no_pin: bool,
@@ -105,6 +109,13 @@ enum GameArg {
     Synthetic,
     Gomoku,
     Tictactoe,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum StatisticsArg {
+    Node,
+    Edge,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
@@ -281,6 +292,7 @@ where
             "playouts": playouts,
             "repeat": args.repeat,
             "exploration": args.exploration,
+            "canopy_statistics": args.statistics,
             "canopy_pinned": !args.no_pin,
             "results": rows,
         });
@@ -337,6 +349,10 @@ where
                 // The crates have no MCTS-Solver: without it canopy does every playout asked, as they do.
                 solver: false,
                 memory_bytes: CANOPY_MEMORY_BYTES,
+                statistics: match args.statistics {
+                    StatisticsArg::Node => Statistics::Node,
+                    StatisticsArg::Edge => Statistics::Edge,
+                },
                 ..SearchParams::default()
             };
             let start = Instant::now();
@@ -561,9 +577,10 @@ mod tests {
         Args::parse_from(std::iter::once("canopy-compare").chain(argv.iter().copied()))
     }
 
-    /// Every engine, on one and two threads, plays the one root move that minimax proves to win in three
-    /// small trees where a search that let both players maximise the first player's value would find every
-    /// root move winning: the glue (players, values, scaling) gives the crates the same game.
+    /// Every engine (canopy with node and with edge statistics), on one and two threads, plays the one
+    /// root move that minimax proves to win in three small trees where a search that let both players
+    /// maximise the first player's value would find every root move winning: the glue (players, values,
+    /// scaling) gives the crates the same game.
     #[test]
     fn every_engine_finds_the_minimax_move() {
         for (branching, depth) in [(4, 4), (5, 4), (6, 4)] {
@@ -579,14 +596,17 @@ mod tests {
             let winning: Vec<usize> = (0..values.len()).filter(|&m| values[m] == 1.0).collect();
             assert_eq!(winning.len(), 1, "{branching}x{depth}: {values:?}");
             let setup: &'static _ = Box::leak(Box::new(Setup { game, policy: SyntheticPolicy, root }));
-            for engine in [Engine::Canopy, Engine::Mcts, Engine::Treant] {
+            // canopy with each of its statistics settings, then the crates.
+            let runs =
+                [(Engine::Canopy, "node"), (Engine::Canopy, "edge"), (Engine::Mcts, "node"), (Engine::Treant, "node")];
+            for (engine, statistics) in runs {
                 for threads in [1, 2] {
-                    let run = search(engine, setup, &args(&[]), 50_000, threads).unwrap();
+                    let run = search(engine, setup, &args(&["--statistics", statistics]), 50_000, threads).unwrap();
                     let m = run.best.unwrap_or_else(|| panic!("{engine:?} on {threads} threads chose no move"));
                     assert_eq!(
                         m,
                         winning[0].to_string(),
-                        "{engine:?} on {threads} threads, {branching}x{depth}: chose {m}, minimax {values:?}"
+                        "{engine:?} ({statistics}) on {threads} threads, {branching}x{depth}: chose {m}, minimax {values:?}"
                     );
                     assert!(run.nodes > 1 && run.secs > 0.0);
                 }
@@ -659,6 +679,7 @@ mod tests {
             (&["--playouts", "5000001"], "--playouts"),
             (&["--game", "gomoku", "--size", "20", "--playouts", "3000000"], "--playouts"),
             (&["--repeat", "0"], "--repeat"),
+            (&["--statistics", "both"], "--statistics"),
         ] {
             let message = refused(argv);
             assert!(message.contains(named), "{argv:?}: {message}");
