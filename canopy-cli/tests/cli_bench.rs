@@ -26,6 +26,7 @@ fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
     assert_eq!(v["game"], "2048");
     // Every setting that shapes the tree is named.
     assert_eq!(v["chance"], "stratified", "{v}");
+    assert_eq!(v["statistics"], "node", "{v}");
     assert!(f(&v, "min_span") >= 0.0, "{v}");
     let sampled = bench_json(&[
         "--game",
@@ -40,8 +41,11 @@ fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
         "sample",
         "--min-span",
         "0.3",
+        "--statistics",
+        "edge",
     ]);
     assert_eq!((sampled["chance"].as_str(), f(&sampled, "min_span")), (Some("sample"), 0.3), "{sampled}");
+    assert_eq!(sampled["statistics"], "edge", "{sampled}");
     assert_eq!(u(&v, "playouts_per_position"), 300);
     let positions = v["positions"].as_array().unwrap();
     assert_eq!(positions.len(), 3);

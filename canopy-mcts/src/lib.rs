@@ -132,7 +132,9 @@ pub(crate) mod sync;
 pub use game::{win_draw_loss_returns, Game, NoOutcome, Returns, Turn};
 pub use policy::{Coverage, Policy, UniformPolicy};
 pub use rng::Rng;
-pub use search::{ActionStats, Event, Limits, Proof, Search, SearchParams, SearchReport, Session, SolverStatus};
+pub use search::{
+    ActionStats, Event, Limits, Proof, Search, SearchParams, SearchReport, Session, SolverStatus, Statistics,
+};
 
 /// The shared tree and the transposition table, for this crate's loom models (`--cfg canopy_loom`) and
 /// micro-benchmarks (feature `internals`). Not part of the public API: no stability promise.

@@ -188,6 +188,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         exploration: cfg.params.exploration,
         min_span: cfg.params.min_span,
         chance: SearchParams::param("chance").map_or_else(String::new, |p| (p.get)(&cfg.params).to_string()),
+        statistics: SearchParams::param("statistics").map_or_else(String::new, |p| (p.get)(&cfg.params).to_string()),
         virtual_loss: cfg.params.virtual_loss,
         batch_plies: cfg.params.batch_plies,
         expand_threshold: cfg.params.expand_threshold,

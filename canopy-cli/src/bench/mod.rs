@@ -389,6 +389,8 @@ struct BenchReport {
     min_span: f64,
     /// `SearchParams::chance`: how chance nodes pick their outcome (`stratified` or `sample`).
     chance: String,
+    /// `SearchParams::statistics`: where UCT's means are kept (`node` or `edge`).
+    statistics: String,
     virtual_loss: u32,
     batch_plies: u32,
     expand_threshold: u32,

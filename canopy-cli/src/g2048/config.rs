@@ -160,13 +160,14 @@ pub fn config_line(c: &AgentConfig) -> String {
     let line = match c.kind {
         AgentKind::Mcts => format!(
             "{limit}, {}, {selection}C {}{floor}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, \
-             rollout {rollout}, seed {}, tree {}",
+             {:?} statistics, rollout {rollout}, seed {}, tree {}",
             threads(p.threads),
             p.exploration,
             p.backup,
             p.virtual_loss,
             p.expand_threshold,
             p.chance,
+            p.statistics,
             p.seed,
             if c.reuse { "kept between moves" } else { "new every move" }
         )
