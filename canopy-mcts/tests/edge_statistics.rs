@@ -11,13 +11,8 @@ use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
 use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::{Event, Limits, Search, SearchParams, SearchReport, Session, Statistics};
 
-/// The report without its timings and without the setting that differs, as text.
-fn timeless<A: Clone + std::fmt::Debug>(r: &SearchReport<A>) -> String {
-    let mut r = r.clone();
-    r.elapsed_ms = 0.0;
-    r.playouts_per_sec = 0.0;
-    format!("{r:?}")
-}
+mod common;
+use common::{assert_exact_accounting, timeless};
 
 fn one_worker(playouts: u64, statistics: Statistics) -> SearchParams {
     SearchParams {
@@ -59,18 +54,6 @@ fn edge_and_node_statistics_search_a_tree_alike() {
 /// is what the playouts returned; also with the transposition table, where nodes have several parents.
 #[test]
 fn edge_statistics_account_for_every_playout_with_threads() {
-    fn check<A>(r: &SearchReport<A>, playouts: u64, label: &str) {
-        let audit = r.audit.as_ref().expect("audit requested");
-        assert_eq!((r.playouts, audit.root_visits), (playouts, playouts), "{label}");
-        assert_eq!(
-            (audit.in_flight, audit.overcounted_nodes, audit.claimed_nodes, audit.miscounted_nodes),
-            (0, 0, 0, 0),
-            "{label}: {audit:?}"
-        );
-        assert_eq!(r.actions.iter().map(|a| a.visits).sum::<u64>(), playouts, "{label}");
-        let tolerance = 1e-9 * audit.evaluated_value_sum.abs().max(1.0);
-        assert!((audit.root_value_sum - audit.evaluated_value_sum).abs() < tolerance, "{label}: {audit:?}");
-    }
     let synthetic = Synthetic::new(6, 10).unwrap();
     let g2048_root = canopy_mcts::games::fixtures::g2048()[1].state;
     for (threads, batch_plies) in [(1, 1), (2, 0), (2, 1), (2, 2), (3, 1)] {
@@ -86,11 +69,11 @@ fn edge_statistics_account_for_every_playout_with_threads() {
         };
         let label = format!("{threads} threads, batch_plies {batch_plies}");
         let r = Search::with_policy(&synthetic, &SyntheticPolicy, params.clone()).run(&synthetic.start());
-        check(&r, 20_003, &format!("synthetic, {label}"));
+        assert_exact_accounting(&r, 20_003, &format!("synthetic, {label}"));
         let r = Search::with_policy(&G2048, &G2048Policy::default(), params.clone()).run(&g2048_root);
-        check(&r, 20_003, &format!("2048, {label}"));
+        assert_exact_accounting(&r, 20_003, &format!("2048, {label}"));
         let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
-        check(&r, 20_003, &format!("tic-tac-toe, {label}"));
+        assert_exact_accounting(&r, 20_003, &format!("tic-tac-toe, {label}"));
         for a in &r.actions {
             let mean = a.mean.expect("every root move visited");
             assert!((0.0..=1.0).contains(&mean), "tic-tac-toe, {label}: {} has mean {mean}", a.name);

@@ -9,13 +9,8 @@ use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::{Search, SearchParams, SearchReport, SolverStatus, DEFAULT_PLAYOUTS};
 use canopy_mcts::{Coverage, Game, Turn};
 
-/// The report without its timings, as text.
-fn timeless<A: Clone + std::fmt::Debug>(r: &SearchReport<A>) -> String {
-    let mut r = r.clone();
-    r.elapsed_ms = 0.0;
-    r.playouts_per_sec = 0.0;
-    format!("{r:?}")
-}
+mod common;
+use common::{assert_exact_accounting, timeless};
 
 #[test]
 fn one_thread_with_a_seed_is_reproducible() {
@@ -345,18 +340,6 @@ fn progress_reports_the_top_two_root_visits() {
 /// small tree that every thread shares (tic-tac-toe).
 #[test]
 fn batched_statistics_near_the_root_are_exact() {
-    fn check<A>(r: &canopy_mcts::SearchReport<A>, playouts: u64, label: &str) {
-        let audit = r.audit.as_ref().expect("audit requested");
-        assert_eq!((r.playouts, audit.root_visits), (playouts, playouts), "{label}");
-        assert_eq!(
-            (audit.in_flight, audit.overcounted_nodes, audit.claimed_nodes, audit.miscounted_nodes),
-            (0, 0, 0, 0),
-            "{label}"
-        );
-        assert_eq!(r.actions.iter().map(|a| a.visits).sum::<u64>(), playouts, "{label}");
-        let tolerance = 1e-9 * audit.evaluated_value_sum.abs().max(1.0);
-        assert!((audit.root_value_sum - audit.evaluated_value_sum).abs() < tolerance, "{label}: {audit:?}");
-    }
     let synthetic = canopy_mcts::games::synthetic::Synthetic::new(6, 10).unwrap();
     let g2048_root = canopy_mcts::games::fixtures::g2048()[1].state;
     for batch_plies in 0..=2 {
@@ -373,13 +356,13 @@ fn batched_statistics_near_the_root_are_exact() {
             let label = format!("batch_plies {batch_plies}, {threads} threads");
             let policy = canopy_mcts::games::synthetic::SyntheticPolicy;
             let r = Search::with_policy(&synthetic, &policy, params.clone()).run(&synthetic.start());
-            check(&r, 20_003, &format!("synthetic, {label}"));
+            assert_exact_accounting(&r, 20_003, &format!("synthetic, {label}"));
             let g = canopy_mcts::games::g2048::G2048;
             let r = Search::with_policy(&g, &canopy_mcts::games::g2048::G2048Policy::default(), params.clone())
                 .run(&g2048_root);
-            check(&r, 20_003, &format!("2048, {label}"));
+            assert_exact_accounting(&r, 20_003, &format!("2048, {label}"));
             let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
-            check(&r, 20_003, &format!("tic-tac-toe, {label}"));
+            assert_exact_accounting(&r, 20_003, &format!("tic-tac-toe, {label}"));
         }
     }
 }

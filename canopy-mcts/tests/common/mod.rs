@@ -7,7 +7,7 @@
 use canopy_mcts::agent::{play_game, Agent, FnAgent, GameRecord, GameSeeds};
 use canopy_mcts::games::snake::{Dir, Snake, SnakeState};
 use canopy_mcts::rng::below;
-use canopy_mcts::{Game, Rng, Turn};
+use canopy_mcts::{Game, Rng, SearchReport, Turn};
 
 /// Plays one step of `state`: at a chance turn an outcome drawn with `rng` by the game's distribution, at
 /// a player turn the action `choose` gives for the position (it may draw from `rng` too). Returns whose
@@ -61,4 +61,28 @@ pub fn play_snake_fn(
     f: impl FnMut(&SnakeState, &mut Rng) -> Dir,
 ) -> GameRecord<Snake> {
     play_snake(game, start, seed, max_moves, &mut FnAgent::new("function", f))
+}
+
+/// The report without its timings, as text (two searches that should be the same compare equal).
+pub fn timeless<A: Clone + std::fmt::Debug>(r: &SearchReport<A>) -> String {
+    let mut r = r.clone();
+    r.elapsed_ms = 0.0;
+    r.playouts_per_sec = 0.0;
+    format!("{r:?}")
+}
+
+/// Checks a search's audit for exact accounting of `playouts` playouts: root visits equal them, no
+/// virtual loss, overcounted, claimed or miscounted node is left, the root's edges hold every playout
+/// and the root's value sum is what the playouts returned.
+pub fn assert_exact_accounting<A>(r: &SearchReport<A>, playouts: u64, label: &str) {
+    let audit = r.audit.as_ref().expect("audit requested");
+    assert_eq!((r.playouts, audit.root_visits), (playouts, playouts), "{label}");
+    assert_eq!(
+        (audit.in_flight, audit.overcounted_nodes, audit.claimed_nodes, audit.miscounted_nodes),
+        (0, 0, 0, 0),
+        "{label}: {audit:?}"
+    );
+    assert_eq!(r.actions.iter().map(|a| a.visits).sum::<u64>(), playouts, "{label}");
+    let tolerance = 1e-9 * audit.evaluated_value_sum.abs().max(1.0);
+    assert!((audit.root_value_sum - audit.evaluated_value_sum).abs() < tolerance, "{label}: {audit:?}");
 }
