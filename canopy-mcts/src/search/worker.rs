@@ -389,8 +389,8 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
 
     /// Whether the leaf `node`, reached by the current path, has the visits the expansion threshold asks
     /// for: its own count or, with [`Statistics::Edge`] (whose backups with several workers do not count
-    /// it), the count of the edge the path reached it by. The root is always due: it
-    /// is always expanded, so its children carry the statistics the report needs.
+    /// it), the count of the edge the path reached it by. The root is always due: it is always
+    /// expanded, so its children carry the statistics the report needs.
     #[inline]
     fn expansion_due(&self, node: &GameNode<G>) -> bool {
         let threshold = u64::from(self.params.expand_threshold);
@@ -789,7 +789,9 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let edge_stats = self.edge_stats;
         if let Some(leaf) = leaf {
             let d = self.path.len();
-            if edge_stats {
+            if edge_stats && !std::ptr::eq(leaf, root) {
+                // The root keeps its own statistics whatever the setting (a playout that ends there, at
+                // a terminal or proven root, backs up into it below).
                 self.count_node(leaf);
             } else if d >= 1 && d <= batched_steps {
                 self.batch_child(d - 1, g[leaf.player()]);
