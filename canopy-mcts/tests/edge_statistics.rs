@@ -12,7 +12,7 @@ use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::search::{Event, Limits, Search, SearchParams, SearchReport, Session, Statistics};
 
 mod common;
-use common::{assert_exact_accounting, timeless};
+use common::{assert_exact_accounting_on_three_games, timeless};
 
 fn one_worker(playouts: u64, statistics: Statistics) -> SearchParams {
     SearchParams {
@@ -54,8 +54,6 @@ fn edge_and_node_statistics_search_a_tree_alike() {
 /// is what the playouts returned; also with the transposition table, where nodes have several parents.
 #[test]
 fn edge_statistics_account_for_every_playout_with_threads() {
-    let synthetic = Synthetic::new(6, 10).unwrap();
-    let g2048_root = canopy_mcts::games::fixtures::g2048()[1].state;
     for (threads, batch_plies) in [(1, 1), (2, 0), (2, 1), (2, 2), (3, 1)] {
         let params = SearchParams {
             playouts: Some(20_003),
@@ -68,12 +66,7 @@ fn edge_statistics_account_for_every_playout_with_threads() {
             ..SearchParams::default()
         };
         let label = format!("{threads} threads, batch_plies {batch_plies}");
-        let r = Search::with_policy(&synthetic, &SyntheticPolicy, params.clone()).run(&synthetic.start());
-        assert_exact_accounting(&r, 20_003, &format!("synthetic, {label}"));
-        let r = Search::with_policy(&G2048, &G2048Policy::default(), params.clone()).run(&g2048_root);
-        assert_exact_accounting(&r, 20_003, &format!("2048, {label}"));
-        let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
-        assert_exact_accounting(&r, 20_003, &format!("tic-tac-toe, {label}"));
+        let r = assert_exact_accounting_on_three_games(&params, 20_003, &label);
         for a in &r.actions {
             let mean = a.mean.expect("every root move visited");
             assert!((0.0..=1.0).contains(&mean), "tic-tac-toe, {label}: {} has mean {mean}", a.name);

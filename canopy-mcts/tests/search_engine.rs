@@ -10,7 +10,7 @@ use canopy_mcts::search::{Search, SearchParams, SearchReport, SolverStatus, DEFA
 use canopy_mcts::{Coverage, Game, Turn};
 
 mod common;
-use common::{assert_exact_accounting, timeless};
+use common::{assert_exact_accounting_on_three_games, timeless};
 
 #[test]
 fn one_thread_with_a_seed_is_reproducible() {
@@ -340,8 +340,6 @@ fn progress_reports_the_top_two_root_visits() {
 /// small tree that every thread shares (tic-tac-toe).
 #[test]
 fn batched_statistics_near_the_root_are_exact() {
-    let synthetic = canopy_mcts::games::synthetic::Synthetic::new(6, 10).unwrap();
-    let g2048_root = canopy_mcts::games::fixtures::g2048()[1].state;
     for batch_plies in 0..=2 {
         for threads in [2, 3] {
             let params = SearchParams {
@@ -354,15 +352,7 @@ fn batched_statistics_near_the_root_are_exact() {
                 ..SearchParams::default()
             };
             let label = format!("batch_plies {batch_plies}, {threads} threads");
-            let policy = canopy_mcts::games::synthetic::SyntheticPolicy;
-            let r = Search::with_policy(&synthetic, &policy, params.clone()).run(&synthetic.start());
-            assert_exact_accounting(&r, 20_003, &format!("synthetic, {label}"));
-            let g = canopy_mcts::games::g2048::G2048;
-            let r = Search::with_policy(&g, &canopy_mcts::games::g2048::G2048Policy::default(), params.clone())
-                .run(&g2048_root);
-            assert_exact_accounting(&r, 20_003, &format!("2048, {label}"));
-            let r = Search::new(&TicTacToe, params).run(&TicTacToeState::default());
-            assert_exact_accounting(&r, 20_003, &format!("tic-tac-toe, {label}"));
+            assert_exact_accounting_on_three_games(&params, 20_003, &label);
         }
     }
 }

@@ -5,9 +5,12 @@
 #![allow(dead_code)]
 
 use canopy_mcts::agent::{play_game, Agent, FnAgent, GameRecord, GameSeeds};
+use canopy_mcts::games::g2048::{G2048Policy, G2048};
 use canopy_mcts::games::snake::{Dir, Snake, SnakeState};
+use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
+use canopy_mcts::games::tictactoe::{TicTacToe, TicTacToeState};
 use canopy_mcts::rng::below;
-use canopy_mcts::{Game, Rng, SearchReport, Turn};
+use canopy_mcts::{Game, Rng, Search, SearchParams, SearchReport, Turn};
 
 /// Plays one step of `state`: at a chance turn an outcome drawn with `rng` by the game's distribution, at
 /// a player turn the action `choose` gives for the position (it may draw from `rng` too). Returns whose
@@ -85,4 +88,19 @@ pub fn assert_exact_accounting<A>(r: &SearchReport<A>, playouts: u64, label: &st
     assert_eq!(r.actions.iter().map(|a| a.visits).sum::<u64>(), playouts, "{label}");
     let tolerance = 1e-9 * audit.evaluated_value_sum.abs().max(1.0);
     assert!((audit.root_value_sum - audit.evaluated_value_sum).abs() < tolerance, "{label}: {audit:?}");
+}
+
+/// Searches the synthetic tree (branching 6, depth 10), a 2048 middle-game position and tic-tac-toe's
+/// empty board with `params` (whose playout limit `playouts` must be, with the audit on) and checks each
+/// for exact accounting ([`assert_exact_accounting`]); returns the tic-tac-toe report.
+pub fn assert_exact_accounting_on_three_games(params: &SearchParams, playouts: u64, label: &str) -> SearchReport<u8> {
+    let synthetic = Synthetic::new(6, 10).unwrap();
+    let r = Search::with_policy(&synthetic, &SyntheticPolicy, params.clone()).run(&synthetic.start());
+    assert_exact_accounting(&r, playouts, &format!("synthetic, {label}"));
+    let g2048_root = canopy_mcts::games::fixtures::g2048()[1].state;
+    let r = Search::with_policy(&G2048, &G2048Policy::default(), params.clone()).run(&g2048_root);
+    assert_exact_accounting(&r, playouts, &format!("2048, {label}"));
+    let r = Search::new(&TicTacToe, params.clone()).run(&TicTacToeState::default());
+    assert_exact_accounting(&r, playouts, &format!("tic-tac-toe, {label}"));
+    r
 }
