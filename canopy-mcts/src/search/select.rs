@@ -17,9 +17,17 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
             NodeKind::Chance => {
                 let chance = self.params.chance;
                 let share = Share { worker: self.index, workers: self.params.threads.max(1) };
+                // With one worker the outcomes' visits are known to sum to the node's count since its
+                // expansion ([I14]), so the stratified choice needs one pass over them.
+                let total = match chance {
+                    ChanceSelection::Stratified if self.batched_level().is_none() => {
+                        self.edge_visits_from_node(node, children, open_loop)
+                    }
+                    _ => None,
+                };
                 let index = match self.batched_level_and_rng() {
-                    (Some(level), rng) => select_outcome(chance, share, rng, children, &WithDeltas(level, false)),
-                    (None, rng) => select_outcome(chance, share, rng, children, &InTree::<false>),
+                    (Some(level), rng) => select_outcome(chance, share, rng, children, &WithDeltas(level, false), None),
+                    (None, rng) => select_outcome(chance, share, rng, children, &InTree::<false>, total),
                 };
                 (index, node.player() as u8)
             }
@@ -289,15 +297,24 @@ const AFFINITY_SLACK: f64 = 1.0;
 /// the counts still follow the probabilities within about two visits, while each outcome's subtree is
 /// searched mostly by one worker, so the workers write fewer of each other's cache lines below a chance
 /// node (docs/BENCHMARKS.md, "Outcome affinity"). One worker owns every outcome: the plain rule.
+///
+/// `edge_visits`: the sum of the outcomes' visits where the worker knows it ([I14]; one worker only),
+/// which lets the stratified choice read the outcomes once instead of twice ([`most_lagging_one_pass`]).
 fn select_outcome<M, V: EdgeView>(
     chance: ChanceSelection,
     share: Share,
     rng: &mut Rng,
     children: &[Edge<M>],
     view: &V,
+    edge_visits: Option<u64>,
 ) -> usize {
     match chance {
         ChanceSelection::Stratified => {
+            if let Some(total) = edge_visits.filter(|_| share.workers == 1) {
+                if let Some(i) = most_lagging_one_pass(children, view, total as f64) {
+                    return i;
+                }
+            }
             let count = |i: usize, e: &Edge<M>| view.visits(i, e) + u64::from(e.in_flight_relaxed());
             let total: f64 = children.iter().enumerate().map(|(i, e)| count(i, e) as f64).sum();
             let (mut best, mut own) = (0, None);
@@ -330,6 +347,27 @@ fn select_outcome<M, V: EdgeView>(
             children.len() - 1
         }
     }
+}
+
+/// Stratified outcome selection in one pass, `argmax p_i·(N + 1) − n_i`, for the one worker of a search
+/// given `total` = N, the outcomes' visits summed ([I14]): the index the two passes of
+/// [`select_outcome`] give (a sum of whole numbers below 2^53 is exact in `f64`, so the lags are the
+/// same numbers), or `None` when an outcome has a playout in progress (a path that came back round a
+/// cycle), whose virtual visit `total` lacks.
+#[inline]
+fn most_lagging_one_pass<M, V: EdgeView>(children: &[Edge<M>], view: &V, total: f64) -> Option<usize> {
+    let (mut best, mut best_lag) = (0, f64::NEG_INFINITY);
+    for (i, e) in children.iter().enumerate() {
+        if e.in_flight_relaxed() != 0 {
+            return None;
+        }
+        let lag = e.prob as f64 * (total + 1.0) - view.visits(i, e) as f64;
+        if lag > best_lag {
+            best_lag = lag;
+            best = i;
+        }
+    }
+    Some(best)
 }
 
 /// How selection reads an edge's visits and mean return.
@@ -572,6 +610,37 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn one_pass_and_two_pass_outcome_selection_agree(
+            specs in proptest::collection::vec(
+                (
+                    proptest::prop_oneof![Just(0u64), 1u64..5, 5u64..70_000],
+                    1u32..100,
+                    proptest::prop_oneof![9 => Just(false), 1 => Just(true)],
+                ),
+                1..100,
+            ),
+        ) {
+            let weight: u32 = specs.iter().map(|s| s.1).sum();
+            let edges: Vec<Edge<u8>> =
+                specs.iter().enumerate().map(|(i, s)| Edge::new(i as u8, s.1 as f32 / weight as f32, 0.0)).collect();
+            for (e, &(visits, _, in_flight)) in edges.iter().zip(&specs) {
+                e.preload_relaxed(visits);
+                if in_flight {
+                    e.add_in_flight_relaxed();
+                }
+            }
+            let total: u64 = edges.iter().map(|e| e.visits_relaxed()).sum();
+            let share = Share { worker: 0, workers: 1 };
+            let mut rng = crate::rng::seeded(1, 0);
+            let stratified = ChanceSelection::Stratified;
+            let two = select_outcome(stratified, share, &mut rng, &edges, &InTree::<false>, None);
+            let one = select_outcome(stratified, share, &mut rng, &edges, &InTree::<false>, Some(total));
+            proptest::prop_assert_eq!(one, two, "total {}", total);
+        }
+    }
+
     /// 2048's spawn after a move with 15 empty cells: a 2 (0.9) or a 4 (0.1) on each, listed by kind.
     fn spawns() -> Vec<Edge<u8>> {
         let mut edges: Vec<Edge<u8>> = (0..15).map(|c| Edge::new(c, 0.9 / 15.0, 0.0)).collect();
@@ -596,7 +665,14 @@ mod tests {
                 let picks: Vec<usize> = (0..workers)
                     .map(|worker| {
                         let share = Share { worker, workers };
-                        let i = select_outcome(ChanceSelection::Stratified, share, &mut rng, &edges, &InTree::<false>);
+                        let i = select_outcome(
+                            ChanceSelection::Stratified,
+                            share,
+                            &mut rng,
+                            &edges,
+                            &InTree::<false>,
+                            None,
+                        );
                         edges[i].add_in_flight_relaxed();
                         own += u64::from(share.owns(i));
                         i
