@@ -26,7 +26,7 @@ fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
     assert_eq!(v["game"], "2048");
     // Every setting that shapes the tree is named.
     assert_eq!(v["chance"], "stratified", "{v}");
-    assert_eq!(v["statistics"], "node", "{v}");
+    assert_eq!(v["statistics"], "edge", "{v}");
     assert!(f(&v, "min_span") >= 0.0, "{v}");
     let sampled = bench_json(&[
         "--game",

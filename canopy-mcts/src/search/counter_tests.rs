@@ -18,6 +18,9 @@ struct StartCounts {
     root_value_sum: f64,
     /// Visits of every root edge.
     edge_visits: u64,
+    /// Sum of the returns-to-go of each root edge's `edge_visits` playouts, for its mover and without
+    /// its reward (read by [`Statistics::Edge`] only).
+    edge_value_sum: f64,
 }
 
 impl<G: Game, P: Policy<G>> Search<'_, G, P> {
@@ -28,14 +31,24 @@ impl<G: Game, P: Policy<G>> Search<'_, G, P> {
             node.preload_relaxed(counts.root_visits, counts.root_value_sum);
             for e in node.children_acquire().expect("the root is expanded before the workers start") {
                 e.preload_relaxed(counts.edge_visits);
+                e.preload_value_relaxed(counts.edge_value_sum);
             }
         })
     }
 }
 
-fn params(playouts: u64, threads: usize) -> SearchParams {
-    SearchParams { playouts: Some(playouts), threads, audit: true, pin_threads: false, ..SearchParams::default() }
+fn params(playouts: u64, threads: usize, statistics: Statistics) -> SearchParams {
+    SearchParams {
+        playouts: Some(playouts),
+        threads,
+        statistics,
+        audit: true,
+        pin_threads: false,
+        ..SearchParams::default()
+    }
 }
+
+const BOTH: [Statistics; 2] = [Statistics::Node, Statistics::Edge];
 
 #[test]
 fn root_and_edge_counts_of_a_chain_pass_2_to_the_32_exactly() {
@@ -43,28 +56,35 @@ fn root_and_edge_counts_of_a_chain_pass_2_to_the_32_exactly() {
     // exactly `length` (a reward of 1 per step), so counts and means are exact.
     let chain = Chain { length: 20, width: 1 };
     let length = f64::from(chain.length);
-    let counts = StartCounts { root_visits: START, root_value_sum: START as f64 * length, edge_visits: START };
+    // The root edge's own reward of 1 is not in its value sum.
+    let counts = StartCounts {
+        root_visits: START,
+        root_value_sum: START as f64 * length,
+        edge_visits: START,
+        edge_value_sum: START as f64 * (length - 1.0),
+    };
     let playouts = 5_000;
-    for threads in [1, 2] {
-        let r = Search::with_policy(&chain, &ChainPolicy, params(playouts, threads)).run_with_start_counts(&0, counts);
+    for (threads, statistics) in [1, 2].into_iter().flat_map(|t| BOTH.map(|s| (t, s))) {
+        let p = params(playouts, threads, statistics);
+        let r = Search::with_policy(&chain, &ChainPolicy, p).run_with_start_counts(&0, counts);
         let audit = r.audit.as_ref().expect("audit requested");
-        assert_eq!(r.playouts, playouts, "threads {threads}");
-        assert_eq!(r.root_visits, START + playouts, "threads {threads}");
-        assert_eq!(audit.root_visits, START + playouts, "threads {threads}");
+        assert_eq!(r.playouts, playouts, "threads {threads}, {statistics:?}");
+        assert_eq!(r.root_visits, START + playouts, "threads {threads}, {statistics:?}");
+        assert_eq!(audit.root_visits, START + playouts, "threads {threads}, {statistics:?}");
         assert!(r.root_visits > u64::from(u32::MAX));
         assert_eq!(r.actions.len(), 1);
-        assert_eq!(r.actions[0].visits, START + playouts, "threads {threads}");
+        assert_eq!(r.actions[0].visits, START + playouts, "threads {threads}, {statistics:?}");
         // The root's mean divides a value sum of some 8.6e10 by the 64-bit count: a wrapped count
         // (4989) would make it about 1.7e7.
-        assert_eq!(r.root_value, Some(length), "threads {threads}");
-        assert_eq!(r.actions[0].mean, Some(length), "threads {threads}");
+        assert_eq!(r.root_value, Some(length), "threads {threads}, {statistics:?}");
+        assert_eq!(r.actions[0].mean, Some(length), "threads {threads}, {statistics:?}");
         // Sums of whole numbers below 2^53 are exact in f64, in any order.
         assert_eq!(audit.evaluated_value_sum, playouts as f64 * length);
         assert_eq!(audit.root_value_sum, (START + playouts) as f64 * length);
         assert_eq!(
             (audit.in_flight, audit.overcounted_nodes, audit.claimed_nodes, audit.miscounted_nodes),
             (0, 0, 0, 0),
-            "threads {threads}"
+            "threads {threads}, {statistics:?}"
         );
     }
 }
@@ -76,12 +96,23 @@ fn root_and_edge_counts_of_tic_tac_toe_pass_2_to_the_32() {
     // visits, carrying it past 2^32 whatever selection does.
     let root = TicTacToeState::default();
     let edges = 9;
-    let counts =
-        StartCounts { root_visits: edges * START, root_value_sum: 0.5 * (edges * START) as f64, edge_visits: START };
+    let counts = StartCounts {
+        root_visits: edges * START,
+        root_value_sum: 0.5 * (edges * START) as f64,
+        edge_visits: START,
+        edge_value_sum: 0.5 * START as f64,
+    };
     let playouts = 6_000;
-    // The solver is off so that every one of the playouts runs (a proof of the root ends a search).
-    let p = SearchParams { solver: false, ..params(playouts, 2) };
-    let r = Search::new(&TicTacToe, p).run_with_start_counts(&root, counts);
+    for statistics in BOTH {
+        // The solver is off so that every one of the playouts runs (a proof of the root ends a search).
+        let p = SearchParams { solver: false, ..params(playouts, 2, statistics) };
+        tic_tac_toe_counts_pass_2_to_the_32(Search::new(&TicTacToe, p).run_with_start_counts(&root, counts), counts);
+    }
+}
+
+/// The checks of [`root_and_edge_counts_of_tic_tac_toe_pass_2_to_the_32`] on one search's report `r`.
+fn tic_tac_toe_counts_pass_2_to_the_32(r: SearchReport<u8>, counts: StartCounts) {
+    let playouts = 6_000;
     let audit = r.audit.as_ref().expect("audit requested");
     assert_eq!(r.playouts, playouts);
     assert_eq!(r.root_visits, counts.root_visits + playouts);
@@ -93,8 +124,8 @@ fn root_and_edge_counts_of_tic_tac_toe_pass_2_to_the_32() {
     let most = r.actions.iter().map(|a| a.visits).max().unwrap();
     assert!(most > u64::from(u32::MAX), "most visited edge {most}");
     for a in &r.actions {
-        // An edge's mean is its child's, a node the search created; it exists once the edge has a
-        // playout of its own.
+        // An edge's mean is its child's, a node the search created (it exists once the edge has a
+        // playout of its own), or the edge's own.
         if a.visits > START {
             let mean = a.mean.unwrap_or_else(|| panic!("{} has {} visits and no mean", a.name, a.visits));
             assert!((0.0..=1.0).contains(&mean), "{}: mean {mean}", a.name);

@@ -301,6 +301,13 @@ impl<M> Node<M> {
         self.visits.store(self.visits.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
     }
 
+    /// Counts one visit without a value, by a search with several workers ([`crate::search::Statistics::Edge`]
+    /// at a leaf not yet expanded, for the expansion threshold): one `fetch_add` ([I4]).
+    #[inline]
+    pub fn count_visit_relaxed(&self) {
+        self.visits.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Marks the node's count as no longer giving its edges' visit sum ([I14]): a search with
     /// [`crate::search::Statistics::Edge`] and several workers backs up through the edges without
     /// counting the node. A load, and a store only the first time.

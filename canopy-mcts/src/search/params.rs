@@ -60,12 +60,12 @@ pub enum Backup {
 pub enum Statistics {
     /// UCT2: a move's mean is the mean of the node it leads to, which holds every playout through that
     /// position by any path. Every backup writes each node of the path.
-    #[default]
     Node,
     /// UCT1: a move's mean is its edge's own (the playouts that took that move there). A backup writes
     /// the path's edges and, with several workers, no node but the root: the nodes below the root are
     /// read, not written, so workers hand each other fewer cache lines (docs/BENCHMARKS.md, "Throughput
-    /// at hot roots", items 14 and 15). Edges are the same size either way (40 bytes).
+    /// at hot roots", items 14 and 15). Edges are the same size either way (40 bytes). The default.
+    #[default]
     Edge,
 }
 
@@ -124,7 +124,7 @@ pub struct SearchParams {
     /// two players, is off in other games).
     pub backup: Backup,
     /// Where UCT's means are kept: in the nodes (UCT2, merged over transpositions) or in the edges (UCT1).
-    /// Default [`Statistics::Node`].
+    /// Default [`Statistics::Edge`].
     pub statistics: Statistics,
     /// MCTS-Solver for games that declare [`crate::Game::win_draw_loss`]: proven wins, losses and draws
     /// propagate, are never searched again, and end the search once the root is proven (losses and draws
@@ -168,7 +168,7 @@ impl Default for SearchParams {
             expand_threshold: 1,
             chance: ChanceSelection::Stratified,
             backup: Backup::Mean,
-            statistics: Statistics::Node,
+            statistics: Statistics::Edge,
             audit: false,
             solver: true,
             shared_paths: false,

@@ -523,9 +523,9 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         if moved {
             // With edge statistics the nodes below the root hold no values (and, after a search with
             // several workers, a stale count): the new root takes the statistics of the edge that led
-            // to it, which are for the same player (the one who moved into it) and hold its playouts.
-            let root_stats = match (self.params.statistics, via) {
-                (Statistics::Edge, Some(e)) => Some((e.visits_relaxed(), e.value_sum_relaxed())),
+            // to it ([`edge_root_stats`]).
+            let root_stats = match (self.params.statistics, via, node) {
+                (Statistics::Edge, Some(e), Some(c)) => Some(edge_root_stats::<G>(e, c)),
                 _ => None,
             };
             let kept = node.and_then(|c| self.tree.rerooted(c, self.params.memory_bytes, root_stats));
@@ -711,4 +711,20 @@ impl<G: Game, P: Policy<G>> Drop for SearchHandle<G, P> {
             let _ = thread.join();
         }
     }
+}
+
+/// The statistics a kept tree's new root takes with [`Statistics::Edge`], whose nodes below the root
+/// hold no values: those of `via`, the edge that led to it, which are for the same player (the one who
+/// moved into it) and hold the playouts that took that move. Where `node`'s own edges hold more visits
+/// (passes that reached it by other paths, through transpositions: each left it by one of its edges),
+/// the count is raised to theirs and the value sum with it at `via`'s mean, so that the root's count
+/// is never below its edges' sum (the invariant [`crate::search::TreeAudit::overcounted_nodes`]
+/// checks) and its mean is `via`'s.
+fn edge_root_stats<G: Game>(via: &GameEdge<G>, node: &GameNode<G>) -> (u64, f64) {
+    let (visits, value_sum) = (via.visits_relaxed(), via.value_sum_relaxed());
+    let out: u64 = node.children_acquire().map_or(0, |edges| edges.iter().map(|e| e.visits_relaxed()).sum());
+    if visits == 0 || out <= visits {
+        return (visits, value_sum);
+    }
+    (out, value_sum / visits as f64 * out as f64)
 }
