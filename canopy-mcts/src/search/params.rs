@@ -62,9 +62,10 @@ pub enum Statistics {
     /// position by any path. Every backup writes each node of the path.
     Node,
     /// UCT1: a move's mean is its edge's own (the playouts that took that move there). A backup writes
-    /// the path's edges and, with several workers, no node but the root: the nodes below the root are
-    /// read, not written, so workers hand each other fewer cache lines (docs/BENCHMARKS.md, "Throughput
-    /// at hot roots", items 14 and 15). Edges are the same size either way (40 bytes). The default.
+    /// the path's edges and, with several workers, no node but the root (and the count of a leaf not
+    /// yet expanded, for the expansion threshold): the nodes below the root are read, not written, so
+    /// workers hand each other fewer cache lines (docs/BENCHMARKS.md, "Throughput at hot roots", items
+    /// 14 to 16). Edges are the same size either way (40 bytes). The default.
     #[default]
     Edge,
 }
