@@ -296,7 +296,10 @@ pub fn run(args: &MatchGomoku) -> anyhow::Result<()> {
             "opening": position.moves,
             "swap": args.swap,
             "agents": { "a": args.black, "b": white_spec },
+            // The command line's search settings, which each `mcts` agent's options change; its own are
+            // under `agent_params` (null for an agent that does not search).
             "params": super::params::to_json(&base),
+            "agent_params": { "a": agent_params(&agents[0]), "b": agent_params(&agents[1]) },
             "summary": { "a": records[0], "b": records[1] },
             "games": games,
         });
@@ -312,6 +315,14 @@ pub fn run(args: &MatchGomoku) -> anyhow::Result<()> {
         println!("  total     {}", r.total.text());
     }
     Ok(())
+}
+
+/// The search settings `agent` plays with, as `--json` gives them (null for an agent that does not search).
+fn agent_params(agent: &Player) -> serde_json::Value {
+    match agent {
+        Player::Mcts { params, .. } => super::params::to_json(params),
+        _ => serde_json::Value::Null,
+    }
 }
 
 #[cfg(test)]

@@ -222,3 +222,27 @@ fn per_side_settings_are_refused_when_repeated_or_not_for_two_player_games_and_c
         assert!(line.ends_with('"') && !line[..line.len() - 1].contains('"'), "{row}");
     }
 }
+
+#[test]
+fn a_gomoku_match_reports_each_agents_own_search_settings() {
+    let v = json(&[
+        "match",
+        "gomoku",
+        "--size",
+        "9",
+        "--black",
+        "mcts:playouts=200,statistics=node,threads=1",
+        "--white",
+        "threat",
+        "--games",
+        "1",
+        "--no-pin",
+        "--json",
+    ]);
+    // The command line's settings, and each searching agent's own after its options.
+    assert_eq!(v["params"]["statistics"], "edge", "{}", v["params"]);
+    assert_eq!(v["agent_params"]["a"]["statistics"], "node", "{}", v["agent_params"]);
+    assert_eq!(v["agent_params"]["a"]["playouts"], 200, "{}", v["agent_params"]);
+    assert_eq!(v["agent_params"]["a"]["threads"], 1, "{}", v["agent_params"]);
+    assert!(v["agent_params"]["b"].is_null(), "the threat agent does not search: {}", v["agent_params"]);
+}
