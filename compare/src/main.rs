@@ -63,7 +63,7 @@ playouts. Each engine runs one untimed search at the first thread count before t
 struct Args {
     /// The game: canopy's synthetic tree, or Gomoku or tic-tac-toe from the empty board with uniform
     /// rollouts.
-    #[arg(long, value_enum, default_value_t = GameArg::Synthetic)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = GameArg::Synthetic)]
     game: GameArg,
     /// Gomoku's board side (5 to 20) [default: 9].
     #[arg(long)]
@@ -85,15 +85,15 @@ struct Args {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
     /// Engines to run, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "canopy,mcts,treant")]
+    #[arg(long, value_delimiter = ',', ignore_case = true, default_value = "canopy,mcts,treant")]
     engines: Vec<Engine>,
     /// UCT exploration constant c of `q + c·sqrt(ln N / n)`, with values q in [0, 1]: above 0, at most
     /// 100 (canopy's `--exploration`).
     #[arg(long, default_value_t = 1.0)]
     exploration: f64,
-    /// Where canopy keeps UCT's means: in the nodes (UCT2, its default) or in the edges (UCT1, as the
-    /// `mcts` crate keeps its, per move; canopy's `--statistics`).
-    #[arg(long, value_enum, default_value_t = StatisticsArg::Node)]
+    /// Where canopy keeps UCT's means: in the edges (UCT1, its default, as the `mcts` crate keeps its,
+    /// per move) or in the nodes (UCT2); canopy's `--statistics`.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = StatisticsArg::Edge)]
     statistics: StatisticsArg,
     /// Do not pin canopy's workers to cores (the crates do not pin theirs).
     #[arg(long)]
@@ -575,6 +575,14 @@ mod tests {
 
     fn args(argv: &[&str]) -> Args {
         Args::parse_from(std::iter::once("canopy-compare").chain(argv.iter().copied()))
+    }
+
+    #[test]
+    fn choices_are_taken_in_any_case_as_canopys_are() {
+        let a = args(&["--game", "TicTacToe", "--statistics", "NODE", "--engines", "Canopy,MCTS"]);
+        assert_eq!((a.game, a.statistics), (GameArg::Tictactoe, StatisticsArg::Node));
+        assert_eq!(a.engines, [Engine::Canopy, Engine::Mcts]);
+        assert_eq!(args(&[]).statistics, StatisticsArg::Edge, "canopy's default");
     }
 
     /// Every engine (canopy with node and with edge statistics), on one and two threads, plays the one
