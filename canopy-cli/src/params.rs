@@ -192,7 +192,9 @@ pub fn apply<T: Settings>(m: &ArgMatches, target: &mut T) -> Result<(), String> 
     for (name, text) in given::<T>(m) {
         let p = T::param(name).expect("given names are declared");
         p.apply(target, &text).map_err(|e| match e {
-            ParamError::Invalid { value, range, .. } => format!("{}: {value} is not {range}", p.flag()),
+            ParamError::Invalid { value, range, .. } => {
+                format!("{}: {} is not {range}", p.flag(), canopy_mcts::param::shown(&value))
+            }
             other => other.to_string(),
         })?;
     }

@@ -96,6 +96,7 @@ pub fn play_tictactoe(args: &PlayTicTacToe) -> anyhow::Result<()> {
         seed: args.search.seed,
         forms: args.out,
         quiet: args.search.no_progress,
+        params: None,
     };
     series(&TicTacToe, |_| TicTacToeState::default(), [&agent, &agent], false, &out, |c| c.to_string())
 }
@@ -123,6 +124,7 @@ pub fn play_gomoku(args: &PlayGomoku) -> anyhow::Result<()> {
         seed: args.search.seed,
         forms: args.out,
         quiet: args.search.no_progress,
+        params: None,
     };
     series(&game, |_| start.clone(), [&agent, &agent], false, &out, |c| c.to_string())
 }
@@ -133,9 +135,20 @@ pub fn play_gomoku(args: &PlayGomoku) -> anyhow::Result<()> {
 /// # Errors
 /// A one-line message naming the unknown agent, key or bad value.
 pub fn tictactoe_agent(text: &str, base: &SearchParams) -> Result<AgentMaker<TicTacToe>, String> {
+    tictactoe_agent_with_params(text, base).map(|(maker, _)| maker)
+}
+
+/// [`tictactoe_agent`] and the search settings the agent plays with (`None` for `random`).
+///
+/// # Errors
+/// As [`tictactoe_agent`].
+fn tictactoe_agent_with_params(
+    text: &str,
+    base: &SearchParams,
+) -> Result<(AgentMaker<TicTacToe>, Option<SearchParams>), String> {
     let (name, opts) = text.split_once(':').unwrap_or((text, ""));
     match name.trim() {
-        "random" if opts.trim().is_empty() => Ok(Box::new(|| Box::new(RandomAgent))),
+        "random" if opts.trim().is_empty() => Ok((Box::new(|| Box::new(RandomAgent)), None)),
         "mcts" => {
             let mut params = base.clone();
             let mut reuse = true;
@@ -159,7 +172,8 @@ pub fn tictactoe_agent(text: &str, base: &SearchParams) -> Result<AgentMaker<Tic
                 }
                 super::matches::set_search(&mut params, k, v).map_err(|e| format!("agent option {e}"))?;
             }
-            Ok(Box::new(move || Box::new(Mcts::<TicTacToe>::new(params.clone()).with_reuse(reuse))))
+            let settings = params.clone();
+            Ok((Box::new(move || Box::new(Mcts::<TicTacToe>::new(params.clone()).with_reuse(reuse))), Some(settings)))
         }
         other => Err(format!("'{other}' is not a tic-tac-toe agent (mcts[:key=value,...] or random)")),
     }
@@ -168,11 +182,15 @@ pub fn tictactoe_agent(text: &str, base: &SearchParams) -> Result<AgentMaker<Tic
 /// `canopy match tictactoe`: agents `mcts[:key=value,...]` (the declared search parameters) or `random`.
 pub fn matched(args: &MatchTicTacToe) -> anyhow::Result<()> {
     let base = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
-    let parse = |flag: &str, text: &str| tictactoe_agent(text, &base).map_err(|e| input_error(format!("{flag}: {e}")));
+    let parse = |flag: &str, text: &str| {
+        tictactoe_agent_with_params(text, &base).map_err(|e| input_error(format!("{flag}: {e}")))
+    };
     let white = args.white.as_deref().unwrap_or("random");
-    let (a, b) = (parse("--black", &args.black)?, parse("--white", white)?);
+    let ((a, a_params), (b, b_params)) = (parse("--black", &args.black)?, parse("--white", white)?);
     let forms = Forms { json: args.json, csv: false };
-    let out = Out { game: "tic-tac-toe", games: args.games, seed: args.search.seed, forms, quiet: false };
+    let settings = |p: Option<SearchParams>| p.map_or(serde_json::Value::Null, |p| super::params::to_json(&p));
+    let params = Some((super::params::to_json(&base), [settings(a_params), settings(b_params)]));
+    let out = Out { game: "tic-tac-toe", games: args.games, seed: args.search.seed, forms, quiet: false, params };
     series(&TicTacToe, |_| TicTacToeState::default(), [a.as_ref(), b.as_ref()], args.swap, &out, |c| c.to_string())
 }
 
@@ -254,6 +272,9 @@ struct Out {
     seed: u64,
     forms: Forms,
     quiet: bool,
+    /// For `--json`: the command line's search settings and each agent's own (null for one that does
+    /// not search), where the agents are given separately.
+    params: Option<(serde_json::Value, [serde_json::Value; 2])>,
 }
 
 /// Games between agents A and B (A first in game 1; with `swap`, the sides alternate), printed as lines
@@ -312,13 +333,17 @@ fn series<G: Game>(
     let games: Vec<&serde_json::Value> = played.iter().map(|g| &g.json).collect();
     let (a, b) = (agents[0]().name(), agents[1]().name());
     if out.forms.json {
-        let v = json!({
+        let mut v = json!({
             "game": out.game,
             "agents": { "a": a, "b": b },
             "games": out.games,
             "summary": { "a_wins": wins[0], "b_wins": wins[1], "draws": draws },
             "records": games,
         });
+        if let Some((base, [pa, pb])) = &out.params {
+            v["params"] = base.clone();
+            v["agent_params"] = json!({ "a": pa, "b": pb });
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else if tables {
         println!("A ({a}) {} wins, B ({b}) {} wins, {draws} draws", wins[0], wins[1]);

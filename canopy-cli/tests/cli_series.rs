@@ -245,4 +245,15 @@ fn a_gomoku_match_reports_each_agents_own_search_settings() {
     assert_eq!(v["agent_params"]["a"]["playouts"], 200, "{}", v["agent_params"]);
     assert_eq!(v["agent_params"]["a"]["threads"], 1, "{}", v["agent_params"]);
     assert!(v["agent_params"]["b"].is_null(), "the threat agent does not search: {}", v["agent_params"]);
+    // Tic-tac-toe's match too.
+    let v = json(&["match", "tictactoe", "--black", "mcts:playouts=300,statistics=node", "--games", "1", "--json"]);
+    assert_eq!(v["params"]["statistics"], "edge", "{}", v["params"]);
+    assert_eq!(v["agent_params"]["a"]["statistics"], "node", "{}", v["agent_params"]);
+    assert_eq!(v["agent_params"]["a"]["playouts"], 300, "{}", v["agent_params"]);
+    assert!(v["agent_params"]["b"].is_null(), "random does not search: {}", v["agent_params"]);
+    // An empty value is named as such, on a flag and in an agent's options.
+    assert!(refused(&["match", "tictactoe", "--statistics="]).contains("--statistics: an empty value is not one of"));
+    assert!(
+        refused(&["match", "tictactoe", "--black", "mcts:statistics="]).contains("statistics: an empty value is not")
+    );
 }

@@ -160,7 +160,7 @@ pub enum ParamError {
         known: String,
     },
     /// The text is not a value of the parameter's kind, or is out of its range.
-    #[error("{name}: {value} is not {range}")]
+    #[error("{name}: {} is not {range}", shown(.value))]
     Invalid {
         /// The parameter.
         name: &'static str,
@@ -169,6 +169,16 @@ pub enum ParamError {
         /// The accepted values in words ([`Kind::describe`]).
         range: String,
     },
+}
+
+/// A refused value as an error message names it: the text given, or "an empty value" for an empty or
+/// blank one.
+pub fn shown(value: &str) -> &str {
+    if value.trim().is_empty() {
+        "an empty value"
+    } else {
+        value
+    }
 }
 
 impl<T> Param<T> {
