@@ -231,7 +231,7 @@ fn a_gomoku_match_reports_each_agents_own_search_settings() {
         "--size",
         "9",
         "--black",
-        "mcts:playouts=200,statistics=node,threads=1",
+        "mcts:playouts=200,statistics=edge,threads=1",
         "--white",
         "threat",
         "--games",
@@ -239,9 +239,10 @@ fn a_gomoku_match_reports_each_agents_own_search_settings() {
         "--no-pin",
         "--json",
     ]);
-    // The command line's settings, and each searching agent's own after its options.
-    assert_eq!(v["params"]["statistics"], "edge", "{}", v["params"]);
-    assert_eq!(v["agent_params"]["a"]["statistics"], "node", "{}", v["agent_params"]);
+    // The command line's settings (Gomoku's default statistics are the nodes'), and each searching
+    // agent's own after its options.
+    assert_eq!(v["params"]["statistics"], "node", "{}", v["params"]);
+    assert_eq!(v["agent_params"]["a"]["statistics"], "edge", "{}", v["agent_params"]);
     assert_eq!(v["agent_params"]["a"]["playouts"], 200, "{}", v["agent_params"]);
     assert_eq!(v["agent_params"]["a"]["threads"], 1, "{}", v["agent_params"]);
     assert!(v["agent_params"]["b"].is_null(), "the threat agent does not search: {}", v["agent_params"]);

@@ -57,7 +57,8 @@ pub use parse::{check_size, parse_moves, PositionError};
 pub use player::{
     default_exploration, default_search_params, fallback_move, Move, Plan, Player, PlayerAgent, Tuning,
     DEFAULT_EXPLORATION, DEFAULT_FLAT_ROLLOUTS, DEFAULT_PUCT_EXPLORATION, DEFAULT_REFUTE, DEFAULT_SELECTION,
-    REFUTATION, REFUTE_MOVES, REFUTE_SHARE, VCF_BUDGET, VCF_DEFENCE_BUDGET, VCT_BUDGET, VCT_DEFENCE_BUDGET,
+    DEFAULT_STATISTICS, REFUTATION, REFUTE_MOVES, REFUTE_SHARE, VCF_BUDGET, VCF_DEFENCE_BUDGET, VCT_BUDGET,
+    VCT_DEFENCE_BUDGET,
 };
 pub use renju::Foul;
 pub use rules::Rule;
