@@ -65,7 +65,8 @@ pub enum Statistics {
     /// the path's edges and, with several workers, no node but the root (and the count of a leaf not
     /// yet expanded, for the expansion threshold): the nodes below the root are read, not written, so
     /// workers hand each other fewer cache lines (docs/BENCHMARKS.md, "Throughput at hot roots", items
-    /// 14 to 16). Edges are the same size either way (40 bytes). The default.
+    /// 14 to 16). Edges are the same size either way (40 bytes). The default (Gomoku's search defaults
+    /// keep [`Statistics::Node`]: [`crate::games::gomoku::DEFAULT_STATISTICS`]).
     #[default]
     Edge,
 }
