@@ -106,13 +106,14 @@ fn root_and_edge_counts_of_tic_tac_toe_pass_2_to_the_32() {
     for statistics in BOTH {
         // The solver is off so that every one of the playouts runs (a proof of the root ends a search).
         let p = SearchParams { solver: false, ..params(playouts, 2, statistics) };
-        tic_tac_toe_counts_pass_2_to_the_32(Search::new(&TicTacToe, p).run_with_start_counts(&root, counts), counts);
+        let r = Search::new(&TicTacToe, p).run_with_start_counts(&root, counts);
+        tic_tac_toe_counts_pass_2_to_the_32(r, counts, playouts);
     }
 }
 
-/// The checks of [`root_and_edge_counts_of_tic_tac_toe_pass_2_to_the_32`] on one search's report `r`.
-fn tic_tac_toe_counts_pass_2_to_the_32(r: SearchReport<u8>, counts: StartCounts) {
-    let playouts = 6_000;
+/// The checks of [`root_and_edge_counts_of_tic_tac_toe_pass_2_to_the_32`] on the report `r` of a search
+/// of `playouts` playouts.
+fn tic_tac_toe_counts_pass_2_to_the_32(r: SearchReport<u8>, counts: StartCounts, playouts: u64) {
     let audit = r.audit.as_ref().expect("audit requested");
     assert_eq!(r.playouts, playouts);
     assert_eq!(r.root_visits, counts.root_visits + playouts);
