@@ -70,6 +70,22 @@ pub fn distinct<T: PartialEq + Clone + std::fmt::Display>(flag: &str, items: &[T
     Ok(items.to_vec())
 }
 
+/// Refuses a sweep whose varied parameter also has a fixed value on the command line (`given`: the
+/// flag that gave it, as typed in the help, or `None`): the fixed value would be dropped for every row
+/// without a word. `param` is the name `--param` was given.
+///
+/// # Errors
+/// An input error naming both options.
+pub fn swept_not_fixed(param: &str, given: Option<String>) -> anyhow::Result<()> {
+    match given {
+        Some(flag) => Err(super::input_error(format!(
+            "--param {}: {flag} also sets it; give its values with --values alone",
+            param.trim()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Games of `play`, `compare`, `sweep` and `match` (`--games`).
 pub const GAMES: Whole = Whole { min: 1, max: 1_000_000 };
 

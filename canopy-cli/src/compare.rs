@@ -39,7 +39,7 @@ impl Swept {
         if let Some(p) = AgentConfig::param(name) {
             return Ok(Swept::Agent(p.name));
         }
-        let own: Vec<&str> = AgentConfig::params().iter().map(|p| p.name).collect();
+        let own: Vec<String> = AgentConfig::params().iter().map(|p| p.name.replace('_', "-")).collect();
         Err(format!("'{name}' is not a search parameter or one of {}", own.join(", ")))
     }
 
@@ -219,6 +219,13 @@ pub fn compare(args: &g2048::Compare) -> anyhow::Result<()> {
 pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
     let param = Swept::parse(&args.param).map_err(|e| input_error(format!("--param: {e}")))?;
     let g2048::Chooser { agent, eval, options } = &args.run.game;
+    common::swept_not_fixed(
+        &args.param,
+        match param {
+            Swept::Search(name) => args.run.search.given_flag(name),
+            Swept::Agent(name) => options.given_flag(name),
+        },
+    )?;
     let agent = *agent;
     let kind = g2048::agent_kind(agent)?;
     let values = args.values()?;

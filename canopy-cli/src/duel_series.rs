@@ -268,6 +268,10 @@ pub fn sweep_gomoku(args: &SweepGomoku) -> anyhow::Result<()> {
     let rival = &args.run.game;
     let (game, start, spec, opponent) = gomoku_setup(rival, base)?;
     let param = swept_name(&args.param, args.run.search.skipped(), true)?;
+    common::swept_not_fixed(
+        &args.param,
+        args.run.search.given_flag(&param).or_else(|| rival.brain.given_flag(&param)),
+    )?;
     let mut rows = Vec::new();
     for value in args.values()? {
         let maker = gomoku_agent(&format!("mcts:{param}={}", value.trim()), base, rival.brain.settings)
@@ -305,6 +309,7 @@ pub fn sweep_tictactoe(args: &SweepTicTacToe) -> anyhow::Result<()> {
     let spec = args.run.game.opponent.clone().unwrap_or_else(|| "random".to_string());
     let opponent = tictactoe_agent(&spec, &base).map_err(|e| input_error(format!("--opponent: {e}")))?;
     let param = swept_name(&args.param, args.run.search.skipped(), false)?;
+    common::swept_not_fixed(&args.param, args.run.search.given_flag(&param))?;
     let mut rows = Vec::new();
     for value in args.values()? {
         let maker = tictactoe_agent(&format!("mcts:{param}={}", value.trim()), &base)
@@ -348,10 +353,14 @@ fn swept_name(name: &str, skipped: &[&str], with_brain: bool) -> anyhow::Result<
     if search || brain {
         return Ok(key);
     }
-    let mut known: Vec<&str> =
-        canopy_mcts::SearchParams::params().iter().map(|p| p.name).filter(|n| !skipped.contains(n)).collect();
+    let mut known: Vec<String> = canopy_mcts::SearchParams::params()
+        .iter()
+        .map(|p| p.name)
+        .filter(|n| !skipped.contains(n))
+        .map(|n| n.replace('_', "-"))
+        .collect();
     if with_brain {
-        known.extend(Tuning::params().iter().map(|p| p.name));
+        known.extend(Tuning::params().iter().map(|p| p.name.replace('_', "-")));
     }
     Err(input_error(format!("--param: '{name}' is not one of {}", known.join(", "))))
 }

@@ -119,6 +119,15 @@ impl<T: Settings> SettingsFlags<T> {
     pub fn has(&self, name: &str) -> bool {
         self.given.iter().any(|(n, _)| *n == name)
     }
+
+    /// The flag that gave parameter `name` on the command line (`--no-reuse` for a setting on by
+    /// default), if it was given.
+    pub fn given_flag(&self, name: &str) -> Option<String>
+    where
+        T: Group,
+    {
+        self.has(name).then(|| flag_of(name, &T::reference()))
+    }
 }
 
 impl<T: Group + Clone + std::fmt::Debug> clap::Args for SettingsFlags<T> {

@@ -276,6 +276,12 @@ impl SearchArgs {
         self.given.iter().map(|&name| (name, params::flag_of(name, &self.defaults)))
     }
 
+    /// The flag that gave declared parameter `name` on the command line (`--no-tt` for `tt`), if it was
+    /// given.
+    pub fn given_flag(&self, name: &str) -> Option<String> {
+        self.given_flags().find(|(n, _)| *n == name).map(|(_, flag)| flag)
+    }
+
     /// The search parameters these options ask for, the game's defaults where not given;
     /// `default_playouts` applies when neither --playouts nor --time is given.
     pub fn params(&self, default_playouts: u64) -> SearchParams {

@@ -51,14 +51,23 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
     let search_param = SearchParams::param(&args.param).filter(|p| !skipped.contains(&p.name));
     let policy_param = SnakePolicy::param(&args.param);
     if search_param.is_none() && policy_param.is_none() {
-        let known: Vec<&str> = SearchParams::params()
+        let known: Vec<String> = SearchParams::params()
             .iter()
             .map(|p| p.name)
             .filter(|name| !skipped.contains(name))
             .chain(SnakePolicy::params().iter().map(|p| p.name))
+            .map(|name| name.replace('_', "-"))
             .collect();
-        return Err(input_error(format!("--param: snake sweeps a search parameter: {}", known.join(", "))));
+        return Err(input_error(format!("--param: '{}' is not one of {}", args.param.trim(), known.join(", "))));
     }
+    common::swept_not_fixed(
+        &args.param,
+        match (search_param, policy_param) {
+            (Some(p), _) => args.run.search.given_flag(p.name),
+            (None, Some(p)) => options.search.given_flag(p.name),
+            (None, None) => None,
+        },
+    )?;
     let swept_name = search_param.map_or_else(|| policy_param.map_or("", |p| p.name), |p| p.name);
     let mut setups = Vec::new();
     for value in args.values()? {

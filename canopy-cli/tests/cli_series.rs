@@ -132,7 +132,51 @@ fn series_commands_refuse_another_games_options() {
     let line = refused(&["sweep", "2048", "--param", "solver", "--values", "true,false"]);
     assert!(line.contains("'solver' is not a search parameter of this game"), "{line}");
     let line = refused(&["sweep", "snake", "--param", "solver", "--values", "true,false"]);
-    assert!(line.starts_with("error: --param: snake sweeps a search parameter"), "{line}");
+    assert!(line.starts_with("error: --param: 'solver' is not one of playouts,"), "{line}");
+}
+
+#[test]
+fn a_sweep_refuses_a_fixed_value_of_the_parameter_it_varies() {
+    // The fixed value would be replaced by every row's own: refused, naming both options, for a search
+    // parameter and for each game's own settings (a flag that turns a setting off is named as typed).
+    for (args, param, flag) in [
+        (
+            &["sweep", "tictactoe", "--param", "statistics", "--values", "node,edge", "--statistics", "edge"][..],
+            "statistics",
+            "--statistics",
+        ),
+        (&["sweep", "tictactoe", "--param", "tt", "--values", "true,false", "--no-tt"], "tt", "--no-tt"),
+        (
+            &["sweep", "gomoku", "--param", "expand-threshold", "--values", "1,2", "--expand-threshold", "2"],
+            "expand-threshold",
+            "--expand-threshold",
+        ),
+        (&["sweep", "gomoku", "--param", "radius", "--values", "1,2", "--radius", "2"], "radius", "--radius"),
+        (&["sweep", "2048", "--param", "playouts", "--values", "10,20", "--playouts", "30"], "playouts", "--playouts"),
+        (&["sweep", "2048", "--param", "reuse", "--values", "true,false", "--no-reuse"], "reuse", "--no-reuse"),
+        (
+            &["sweep", "snake", "--param", "exploration", "--values", "1,2", "--exploration", "3"],
+            "exploration",
+            "--exploration",
+        ),
+        (
+            &["sweep", "snake", "--param", "rollout-moves", "--values", "10,20", "--rollout-moves", "30"],
+            "rollout-moves",
+            "--rollout-moves",
+        ),
+    ] {
+        assert_eq!(
+            refused(args),
+            format!("error: --param {param}: {flag} also sets it; give its values with --values alone"),
+            "{args:?}"
+        );
+    }
+    // The lists of what can be swept spell the names as the options do.
+    for game in ["2048", "snake", "gomoku", "tictactoe"] {
+        let line = refused(&["sweep", game, "--param", "bogus", "--values", "1"]);
+        assert!(!line.contains('_'), "{line}");
+        assert!(line.contains(if game == "2048" { "rollout-depth" } else { "expand-threshold" }), "{line}");
+    }
 }
 
 #[test]

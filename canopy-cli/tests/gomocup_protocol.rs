@@ -663,3 +663,31 @@ fn the_tree_is_kept_across_the_expected_reply() {
     assert_eq!(kept(&message), 0, "{message}");
     b.end();
 }
+
+/// A timed move's MESSAGE gives the search's budget and, when the refutation check keeps a share of the
+/// move for itself, the move's whole budget beside it; with the check off the two are one.
+#[test]
+fn the_message_names_the_share_the_refutation_check_keeps() {
+    for (args, shared) in [(&["gomocup"][..], true), (&["gomocup", "--refute", "0"], false)] {
+        let mut b = Brain::start_binary(env!("CARGO_BIN_EXE_canopy"), args, false);
+        assert_eq!(b.expect("START 15"), "OK");
+        b.send("INFO timeout_turn 500");
+        b.send("BEGIN");
+        message_and_answer(&mut b);
+        b.send("TURN 8,8");
+        let (message, _) = message_and_answer(&mut b);
+        let budget = message.split_once("(budget ").unwrap_or_else(|| panic!("{message}")).1;
+        let budget = budget.split_once(';').unwrap().0;
+        assert_eq!(budget.contains("of the move's"), shared, "{args:?}: {message}");
+        if shared {
+            // The search's share is the smaller: the numbers before and after "of the move's".
+            let ms = |text: &str| -> u64 {
+                text.trim().split(' ').next().unwrap().rsplit('-').next().unwrap().parse().unwrap()
+            };
+            let (search, whole) = budget.split_once(" of the move's ").unwrap();
+            assert!(ms(search) < ms(whole), "{message}");
+            assert!(budget.ends_with("the rest kept for the refutation check"), "{message}");
+        }
+        b.end();
+    }
+}

@@ -426,8 +426,8 @@ impl<'a, W: Write> Brain<'a, W> {
         match outcome {
             Ok((cell, report)) => {
                 self.last_value = report.as_ref().and_then(|(r, _)| r.root_value);
-                if let (true, Some((report, budget))) = (self.config.messages, report) {
-                    self.say(&search_message(&report, budget, cell))?;
+                if let (true, Some((report, budgets))) = (self.config.messages, report) {
+                    self.say(&search_message(&report, budgets, cell))?;
                 }
                 Ok(Some(match cell {
                     Some(c) => c,
@@ -445,7 +445,7 @@ impl<'a, W: Write> Brain<'a, W> {
     }
 
     /// The move's plan and search: the cell (`None` when the search found none) and, after a tree search,
-    /// its report and budget.
+    /// its report, its budget and the move's (larger when the refutation check keeps a share).
     fn search(
         &mut self,
         game: &Gomoku,
@@ -453,7 +453,7 @@ impl<'a, W: Write> Brain<'a, W> {
         empty: usize,
         received: Instant,
         signal: &Signal,
-    ) -> (Option<Cell>, Option<(SearchReport<Cell>, MoveBudget)>) {
+    ) -> (Option<Cell>, Option<Searched>) {
         #[cfg(test)]
         if matches!(self.fault, Some(Fault::Search | Fault::SearchAndFallback)) {
             panic!("injected fault in the search");
@@ -480,6 +480,7 @@ impl<'a, W: Write> Brain<'a, W> {
         let budget = share(cap(move_budget(self.limits(), empty, urgency)));
         // With the refutation check on, the search leaves it its share of the move.
         let check_deadline = received + Duration::from_millis(budget.hard_ms);
+        let whole = budget;
         let budget = MoveBudget {
             soft_ms: tuning.search_ms(budget.soft_ms),
             hard_ms: tuning.search_ms(budget.hard_ms),
@@ -513,7 +514,7 @@ impl<'a, W: Write> Brain<'a, W> {
             tuning.search(game, &policy, params, root_moves).run_observed(state, Some(signal.stop_flag()), progress)
         };
         let cell = tuning.refuted_best(game, state, &report, Some(check_deadline)).or(report.best);
-        (cell, Some((report, budget)))
+        (cell, Some((report, (budget, whole))))
     }
 
     /// The kept search tree, following the game to `state`: re-rooted on the brain's last move and the
@@ -559,9 +560,14 @@ impl<'a, W: Write> Brain<'a, W> {
     }
 }
 
-/// The `MESSAGE` line of a searched move: playouts, time against the budget, win rate, proof, pv, and
-/// the move played when the refutation check replaced the search's best with `played`.
-fn search_message(report: &SearchReport<Cell>, budget: MoveBudget, played: Option<Cell>) -> String {
+/// A move's tree search: its report, its budget and the move's (larger when the refutation check keeps
+/// a share of the move).
+type Searched = (SearchReport<Cell>, (MoveBudget, MoveBudget));
+
+/// The `MESSAGE` line of a searched move: playouts, time against the search's budget (and the move's,
+/// when the refutation check keeps a share of it: `budgets` is the search's and the move's), win rate,
+/// proof, pv, and the move played when the refutation check replaced the search's best with `played`.
+fn search_message(report: &SearchReport<Cell>, budgets: (MoveBudget, MoveBudget), played: Option<Cell>) -> String {
     let proof = match report.root_proof {
         Some(p) => format!(", proven {p:?}").to_lowercase(),
         None => String::new(),
@@ -573,10 +579,18 @@ fn search_message(report: &SearchReport<Cell>, budget: MoveBudget, played: Optio
         }
         _ => String::new(),
     };
-    let budget_text = if budget.soft_ms == budget.hard_ms {
-        format!("{} ms", budget.hard_ms)
+    let span = |b: MoveBudget| {
+        if b.soft_ms == b.hard_ms {
+            format!("{} ms", b.hard_ms)
+        } else {
+            format!("{}-{} ms", b.soft_ms, b.hard_ms)
+        }
+    };
+    let (budget, whole) = budgets;
+    let budget_text = if (budget.soft_ms, budget.hard_ms) == (whole.soft_ms, whole.hard_ms) {
+        span(budget)
     } else {
-        format!("{}-{} ms", budget.soft_ms, budget.hard_ms)
+        format!("{} of the move's {}, the rest kept for the refutation check", span(budget), span(whole))
     };
     format!(
         "MESSAGE canopy: {} playouts in {:.0} ms (budget {budget_text}; {} kept from the last turn), win rate \
