@@ -71,7 +71,7 @@ pub fn default_search_params() -> SearchParams {
 
 /// Gomoku keeps UCT's means in the nodes ([`Statistics::Node`], UCT2: transposed positions pool their
 /// playouts), not in the edges as the engine's default does: on two threads at equal playouts the edges'
-/// means ran no faster on Gomoku and scored 0.425 against the nodes' over 60 games of 15x15 (20 000
+/// means ran no faster on Gomoku and scored 0.483 against the nodes' over 90 games of 15x15 (20 000
 /// playouts a move; docs/BENCHMARKS.md, "Throughput at hot roots", item 16).
 pub const DEFAULT_STATISTICS: Statistics = Statistics::Node;
 
