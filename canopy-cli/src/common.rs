@@ -86,6 +86,38 @@ pub fn swept_not_fixed(param: &str, given: Option<String>) -> anyhow::Result<()>
     }
 }
 
+/// Refuses two of a sweep's `--values` that give parameter `name` of `T` the same value (`edge,EDGE`,
+/// `1,1.0`): their rows would play the same games. Each value is read as the parameter reads it, on a
+/// copy of `reference`; a value it refuses is left for the sweep's own message.
+///
+/// # Errors
+/// An input error naming the two values.
+pub fn distinct_values<T: canopy_mcts::param::Settings + Clone>(
+    name: &str,
+    values: &[String],
+    reference: &T,
+) -> anyhow::Result<()> {
+    let Some(param) = T::param(name) else { return Ok(()) };
+    let mut seen: Vec<(canopy_mcts::param::Value, &str)> = Vec::new();
+    for text in values {
+        let mut target = reference.clone();
+        if param.apply(&mut target, text).is_err() {
+            continue;
+        }
+        let value = (param.get)(&target);
+        if let Some((_, first)) = seen.iter().find(|(v, _)| *v == value) {
+            return Err(super::input_error(format!(
+                "--values: {} and {} are the same value of {}",
+                first.trim(),
+                text.trim(),
+                param.flag()
+            )));
+        }
+        seen.push((value, text));
+    }
+    Ok(())
+}
+
 /// Games of `play`, `compare`, `sweep` and `match` (`--games`).
 pub const GAMES: Whole = Whole { min: 1, max: 1_000_000 };
 

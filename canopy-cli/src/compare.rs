@@ -229,6 +229,10 @@ pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
     let agent = *agent;
     let kind = g2048::agent_kind(agent)?;
     let values = args.values()?;
+    match param {
+        Swept::Search(name) => common::distinct_values(name, &values, &args.run.search.params(1))?,
+        Swept::Agent(name) => common::distinct_values(name, &values, &options.settings)?,
+    }
     // Build every configuration and create the plot's file first, so that a bad value or path stops the
     // sweep before any game (and before any warning, so that a refusal is one line).
     let mut configs = Vec::new();

@@ -272,8 +272,11 @@ pub fn sweep_gomoku(args: &SweepGomoku) -> anyhow::Result<()> {
         &args.param,
         args.run.search.given_flag(&param).or_else(|| rival.brain.given_flag(&param)),
     )?;
+    let values = args.values()?;
+    common::distinct_values(&param, &values, &params)?;
+    common::distinct_values(&param, &values, &rival.brain.settings)?;
     let mut rows = Vec::new();
-    for value in args.values()? {
+    for value in values {
         let maker = gomoku_agent(&format!("mcts:{param}={}", value.trim()), base, rival.brain.settings)
             .map_err(|e| input_error(format!("--values: {e}")))?;
         rows.push((value.trim().to_string(), maker));
@@ -310,8 +313,10 @@ pub fn sweep_tictactoe(args: &SweepTicTacToe) -> anyhow::Result<()> {
     let opponent = tictactoe_agent(&spec, &base).map_err(|e| input_error(format!("--opponent: {e}")))?;
     let param = swept_name(&args.param, args.run.search.skipped(), false)?;
     common::swept_not_fixed(&args.param, args.run.search.given_flag(&param))?;
+    let values = args.values()?;
+    common::distinct_values(&param, &values, &base)?;
     let mut rows = Vec::new();
-    for value in args.values()? {
+    for value in values {
         let maker = tictactoe_agent(&format!("mcts:{param}={}", value.trim()), &base)
             .map_err(|e| input_error(format!("--values: {e}")))?;
         rows.push((value.trim().to_string(), maker));

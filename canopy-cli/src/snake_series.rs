@@ -69,8 +69,13 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
         },
     )?;
     let swept_name = search_param.map_or_else(|| policy_param.map_or("", |p| p.name), |p| p.name);
+    let values = args.values()?;
+    match search_param {
+        Some(p) => common::distinct_values(p.name, &values, &args.run.search.params(1))?,
+        None => common::distinct_values(swept_name, &values, &options.search.settings)?,
+    }
     let mut setups = Vec::new();
-    for value in args.values()? {
+    for value in values {
         let invalid = |e: canopy_mcts::param::ParamError| input_error(format!("--values: {e}"));
         let setup = match (search_param, policy_param) {
             (Some(declared), _) => {

@@ -171,6 +171,28 @@ fn a_sweep_refuses_a_fixed_value_of_the_parameter_it_varies() {
             "{args:?}"
         );
     }
+    // Two values that the parameter reads as one would play the same games twice.
+    for (args, same) in [
+        (
+            &["sweep", "tictactoe", "--param", "statistics", "--values", "edge,EDGE"][..],
+            "edge and EDGE are the same value of --statistics",
+        ),
+        (&["sweep", "gomoku", "--param", "radius", "--values", "1,2,02"], "2 and 02 are the same value of --radius"),
+        (
+            &["sweep", "2048", "--param", "exploration", "--values", "1,1.0"],
+            "1 and 1.0 are the same value of --exploration",
+        ),
+        (
+            &["sweep", "2048", "--param", "rollout-depth", "--values", "end,END"],
+            "end and END are the same value of --rollout-depth",
+        ),
+        (
+            &["sweep", "snake", "--param", "rollout", "--values", "random,RANDOM"],
+            "random and RANDOM are the same value of --rollout",
+        ),
+    ] {
+        assert_eq!(refused(args), format!("error: --values: {same}"), "{args:?}");
+    }
     // The lists of what can be swept spell the names as the options do.
     for game in ["2048", "snake", "gomoku", "tictactoe"] {
         let line = refused(&["sweep", game, "--param", "bogus", "--values", "1"]);
