@@ -114,9 +114,11 @@ pub struct CompareArgs<G: clap::Args, P: Profile> {
 /// `canopy sweep GAME`: one agent, one parameter over several values.
 #[derive(clap::Args, Debug)]
 pub struct SweepArgs<G: clap::Args, P: Profile> {
-    /// The parameter to vary (the other options hold for every value): a search parameter of the game
-    /// (playouts, time, threads, exploration, virtual-loss, expand-threshold, selection, ...) or, for
-    /// 2048, epsilon, rollout-depth, rollout, leaf-depth, depth, prob-cutoff.
+    /// The parameter to vary (the other options hold for every value, and its own option is not given
+    /// beside it): a search parameter of the game (playouts, time, threads, exploration, virtual-loss,
+    /// expand-threshold, selection, ...) or one of the game's settings (2048: epsilon, rollout-depth,
+    /// rollout, leaf-depth, depth, prob-cutoff, prior-temperature, reuse; snake: rollout, rollout-moves,
+    /// rollout-patience, tail-filter; gomoku: the brain settings, radius, vcf, refute, ...).
     #[arg(long)]
     pub param: String,
     /// The values to try, comma-separated in one argument (0.1,0.3,1), as the parameter's own option would

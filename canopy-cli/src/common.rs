@@ -86,31 +86,38 @@ pub fn swept_not_fixed(param: &str, given: Option<String>) -> anyhow::Result<()>
     }
 }
 
-/// Refuses two of a sweep's `--values` that give parameter `name` of `T` the same value (`edge,EDGE`,
-/// `1,1.0`): their rows would play the same games. Each value is read as the parameter reads it, on a
-/// copy of `reference`; a value it refuses is left for the sweep's own message.
+/// Reads a sweep's `--values` as parameter `name` of `T` reads them, each on a copy of `reference`,
+/// before any game: refuses a value out of the parameter's range (the parameter named as `--param`
+/// takes it, with hyphens), and two values that give the same setting (`edge,EDGE`, `1,1.0`), whose rows would play
+/// the same games. Nothing is checked when `T` has no parameter `name`.
 ///
 /// # Errors
-/// An input error naming the two values.
-pub fn distinct_values<T: canopy_mcts::param::Settings + Clone>(
+/// An input error naming the option and the value, or the two values.
+pub fn check_values<T: canopy_mcts::param::Settings + Clone>(
     name: &str,
     values: &[String],
     reference: &T,
 ) -> anyhow::Result<()> {
     let Some(param) = T::param(name) else { return Ok(()) };
+    let named = param.name.replace('_', "-");
     let mut seen: Vec<(canopy_mcts::param::Value, &str)> = Vec::new();
     for text in values {
         let mut target = reference.clone();
-        if param.apply(&mut target, text).is_err() {
-            continue;
+        if let Err(e) = param.apply(&mut target, text) {
+            let reason = match e {
+                canopy_mcts::param::ParamError::Invalid { value, range, .. } => {
+                    format!("{} is not {range}", canopy_mcts::param::shown(&value))
+                }
+                other => other.to_string(),
+            };
+            return Err(super::input_error(format!("--values: {named}: {reason}")));
         }
         let value = (param.get)(&target);
         if let Some((_, first)) = seen.iter().find(|(v, _)| *v == value) {
             return Err(super::input_error(format!(
-                "--values: {} and {} are the same value of {}",
+                "--values: {} and {} are the same value of {named}",
                 first.trim(),
-                text.trim(),
-                param.flag()
+                text.trim()
             )));
         }
         seen.push((value, text));

@@ -27,10 +27,11 @@ pub enum Swept {
 
 impl Swept {
     /// Reads `--param`: a declared search parameter or a 2048 agent parameter (hyphens or underscores).
+    /// `skipped`: the search parameters 2048 does not take, left out of the error's list.
     ///
     /// # Errors
     /// A one-line message listing what can be swept.
-    pub fn parse(name: &str) -> Result<Swept, String> {
+    pub fn parse(name: &str, skipped: &[&str]) -> Result<Swept, String> {
         use canopy_mcts::games::g2048::agents::AgentConfig;
         use canopy_mcts::param::Settings;
         if let Some(p) = canopy_mcts::SearchParams::param(name) {
@@ -39,8 +40,14 @@ impl Swept {
         if let Some(p) = AgentConfig::param(name) {
             return Ok(Swept::Agent(p.name));
         }
-        let own: Vec<String> = AgentConfig::params().iter().map(|p| p.name.replace('_', "-")).collect();
-        Err(format!("'{name}' is not a search parameter or one of {}", own.join(", ")))
+        let known: Vec<String> = canopy_mcts::SearchParams::params()
+            .iter()
+            .map(|p| p.name)
+            .filter(|n| !skipped.contains(n))
+            .chain(AgentConfig::params().iter().map(|p| p.name))
+            .map(|n| n.replace('_', "-"))
+            .collect();
+        Err(format!("'{name}' is not one of {}", known.join(", ")))
     }
 
     /// The option's name on the command line (without `--`).
@@ -217,7 +224,8 @@ pub fn compare(args: &g2048::Compare) -> anyhow::Result<()> {
 
 /// `canopy sweep`.
 pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
-    let param = Swept::parse(&args.param).map_err(|e| input_error(format!("--param: {e}")))?;
+    let param =
+        Swept::parse(&args.param, args.run.search.skipped()).map_err(|e| input_error(format!("--param: {e}")))?;
     let g2048::Chooser { agent, eval, options } = &args.run.game;
     common::swept_not_fixed(
         &args.param,
@@ -230,21 +238,25 @@ pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
     let kind = g2048::agent_kind(agent)?;
     let values = args.values()?;
     match param {
-        Swept::Search(name) => common::distinct_values(name, &values, &args.run.search.params(1))?,
-        Swept::Agent(name) => common::distinct_values(name, &values, &options.settings)?,
+        Swept::Search(name) => common::check_values(name, &values, &args.run.search.params(1))?,
+        Swept::Agent(name) => common::check_values(name, &values, &options.settings)?,
+    }
+    // Every game starts from the seed's board, whatever the agent.
+    let (Swept::Search(name) | Swept::Agent(name)) = param;
+    if name != "seed" && !kind.uses(name) {
+        return Err(input_error(format!(
+            "--param {}: {} does not use it; every value would play the same games",
+            param.flag(),
+            g2048::agent_label(agent)
+        )));
     }
     // Build every configuration and create the plot's file first, so that a bad value or path stops the
     // sweep before any game (and before any warning, so that a refusal is one line).
     let mut configs = Vec::new();
-    let swept_flag = format!("--{}", param.flag());
     let flag = param.flag();
-    let mut swept_unused = false;
     for value in &values {
         let (search, g) = g2048::with_param(&args.run.search, options, param, value)
             .map_err(|e| input_error(format!("--values: {e}")))?;
-        if configs.is_empty() {
-            swept_unused = g2048::unused_options(&[kind], &search, &g).contains(&swept_flag);
-        }
         configs.push((
             value.trim().to_string(),
             g2048::agent_config(agent, &search, &g, *eval, g2048::PLAY_DEFAULT_PLAYOUTS)?,
@@ -252,9 +264,6 @@ pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
     }
     let mut svg_file = args.svg.as_deref().map(|path| common::create_output("--svg", path)).transpose()?;
     g2048::warn_unused_options(&[agent], &args.run.search, options, eval.is_some())?;
-    if swept_unused {
-        eprintln!("warning: {} does not use {swept_flag}; every value plays the same games", g2048::agent_label(agent));
-    }
     let bar = g2048::progress_bar(args.games * configs.len() as u64);
     let agent = g2048::agent_label(agent);
     let mut rows = Vec::new();

@@ -273,15 +273,17 @@ pub fn sweep_gomoku(args: &SweepGomoku) -> anyhow::Result<()> {
         args.run.search.given_flag(&param).or_else(|| rival.brain.given_flag(&param)),
     )?;
     let values = args.values()?;
-    common::distinct_values(&param, &values, &params)?;
-    common::distinct_values(&param, &values, &rival.brain.settings)?;
+    common::check_values(&param, &values, &params)?;
+    common::check_values(&param, &values, &rival.brain.settings)?;
     let mut rows = Vec::new();
     for value in values {
         let maker = gomoku_agent(&format!("mcts:{param}={}", value.trim()), base, rival.brain.settings)
             .map_err(|e| input_error(format!("--values: {e}")))?;
         rows.push((value.trim().to_string(), maker));
     }
-    let layout = layout("gomoku", &param, &spec, args.games, &args.run, Some((&param, args.svg.as_deref())));
+    // The tables, the JSON and the plot name it as `--param` takes it.
+    let label = param.replace('_', "-");
+    let layout = layout("gomoku", &label, &spec, args.games, &args.run, Some((&label, args.svg.as_deref())));
     run_rows(&game, &start, rows, opponent, &layout, |c| c.to_string())
 }
 
@@ -314,14 +316,16 @@ pub fn sweep_tictactoe(args: &SweepTicTacToe) -> anyhow::Result<()> {
     let param = swept_name(&args.param, args.run.search.skipped(), false)?;
     common::swept_not_fixed(&args.param, args.run.search.given_flag(&param))?;
     let values = args.values()?;
-    common::distinct_values(&param, &values, &base)?;
+    common::check_values(&param, &values, &base)?;
     let mut rows = Vec::new();
     for value in values {
         let maker = tictactoe_agent(&format!("mcts:{param}={}", value.trim()), &base)
             .map_err(|e| input_error(format!("--values: {e}")))?;
         rows.push((value.trim().to_string(), maker));
     }
-    let layout = layout("tic-tac-toe", &param, &spec, args.games, &args.run, Some((&param, args.svg.as_deref())));
+    // The tables, the JSON and the plot name it as `--param` takes it.
+    let label = param.replace('_', "-");
+    let layout = layout("tic-tac-toe", &label, &spec, args.games, &args.run, Some((&label, args.svg.as_deref())));
     run_rows(&TicTacToe, &TicTacToeState::default(), rows, opponent, &layout, |c| c.to_string())
 }
 

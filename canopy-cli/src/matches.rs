@@ -50,10 +50,12 @@ pub struct MatchOptions {
 pub fn set_search(params: &mut SearchParams, k: &str, v: &str) -> Result<(), String> {
     let name = k.trim().replace('-', "_");
     // The per-side settings are for the two-player games, which take none of these (as their flags).
-    if let Some(skipped) =
-        <super::search_args::ForGomoku as super::search_args::Profile>::SKIP.iter().find(|s| **s == name)
-    {
+    let skip = <super::search_args::ForGomoku as super::search_args::Profile>::SKIP;
+    if let Some(skipped) = skip.iter().find(|s| **s == name) {
         return Err(format!("{skipped} is not a setting of the two-player games"));
+    }
+    if SearchParams::param(&name).is_none() {
+        return Err(format!("unknown parameter '{}' (known: {})", k.trim(), two_player_search_params().join(", ")));
     }
     match (name.as_str(), v.trim()) {
         ("playouts", "0") => params.playouts = None,
@@ -68,6 +70,13 @@ pub fn set_search(params: &mut SearchParams, k: &str, v: &str) -> Result<(), Str
         (name, text) => params.set(name, text).map_err(|e| e.to_string())?,
     }
     Ok(())
+}
+
+/// The declared search parameters a per-side setting of the two-player games may set (those their
+/// commands offer as flags).
+fn two_player_search_params() -> Vec<&'static str> {
+    let skip = <super::search_args::ForGomoku as super::search_args::Profile>::SKIP;
+    SearchParams::params().iter().map(|p| p.name).filter(|n| !skip.contains(n)).collect()
 }
 
 /// Parses an agent description `NAME[:key=value,...]` on top of the command's search parameters and
@@ -109,11 +118,8 @@ pub fn parse_agent(text: &str, base: &SearchParams, brain: Tuning, exploration_g
                     (Some(p), _) => p.apply(&mut tuning, v).map_err(|e| e.to_string()),
                     (None, Some(_)) => set_search(&mut params, k, v),
                     (None, None) => {
-                        let known: Vec<&str> = Tuning::params()
-                            .iter()
-                            .map(|p| p.name)
-                            .chain(SearchParams::params().iter().map(|p| p.name))
-                            .collect();
+                        let mut known: Vec<&str> = Tuning::params().iter().map(|p| p.name).collect();
+                        known.extend(two_player_search_params());
                         return Err(format!("unknown mcts option '{k}' in '{text}' (known: {})", known.join(", ")));
                     }
                 };

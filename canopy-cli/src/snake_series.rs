@@ -69,10 +69,18 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
         },
     )?;
     let swept_name = search_param.map_or_else(|| policy_param.map_or("", |p| p.name), |p| p.name);
+    // The tables, the JSON and the plot name it as `--param` takes it.
+    let label = swept_name.replace('_', "-");
+    // Every game starts from the seed's board and food, whatever the agent.
+    if *agent != AgentName::Mcts && swept_name != "seed" {
+        return Err(input_error(format!(
+            "--param {label}: {agent} does not search; every value would play the same games"
+        )));
+    }
     let values = args.values()?;
     match search_param {
-        Some(p) => common::distinct_values(p.name, &values, &args.run.search.params(1))?,
-        None => common::distinct_values(swept_name, &values, &options.search.settings)?,
+        Some(p) => common::check_values(p.name, &values, &args.run.search.params(1))?,
+        None => common::check_values(swept_name, &values, &options.search.settings)?,
     }
     let mut setups = Vec::new();
     for value in values {
@@ -94,9 +102,6 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
         };
         setups.push((value.trim().to_string(), setup));
     }
-    if *agent != AgentName::Mcts {
-        eprintln!("warning: {} does not search; every value plays the same games", setups[0].1.agent_name());
-    }
     let mut svg_file = args.svg.as_deref().map(|path| common::create_output("--svg", path)).transpose()?;
     let bar = progress_bar(args.games * setups.len() as u64, args.run.out.json || args.run.out.csv);
     let lines = common::game_lines(args.run.quiet || args.run.search.no_progress, true);
@@ -111,12 +116,12 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
     if let (Some(path), Some(file)) = (&args.svg, svg_file.as_mut()) {
         let points: Vec<(String, f64, f64)> =
             rows.iter().map(|(v, _, s, _)| (v.clone(), s.mean_length, s.stderr_length)).collect();
-        let title = format!("snake: mean length against {} ({} games per value)", swept_name, args.games);
-        file.write_all(svg_plot(&title, swept_name, &points).as_bytes())
+        let title = format!("snake: mean length against {label} ({} games per value)", args.games);
+        file.write_all(svg_plot(&title, &label, &points).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
-    let head = json!({ "game": "snake", "param": swept_name, "games": args.games, "seed": args.run.search.seed });
-    print_rows(swept_name, &rows, args.run.out.json, args.run.out.csv, head)
+    let head = json!({ "game": "snake", "param": label, "games": args.games, "seed": args.run.search.seed });
+    print_rows(&label, &rows, args.run.out.json, args.run.out.csv, head)
 }
 
 /// Prints `rows` as a table (first column `label`), CSV or JSON (with `head`'s keys first).

@@ -175,29 +175,56 @@ fn a_sweep_refuses_a_fixed_value_of_the_parameter_it_varies() {
     for (args, same) in [
         (
             &["sweep", "tictactoe", "--param", "statistics", "--values", "edge,EDGE"][..],
-            "edge and EDGE are the same value of --statistics",
+            "edge and EDGE are the same value of statistics",
         ),
-        (&["sweep", "gomoku", "--param", "radius", "--values", "1,2,02"], "2 and 02 are the same value of --radius"),
+        (&["sweep", "gomoku", "--param", "radius", "--values", "1,2,02"], "2 and 02 are the same value of radius"),
         (
             &["sweep", "2048", "--param", "exploration", "--values", "1,1.0"],
-            "1 and 1.0 are the same value of --exploration",
+            "1 and 1.0 are the same value of exploration",
         ),
         (
             &["sweep", "2048", "--param", "rollout-depth", "--values", "end,END"],
-            "end and END are the same value of --rollout-depth",
+            "end and END are the same value of rollout-depth",
         ),
         (
             &["sweep", "snake", "--param", "rollout", "--values", "random,RANDOM"],
-            "random and RANDOM are the same value of --rollout",
+            "random and RANDOM are the same value of rollout",
         ),
     ] {
         assert_eq!(refused(args), format!("error: --values: {same}"), "{args:?}");
+    }
+    // A value out of range is named by the parameter as --param takes it.
+    assert_eq!(
+        refused(&["sweep", "2048", "--param", "expand-threshold", "--values", "1,zz"]),
+        "error: --values: expand-threshold: zz is not a whole number from 0 to 1000000"
+    );
+    // A parameter the agent does not use would play the same games for every value.
+    assert_eq!(
+        refused(&["sweep", "2048", "--param", "depth", "--values", "1,2"]),
+        "error: --param depth: mcts does not use it; every value would play the same games"
+    );
+    assert_eq!(
+        refused(&["sweep", "2048", "--agent", "expectimax", "--param", "exploration", "--values", "1,2"]),
+        "error: --param exploration: expectimax does not use it; every value would play the same games"
+    );
+    assert_eq!(
+        refused(&["sweep", "snake", "--agent", "greedy", "--param", "rollout-moves", "--values", "10,20"]),
+        "error: --param rollout-moves: greedy does not search; every value would play the same games"
+    );
+    // A per-side setting lists only the settings the two-player games take.
+    for game in ["tictactoe", "gomoku"] {
+        let line = refused(&["match", game, "--black", "mcts:bogus=1"]);
+        assert!(line.contains("'bogus'") && line.contains("expand_threshold"), "{line}");
+        assert!(!["audit", "chance", "backup", "min_span"].iter().any(|s| line.contains(s)), "{line}");
     }
     // The lists of what can be swept spell the names as the options do.
     for game in ["2048", "snake", "gomoku", "tictactoe"] {
         let line = refused(&["sweep", game, "--param", "bogus", "--values", "1"]);
         assert!(!line.contains('_'), "{line}");
-        assert!(line.contains(if game == "2048" { "rollout-depth" } else { "expand-threshold" }), "{line}");
+        assert!(line.contains("expand-threshold"), "{line}");
+        if game == "2048" {
+            assert!(line.contains("rollout-depth") && line.contains("prior-temperature"), "{line}");
+        }
     }
 }
 
@@ -239,6 +266,24 @@ fn compare_and_sweep_work_for_the_two_player_games() {
     ]);
     assert_eq!(v["param"], "radius");
     assert_eq!(v["opponent"], "threat");
+    // The swept parameter is named as --param takes it, however it was typed.
+    let t = json(&[
+        "sweep",
+        "tictactoe",
+        "--param",
+        "virtual_loss",
+        "--values",
+        "1,2",
+        "--games",
+        "1",
+        "--playouts",
+        "50",
+        "--threads",
+        "1",
+        "--quiet",
+        "--json",
+    ]);
+    assert_eq!(t["param"], "virtual-loss");
     let values: Vec<&str> = v["values"].as_array().unwrap().iter().map(|r| r["value"].as_str().unwrap()).collect();
     assert_eq!(values, ["1", "2"]);
     // What the game cannot sweep or play against is refused before any game.

@@ -286,5 +286,5 @@ fn the_search_policy_settings_come_from_their_declarations() {
         "--quiet",
         "--json",
     ]);
-    assert_eq!(v["param"], "tail_filter");
+    assert_eq!(v["param"], "tail-filter");
 }

@@ -20,9 +20,7 @@ use canopy_mcts::games::g2048::ntuple::NTuple;
 use canopy_mcts::games::g2048::{Board, Dir};
 use canopy_mcts::search::Backup;
 
-pub use config::{
-    agent_config, agent_kind, agent_label, config_json, config_line, unused_options, warn_unused_options, with_param,
-};
+pub use config::{agent_config, agent_kind, agent_label, config_json, config_line, warn_unused_options, with_param};
 pub use play::{play, progress_bar, run_games, GameResult};
 pub use train::{train, Train};
 

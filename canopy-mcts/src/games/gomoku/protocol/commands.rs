@@ -213,11 +213,20 @@ impl<W: Write> Brain<'_, W> {
                     self.time_left = Some(n.max(0) as u64);
                     Ok(Flow::Continue)
                 }
-                Err(_) => self.error(&format!("INFO time_left needs a whole number, got '{}'", printable(value))),
+                Err(_) => self.error(&format!(
+                    "INFO time_left needs a whole number from {} to {}, got '{}'",
+                    i64::MIN,
+                    i64::MAX,
+                    printable(value)
+                )),
             },
             "timeout_turn" | "timeout_match" | "max_memory" | "game_type" | "rule" => {
                 let Ok(n) = number() else {
-                    return self.error(&format!("INFO {key} needs a whole number, got '{}'", printable(value)));
+                    return self.error(&format!(
+                        "INFO {key} needs a whole number from 0 to {}, got '{}'",
+                        u64::MAX,
+                        printable(value)
+                    ));
                 };
                 match key.as_str() {
                     "timeout_turn" => self.timeout_turn = n,
