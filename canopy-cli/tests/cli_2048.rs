@@ -377,3 +377,25 @@ fn play_reports_the_work_per_move_in_the_agents_unit() {
     assert!(lines.next().unwrap().ends_with(",work_per_move"), "{csv}");
     assert!(lines.next().unwrap().ends_with(",30.0"), "{csv}");
 }
+
+/// The "why" lines say when the search chose by visits a move whose value is below the runner-up's,
+/// instead of crediting the look ahead (one thread and a seed: the same search every run).
+#[test]
+fn the_why_lines_say_when_visits_chose_a_lower_value() {
+    let out = text(&[
+        "analyze",
+        "2048",
+        "--board",
+        "2,4,8,16,0,0,2,4,0,0,0,2,0,0,0,0",
+        "--playouts",
+        "8",
+        "--threads",
+        "1",
+        "--seed",
+        "12",
+    ]);
+    let line = out.lines().find(|l| l.contains(": value ")).unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains("chose it by its visits, though its value is lower"), "{line}");
+    let diff = line.rsplit_once('(').unwrap().1.trim_end_matches(')');
+    assert!(diff.parse::<f64>().unwrap() < 0.0, "{line}");
+}

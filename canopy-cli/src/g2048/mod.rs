@@ -342,8 +342,14 @@ fn print_explanations(h: &Heuristic, board: &Board, d: &Decision) {
     }
     println!("{sentence}");
     if let (Some(a), Some(b)) = (bm.value, rm.value) {
-        let what =
-            if losses.is_empty() { "and the agent's look ahead agrees" } else { "the agent's look ahead decides" };
+        // A search chooses by visits, so the chosen move's value can be the lower of the two.
+        let what = if a < b {
+            "the agent's search chose it by its visits, though its value is lower"
+        } else if losses.is_empty() {
+            "and the agent's look ahead agrees"
+        } else {
+            "the agent's look ahead decides"
+        };
         println!("  {what}: value {a:.1} against {b:.1} ({:+.1})", a - b);
     }
 }
