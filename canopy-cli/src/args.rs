@@ -118,7 +118,7 @@ pub struct SweepArgs<G: clap::Args, P: Profile> {
     /// beside it): a search parameter of the game (playouts, time, threads, exploration, virtual-loss,
     /// expand-threshold, selection, ...) or one of the game's settings (2048: epsilon, rollout-depth,
     /// rollout, leaf-depth, depth, prob-cutoff, prior-temperature, reuse; snake: rollout, rollout-moves,
-    /// rollout-patience, tail-filter; gomoku: the brain settings, radius, vcf, refute, ...).
+    /// rollout-patience, tail-filter, endgame, reuse; gomoku: the brain settings, radius, vcf, refute, ...).
     #[arg(long)]
     pub param: String,
     /// The values to try, comma-separated in one argument (0.1,0.3,1), as the parameter's own option would

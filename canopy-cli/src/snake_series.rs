@@ -10,8 +10,41 @@ use super::snake::{self, progress_bar, GameResult, SeriesSetup, Summary};
 use super::svg::svg_plot;
 use super::{input_error, AgentName};
 use canopy_mcts::games::snake::SnakePolicy;
-use canopy_mcts::param::Settings;
+use canopy_mcts::param::{Kind, Param, Settings, Store, Value};
 use canopy_mcts::search::SearchParams;
+
+/// The MCTS agent's own options that `sweep snake` varies besides the declared parameters (`--endgame`
+/// and `--no-reuse`), declared here so that their values are read, checked and compared like the others'.
+#[derive(Clone, Copy, Debug)]
+struct AgentOptions {
+    /// `--endgame N`.
+    endgame: u64,
+    /// Not `--no-reuse`.
+    reuse: bool,
+}
+
+const AGENT_OPTIONS: &[Param<AgentOptions>] = &[
+    Param {
+        name: "endgame",
+        help: "Follow a closing Hamiltonian cycle once one exists with at most N free cells (0: off)",
+        kind: Kind::Int { min: snake::ENDGAME.min, max: snake::ENDGAME.max },
+        store: Store::Int(|o, v| o.endgame = v),
+        get: |o| Value::Int(o.endgame),
+    },
+    Param {
+        name: "reuse",
+        help: "Keep the search tree from move to move",
+        kind: Kind::Flag,
+        store: Store::Flag(|o, v| o.reuse = v),
+        get: |o| Value::Flag(o.reuse),
+    },
+];
+
+impl Settings for AgentOptions {
+    fn params() -> &'static [Param<AgentOptions>] {
+        AGENT_OPTIONS
+    }
+}
 
 /// One row of a series: its label, the search parameters of the agent, the statistics and the games.
 type Row = (String, SearchParams, Summary, Vec<GameResult>);
@@ -50,12 +83,14 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
     let skipped = args.run.search.skipped();
     let search_param = SearchParams::param(&args.param).filter(|p| !skipped.contains(&p.name));
     let policy_param = SnakePolicy::param(&args.param);
-    if search_param.is_none() && policy_param.is_none() {
+    let agent_param = AgentOptions::param(&args.param);
+    if search_param.is_none() && policy_param.is_none() && agent_param.is_none() {
         let known: Vec<String> = SearchParams::params()
             .iter()
             .map(|p| p.name)
             .filter(|name| !skipped.contains(name))
             .chain(SnakePolicy::params().iter().map(|p| p.name))
+            .chain(AgentOptions::params().iter().map(|p| p.name))
             .map(|name| name.replace('_', "-"))
             .collect();
         return Err(input_error(format!("--param: '{}' is not one of {}", args.param.trim(), known.join(", "))));
@@ -65,10 +100,19 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
         match (search_param, policy_param) {
             (Some(p), _) => args.run.search.given_flag(p.name),
             (None, Some(p)) => options.search.given_flag(p.name),
-            (None, None) => None,
+            (None, None) => match agent_param.map(|p| p.name) {
+                Some("reuse") => options.no_reuse.then(|| "--no-reuse".to_string()),
+                Some(_) => options.endgame.map(|_| "--endgame".to_string()),
+                None => None,
+            },
         },
     )?;
-    let swept_name = search_param.map_or_else(|| policy_param.map_or("", |p| p.name), |p| p.name);
+    let swept_name = match (search_param, policy_param, agent_param) {
+        (Some(p), _, _) => p.name,
+        (None, Some(p), _) => p.name,
+        (None, None, Some(p)) => p.name,
+        (None, None, None) => unreachable!("checked above"),
+    };
     // The tables, the JSON and the plot name it as `--param` takes it.
     let label = swept_name.replace('_', "-");
     // Every game starts from the seed's board and food, whatever the agent.
@@ -80,7 +124,10 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
     let values = args.values()?;
     match search_param {
         Some(p) => common::check_values(p.name, &values, &args.run.search.params(1))?,
-        None => common::check_values(swept_name, &values, &options.search.settings)?,
+        None => {
+            common::check_values(swept_name, &values, &options.search.settings)?;
+            common::check_values(swept_name, &values, &AgentOptions { endgame: 0, reuse: true })?;
+        }
     }
     let mut setups = Vec::new();
     for value in values {
@@ -98,7 +145,17 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
                 swept.search.given.push((declared.name, value.trim().to_string()));
                 SeriesSetup::new(*agent, &args.run.search, &swept)?
             }
-            (None, None) => unreachable!("checked above"),
+            (None, None) => {
+                let declared = agent_param.expect("checked above");
+                let mut own = AgentOptions { endgame: 0, reuse: true };
+                declared.apply(&mut own, &value).map_err(invalid)?;
+                let mut swept = options.clone();
+                match declared.name {
+                    "reuse" => swept.no_reuse = !own.reuse,
+                    _ => swept.endgame = Some(own.endgame as usize),
+                }
+                SeriesSetup::new(*agent, &args.run.search, &swept)?
+            }
         };
         setups.push((value.trim().to_string(), setup));
     }

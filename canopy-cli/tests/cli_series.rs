@@ -60,6 +60,50 @@ fn sweep_snake_varies_a_declared_search_parameter() {
     assert_eq!(rows[1]["params"]["exploration"], 2.0);
     assert!(refused(&["sweep", "snake", "--param", "explore", "--values", "1"]).contains("--param"));
     assert!(refused(&["sweep", "snake", "--param", "exploration", "--values", "-1"]).contains("--values"));
+    // The agent's own --no-reuse and --endgame are swept as `reuse` and `endgame`: with the tree kept,
+    // searches start with the visits of the last move's tree; without it, from nothing.
+    let v = json(&[
+        "sweep",
+        "snake",
+        "--param",
+        "reuse",
+        "--values",
+        "true,false",
+        "--size",
+        "6x6",
+        "--games",
+        "1",
+        "--playouts",
+        "50",
+        "--threads",
+        "1",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(v["param"], "reuse");
+    let kept: Vec<u64> =
+        v["rows"].as_array().unwrap().iter().map(|r| r["games"][0]["kept_playouts"].as_u64().unwrap()).collect();
+    assert!(kept[0] > 0 && kept[1] == 0, "{kept:?}");
+    let v = json(&[
+        "sweep",
+        "snake",
+        "--param",
+        "endgame",
+        "--values",
+        "0,9",
+        "--size",
+        "6x6",
+        "--games",
+        "1",
+        "--playouts",
+        "50",
+        "--threads",
+        "1",
+        "--json",
+        "--quiet",
+    ]);
+    let values: Vec<&str> = v["rows"].as_array().unwrap().iter().map(|r| r["endgame"].as_str().unwrap()).collect();
+    assert_eq!(values, ["0", "9"]);
 }
 
 #[test]
@@ -164,6 +208,8 @@ fn a_sweep_refuses_a_fixed_value_of_the_parameter_it_varies() {
             "rollout-moves",
             "--rollout-moves",
         ),
+        (&["sweep", "snake", "--param", "reuse", "--values", "true,false", "--no-reuse"], "reuse", "--no-reuse"),
+        (&["sweep", "snake", "--param", "endgame", "--values", "0,9", "--endgame", "4"], "endgame", "--endgame"),
     ] {
         assert_eq!(
             refused(args),
@@ -190,6 +236,7 @@ fn a_sweep_refuses_a_fixed_value_of_the_parameter_it_varies() {
             &["sweep", "snake", "--param", "rollout", "--values", "random,RANDOM"],
             "random and RANDOM are the same value of rollout",
         ),
+        (&["sweep", "snake", "--param", "reuse", "--values", "true,yes"], "true and yes are the same value of reuse"),
     ] {
         assert_eq!(refused(args), format!("error: --values: {same}"), "{args:?}");
     }

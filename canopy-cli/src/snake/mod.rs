@@ -21,7 +21,7 @@ const DELAY_MS: Whole = Whole { min: 0, max: 10_000 };
 /// Move caps of `--max-moves`.
 const MAX_MOVES: Whole = Whole { min: 1, max: u64::MAX };
 /// Free cells of `--endgame`: 0 (off) to the largest board's cells.
-const ENDGAME: Whole = Whole { min: 0, max: (MAX_SIDE * MAX_SIDE) as u64 };
+pub(crate) const ENDGAME: Whole = Whole { min: 0, max: (MAX_SIDE * MAX_SIDE) as u64 };
 
 /// The snake agents.
 pub const AGENTS: &[AgentName] =
