@@ -1,0 +1,138 @@
+//! Splits a one-thread search's time per playout into its rollout and the rest (the tree: selection,
+//! expansion, moves down the path, the transposition table, backup), for the positions and settings of
+//! `canopy bench` (docs/BENCHMARKS.md, "What 'vs rollouts' asks of the tree").
+//!
+//! `canopy bench` divides the search's playout rate by the bare rollout rate from the same position.
+//! This example also times each rollout inside the search (a wrapper policy reads the clock around every
+//! call), so it shows whether the rollouts a search runs from its leaves cost what the bare rollouts
+//! from the root cost, and what the tree itself costs per playout. Each line is the fastest of `ROUNDS`
+//! runs of each kind: bare rollouts (`--playouts` of them), the plain search, and the search with its
+//! rollouts timed (the same search: one thread and a fixed seed make it reproducible).
+//!
+//! ```sh
+//! cargo build --release -p canopy-mcts --example rollout_split
+//! target/release/examples/rollout_split gomoku 9 5
+//! target/release/examples/rollout_split 2048 0 5
+//! ```
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use canopy_mcts::game::{Game, Returns};
+use canopy_mcts::games::fixtures::{self, Fixture};
+use canopy_mcts::games::g2048::{G2048Policy, G2048};
+use canopy_mcts::games::gomoku::{Gomoku, GomokuPolicy, RolloutPolicy, Rule};
+use canopy_mcts::games::snake::{Snake, SnakePolicy};
+use canopy_mcts::games::tictactoe::TicTacToe;
+use canopy_mcts::policy::{Coverage, Policy, UniformPolicy};
+use canopy_mcts::rng::{self, Rng};
+use canopy_mcts::{Search, SearchParams};
+
+/// A policy that adds the time of each of its rollouts to `nanos` and counts them in `calls`.
+struct Timed<'a, P> {
+    inner: &'a P,
+    nanos: &'a AtomicU64,
+    calls: &'a AtomicU64,
+}
+
+impl<G: Game, P: Policy<G>> Policy<G> for Timed<'_, P> {
+    fn candidates(&self, game: &G, state: &G::State, out: &mut Vec<G::Action>) -> Coverage {
+        self.inner.candidates(game, state, out)
+    }
+
+    fn is_candidate(&self, game: &G, state: &G::State, action: G::Action, scratch: &mut Vec<G::Action>) -> bool {
+        self.inner.is_candidate(game, state, action, scratch)
+    }
+
+    fn priors(&self, game: &G, state: &G::State, actions: &[G::Action], out: &mut Vec<f32>) -> bool {
+        self.inner.priors(game, state, actions, out)
+    }
+
+    fn rollout(&self, game: &G, state: &G::State, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> G::Returns {
+        let start = Instant::now();
+        let returns = self.inner.rollout(game, state, rng, scratch);
+        self.nanos.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        returns
+    }
+}
+
+/// Prints one line per position: bare rollout, search, the search's own rollouts and the rest (the
+/// tree), in µs per playout (fastest of `rounds`); the ratio `canopy bench` calls "vs rollouts"; the
+/// most the tree could cost for that ratio to reach 0.85 with the search's rollouts as they are
+/// (`bare / 0.85 - rollout`); and the search's mean path length in edges.
+fn split<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::State>], playouts: u64, rounds: u32) {
+    println!(
+        "{:<14} {:>9} {:>9} {:>10} {:>9} {:>12} {:>13} {:>6}",
+        "position", "bare µs", "search µs", "rollout µs", "tree µs", "vs rollouts", "tree at 0.85", "depth"
+    );
+    for p in positions {
+        let params = SearchParams { threads: 1, playouts: Some(playouts), solver: false, ..SearchParams::default() };
+        // One search first, untimed, as `canopy bench` runs: fresh memory and idle clocks slow the first.
+        let _ = Search::with_policy(game, policy, params.clone()).run(&p.state);
+        let (mut bare, mut search, mut inside, mut inside_search) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
+        let mut depth = 0.0;
+        for _ in 0..rounds {
+            let mut rng = rng::seeded(params.seed, 0);
+            let mut scratch = Vec::new();
+            let mut sum = G::Returns::zero();
+            let start = Instant::now();
+            for _ in 0..playouts {
+                sum.add(&policy.rollout(game, std::hint::black_box(&p.state), &mut rng, &mut scratch));
+            }
+            bare = bare.min(start.elapsed().as_secs_f64() * 1e6 / playouts as f64);
+            std::hint::black_box(sum);
+
+            let r = Search::with_policy(game, policy, params.clone()).run(&p.state);
+            search = search.min(r.elapsed_ms * 1e3 / r.playouts as f64);
+            depth = r.mean_depth;
+
+            let (nanos, calls) = (AtomicU64::new(0), AtomicU64::new(0));
+            let timed = Timed { inner: policy, nanos: &nanos, calls: &calls };
+            let r = Search::with_policy(game, &timed, params.clone()).run(&p.state);
+            let per_rollout = nanos.load(Ordering::Relaxed) as f64 / 1e3 / r.playouts as f64;
+            if r.elapsed_ms * 1e3 / (r.playouts as f64) < inside_search {
+                inside_search = r.elapsed_ms * 1e3 / r.playouts as f64;
+                inside = per_rollout;
+            }
+        }
+        // The tree: the plain search's time less the rollouts of the timed one (the same search).
+        let tree = search - inside;
+        println!(
+            "{:<14} {:>9.3} {:>9.3} {:>10.3} {:>9.3} {:>12.2} {:>13.3} {:>6.1}",
+            p.name,
+            bare,
+            search,
+            inside,
+            tree,
+            bare / search,
+            bare / 0.85 - inside,
+            depth
+        );
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: rollout_split 2048|gomoku|tictactoe|snake [SIZE] [ROUNDS]";
+    let size: Option<usize> = args.get(2).and_then(|s| s.parse().ok()).filter(|&n| n > 0);
+    let rounds: u32 = args.get(3).and_then(|s| s.parse().ok()).filter(|&n| n > 0).unwrap_or(5);
+    match args.get(1).map(String::as_str) {
+        Some("2048") => split(&G2048, &G2048Policy::default(), &fixtures::g2048(), 20_000, rounds),
+        Some("tictactoe") => split(&TicTacToe, &UniformPolicy, &fixtures::tictactoe(), 50_000, rounds),
+        Some("gomoku") => {
+            let n = size.unwrap_or(15);
+            let game = Gomoku::new(n, Rule::Freestyle);
+            let policy = GomokuPolicy::default().with_rollout_policy(RolloutPolicy::Uniform);
+            split(&game, &policy, &fixtures::gomoku(&game), if n <= 9 { 20_000 } else { 10_000 }, rounds);
+        }
+        Some("snake") => {
+            let n = size.unwrap_or(10);
+            split(&Snake::new(n, n), &SnakePolicy::new(n, n), &fixtures::snake(n), 20_000, rounds);
+        }
+        _ => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    }
+}
