@@ -114,21 +114,29 @@ fn split<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::St
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: rollout_split 2048|gomoku|tictactoe|snake [SIZE] [ROUNDS]";
+    let usage = "usage: rollout_split 2048|gomoku|tictactoe|snake [SIZE] [ROUNDS] [PLAYOUTS]";
     let size: Option<usize> = args.get(2).and_then(|s| s.parse().ok()).filter(|&n| n > 0);
     let rounds: u32 = args.get(3).and_then(|s| s.parse().ok()).filter(|&n| n > 0).unwrap_or(5);
+    // `canopy bench`'s playouts per search unless given.
+    let given: Option<u64> = args.get(4).and_then(|s| s.parse().ok()).filter(|&n| n > 0);
     match args.get(1).map(String::as_str) {
-        Some("2048") => split(&G2048, &G2048Policy::default(), &fixtures::g2048(), 20_000, rounds),
-        Some("tictactoe") => split(&TicTacToe, &UniformPolicy, &fixtures::tictactoe(), 50_000, rounds),
+        Some("2048") => split(&G2048, &G2048Policy::default(), &fixtures::g2048(), given.unwrap_or(20_000), rounds),
+        Some("tictactoe") => split(&TicTacToe, &UniformPolicy, &fixtures::tictactoe(), given.unwrap_or(50_000), rounds),
         Some("gomoku") => {
             let n = size.unwrap_or(15);
             let game = Gomoku::new(n, Rule::Freestyle);
             let policy = GomokuPolicy::default().with_rollout_policy(RolloutPolicy::Uniform);
-            split(&game, &policy, &fixtures::gomoku(&game), if n <= 9 { 20_000 } else { 10_000 }, rounds);
+            split(
+                &game,
+                &policy,
+                &fixtures::gomoku(&game),
+                given.unwrap_or(if n <= 9 { 20_000 } else { 10_000 }),
+                rounds,
+            );
         }
         Some("snake") => {
             let n = size.unwrap_or(10);
-            split(&Snake::new(n, n), &SnakePolicy::new(n, n), &fixtures::snake(n), 20_000, rounds);
+            split(&Snake::new(n, n), &SnakePolicy::new(n, n), &fixtures::snake(n), given.unwrap_or(20_000), rounds);
         }
         _ => {
             eprintln!("{usage}");

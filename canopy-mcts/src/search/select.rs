@@ -4,7 +4,7 @@
 use crate::game::{Game, Turn};
 use crate::policy::Policy;
 use crate::rng::{self, Rng};
-use crate::search::node::{Edge, Node, NodeKind, Proof};
+use crate::search::node::{count_f64, Edge, Node, NodeKind, Proof};
 use crate::search::params::{ChanceSelection, Selection};
 use crate::search::solver::{proof_for, proof_of};
 use crate::search::worker::{Batched, GameEdge, GameNode, Worker};
@@ -142,7 +142,7 @@ impl Uct {
                 // MCTS-Solver: a move proven to win for the mover is always taken (the first such).
                 return i;
             }
-            total += view.visits(i, e) as f64 + vl * e.in_flight_relaxed() as f64;
+            total += count_f64(view.visits(i, e)) + vl * e.in_flight_relaxed() as f64;
             if self.bounds.is_none() {
                 if let Some(q) = view.q(i, e, e.child_acquire()) {
                     lo = lo.min(q);
@@ -229,7 +229,7 @@ impl Uct {
                 }
                 return Some(i);
             }
-            let (visits, n) = (visits_count as f64, count as f64);
+            let (visits, n) = (count_f64(visits_count), count_f64(count));
             let q = match view.q(i, e, child) {
                 Some(q) if unit => q,
                 Some(q) if span > 1e-12 => (q - lo) / span,
@@ -320,7 +320,7 @@ fn select_outcome<M, V: EdgeView>(
             let (mut best, mut own) = (0, None);
             let (mut best_lag, mut own_lag) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
             for (i, e) in children.iter().enumerate() {
-                let n = count(i, e) as f64;
+                let n = count_f64(count(i, e));
                 let lag = e.prob as f64 * (total + 1.0) - n;
                 if lag > best_lag {
                     best_lag = lag;
@@ -361,7 +361,7 @@ fn most_lagging_one_pass<M, V: EdgeView>(children: &[Edge<M>], view: &V, total: 
         if e.in_flight_relaxed() != 0 {
             return None;
         }
-        let lag = e.prob as f64 * (total + 1.0) - view.visits(i, e) as f64;
+        let lag = e.prob as f64 * (total + 1.0) - count_f64(view.visits(i, e));
         if lag > best_lag {
             best_lag = lag;
             best = i;
@@ -423,13 +423,13 @@ impl EdgeView for WithDeltas<'_> {
         let d = &self.0[i];
         if self.1 {
             let visits = e.visits_relaxed() + d.visits;
-            return (visits > 0).then(|| (e.value_sum_relaxed() + d.value) / visits as f64 + e.reward as f64);
+            return (visits > 0).then(|| (e.value_sum_relaxed() + d.value) / count_f64(visits) + e.reward as f64);
         }
         let (visits, sum) = match child {
             Some(child) => (child.visits_relaxed() + d.child_visits, child.value_sum_relaxed() + d.child_value),
             None => (d.child_visits, d.child_value),
         };
-        (visits > 0).then(|| sum / visits as f64 + e.reward as f64)
+        (visits > 0).then(|| sum / count_f64(visits) + e.reward as f64)
     }
 }
 
@@ -477,7 +477,7 @@ pub(super) fn recip_table() -> &'static [Reciprocals] {
 /// `1 / count` and `sqrt(1 / count)` computed.
 #[inline]
 fn reciprocals(count: u64) -> Reciprocals {
-    let recip = 1.0 / count as f64;
+    let recip = 1.0 / count_f64(count);
     Reciprocals { recip, rsqrt: recip.sqrt() }
 }
 
