@@ -1,6 +1,6 @@
 //! Splits a one-thread search's time per playout into its rollout and the rest (the tree: selection,
 //! expansion, moves down the path, the transposition table, backup), for the positions and settings of
-//! `canopy bench` (docs/BENCHMARKS.md, "What 'vs rollouts' asks of the tree").
+//! `canopy bench` (docs/BENCHMARKS.md, section What "vs rollouts" asks of the tree).
 //!
 //! `canopy bench` divides the search's playout rate by the bare rollout rate from the same position.
 //! This example also times each rollout inside the search (a wrapper policy reads the clock around every
