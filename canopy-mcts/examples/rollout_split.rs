@@ -6,8 +6,9 @@
 //! This example also times each rollout inside the search (a wrapper policy reads the clock around every
 //! call), so it shows whether the rollouts a search runs from its leaves cost what the bare rollouts
 //! from the root cost, and what the tree itself costs per playout. Each line is the fastest of `ROUNDS`
-//! runs of each kind: bare rollouts (`--playouts` of them), the plain search, and the search with its
-//! rollouts timed (the same search: one thread and a fixed seed make it reproducible).
+//! runs of each kind: bare rollouts (`PLAYOUTS` of them from each position), the plain search, and the
+//! search with its rollouts timed (the same search: one thread and a fixed seed make it reproducible).
+//! `SIZE` 0 stands for the game's default (and is the only size of 2048 and tic-tac-toe).
 //!
 //! ```sh
 //! cargo build --release -p canopy-mcts --example rollout_split
@@ -19,10 +20,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use canopy_mcts::game::{Game, Returns};
-use canopy_mcts::games::fixtures::{self, Fixture};
+use canopy_mcts::games::fixtures::{self, Fixture, SNAKE_MIN_SIDE};
 use canopy_mcts::games::g2048::{G2048Policy, G2048};
-use canopy_mcts::games::gomoku::{Gomoku, GomokuPolicy, RolloutPolicy, Rule};
-use canopy_mcts::games::snake::{Snake, SnakePolicy};
+use canopy_mcts::games::gomoku::{
+    Gomoku, GomokuPolicy, RolloutPolicy, Rule, MAX_SIZE as GOMOKU_MAX, MIN_SIZE as GOMOKU_MIN,
+};
+use canopy_mcts::games::snake::{Snake, SnakePolicy, MAX_SIDE as SNAKE_MAX};
 use canopy_mcts::games::tictactoe::TicTacToe;
 use canopy_mcts::policy::{Coverage, Policy, UniformPolicy};
 use canopy_mcts::rng::{self, Rng};
@@ -112,35 +115,53 @@ fn split<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::St
     }
 }
 
+/// The `k`-th argument as a number: `default` when it is absent, `None` when it is not a whole number
+/// in `range`.
+fn number<T: std::str::FromStr + PartialOrd>(args: &[String], k: usize, default: T, range: (T, T)) -> Option<T> {
+    match args.get(k) {
+        None => Some(default),
+        Some(s) => s.parse().ok().filter(|n| *n >= range.0 && *n <= range.1),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: rollout_split 2048|gomoku|tictactoe|snake [SIZE] [ROUNDS] [PLAYOUTS]";
-    let size: Option<usize> = args.get(2).and_then(|s| s.parse().ok()).filter(|&n| n > 0);
-    let rounds: u32 = args.get(3).and_then(|s| s.parse().ok()).filter(|&n| n > 0).unwrap_or(5);
-    // `canopy bench`'s playouts per search unless given.
-    let given: Option<u64> = args.get(4).and_then(|s| s.parse().ok()).filter(|&n| n > 0);
-    match args.get(1).map(String::as_str) {
-        Some("2048") => split(&G2048, &G2048Policy::default(), &fixtures::g2048(), given.unwrap_or(20_000), rounds),
-        Some("tictactoe") => split(&TicTacToe, &UniformPolicy, &fixtures::tictactoe(), given.unwrap_or(50_000), rounds),
-        Some("gomoku") => {
-            let n = size.unwrap_or(15);
-            let game = Gomoku::new(n, Rule::Freestyle);
+    let usage = "usage: rollout_split 2048|gomoku|tictactoe|snake [SIZE] [ROUNDS] [PLAYOUTS]\n\
+                 SIZE: gomoku 5..=20 (default 15), snake 6..=32 (default 10), 0 for the default (the only \
+                 size of 2048 and tic-tac-toe); ROUNDS 1..=1000 (default 5); PLAYOUTS a search, from 1 \
+                 (default canopy bench's)";
+    let fail = || -> ! {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    };
+    let game = args.get(1).map(String::as_str).unwrap_or_else(|| fail());
+    let (lo, hi, default_size) = match game {
+        "gomoku" => (GOMOKU_MIN, GOMOKU_MAX, 15),
+        "snake" => (SNAKE_MIN_SIDE, SNAKE_MAX, 10),
+        "2048" | "tictactoe" => (0, 0, 0),
+        _ => fail(),
+    };
+    let size = match number(&args, 2, 0usize, (0, hi)) {
+        Some(0) => default_size,
+        Some(n) if n >= lo => n,
+        _ => fail(),
+    };
+    let rounds = number(&args, 3, 5u32, (1, 1000)).unwrap_or_else(|| fail());
+    // `canopy bench`'s playouts a search unless given (0: not given).
+    let given = number(&args, 4, 0u64, (1, u64::MAX)).unwrap_or_else(|| fail());
+    let playouts = |bench: u64| if given > 0 { given } else { bench };
+    match game {
+        "2048" => split(&G2048, &G2048Policy::default(), &fixtures::g2048(), playouts(20_000), rounds),
+        "tictactoe" => split(&TicTacToe, &UniformPolicy, &fixtures::tictactoe(), playouts(50_000), rounds),
+        "gomoku" => {
+            let game = Gomoku::new(size, Rule::Freestyle);
             let policy = GomokuPolicy::default().with_rollout_policy(RolloutPolicy::Uniform);
-            split(
-                &game,
-                &policy,
-                &fixtures::gomoku(&game),
-                given.unwrap_or(if n <= 9 { 20_000 } else { 10_000 }),
-                rounds,
-            );
-        }
-        Some("snake") => {
-            let n = size.unwrap_or(10);
-            split(&Snake::new(n, n), &SnakePolicy::new(n, n), &fixtures::snake(n), given.unwrap_or(20_000), rounds);
+            let bench = if size <= 9 { 20_000 } else { 10_000 };
+            split(&game, &policy, &fixtures::gomoku(&game), playouts(bench), rounds);
         }
         _ => {
-            eprintln!("{usage}");
-            std::process::exit(2);
+            let policy = SnakePolicy::new(size, size);
+            split(&Snake::new(size, size), &policy, &fixtures::snake(size), playouts(20_000), rounds);
         }
     }
 }
