@@ -82,6 +82,10 @@ enum Command {
     /// Measure search throughput at several thread counts on fixed positions with a fixed seed: playouts/s,
     /// speedup, parallel efficiency, nodes, and the bare rollout rate of the same policy.
     ///
+    /// The column "vs rollouts" (JSON `vs_rollouts`) is the search's playouts/s over the bare rollouts/s
+    /// of one thread from the same positions: at one thread, the share of the rollout rate the tree keeps
+    /// (docs/BENCHMARKS.md, section What "vs rollouts" asks of the tree).
+    ///
     /// `--playouts` is the playouts of each search (per position and thread count) and the bare rollouts
     /// per position; by default 2048 20000, tictactoe 50000, gomoku 9x9 (and smaller) 20000, larger gomoku
     /// 10000, snake 20000, synthetic 100000.

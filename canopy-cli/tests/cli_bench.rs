@@ -152,6 +152,16 @@ fn text_output_ends_with_the_nodes_and_nps_line() {
 }
 
 #[test]
+fn vs_rollouts_is_the_search_rate_over_the_bare_rollout_rate_and_the_table_says_so() {
+    let out = text(&["bench", "--game", "tictactoe", "--threads", "1", "--playouts", "400", "--repeat", "1"]);
+    assert!(out.contains("vs rollouts: the search's playouts/s over the bare rollouts/s above"), "{out}");
+    let v = bench_json(&["--game", "tictactoe", "--threads", "1", "--playouts", "400", "--repeat", "1"]);
+    let one = &v["results"][0];
+    let ratio = f(one, "playouts_per_sec") / f(&v, "rollouts_per_sec");
+    assert!((f(one, "vs_rollouts") - ratio).abs() <= 1e-9 * ratio, "{v}");
+}
+
+#[test]
 fn repeated_runs_show_their_spread() {
     let out = text(&["bench", "--game", "tictactoe", "--threads", "1", "--playouts", "400", "--repeat", "2"]);
     let header = out.lines().find(|l| l.trim_start().starts_with("threads")).expect("the table's header");

@@ -3,9 +3,9 @@
 //! (docs/BENCHMARKS.md, section What "vs rollouts" asks of the tree).
 //!
 //! Each round searches every position of the game's bench set once: 2048's three boards with
-//! `G2048Policy`, or Gomoku's (9x9: two, 15x15: three) with uniform rollouts; 20 000 playouts a search
-//! (`canopy bench`'s number, except 15x15's 10 000), one thread, no solver, the engine's other defaults
-//! (as `canopy bench --threads 1`).
+//! `G2048Policy`, or Gomoku's (9x9: two, 15x15: three) with uniform rollouts; one thread, no solver, the
+//! engine's other defaults (as `canopy bench --threads 1`), and 20 000 playouts a search for every game
+//! (`canopy bench`'s number, except at 15x15, where it searches 10 000).
 //!
 //! ```sh
 //! cargo build --release -p canopy-mcts --example bench_searches
@@ -37,6 +37,10 @@ fn run<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::Stat
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: bench_searches 2048|gomoku9|gomoku15 [ROUNDS]";
+    if args.len() > 3 {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    }
     let rounds: u32 = match args.get(2).map(|s| s.parse()) {
         None => 10,
         Some(Ok(n)) if n > 0 => n,

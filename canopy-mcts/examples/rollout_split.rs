@@ -60,14 +60,14 @@ impl<G: Game, P: Policy<G>> Policy<G> for Timed<'_, P> {
     }
 }
 
-/// Prints one line per position: bare rollout, search, the search's own rollouts and the rest (the
-/// tree), in µs per playout (fastest of `rounds`); the ratio `canopy bench` calls "vs rollouts"; the
-/// most the tree could cost for that ratio to reach 0.85 with the search's rollouts as they are
-/// (`bare / 0.85 - rollout`); and the search's mean path length in edges.
+/// Prints one line per position: bare rollout, search, the search's own rollouts ("its rollouts") and
+/// the rest (the tree), in µs per playout (fastest of `rounds`); the ratio `canopy bench` calls "vs
+/// rollouts"; the most the tree could cost for that ratio to reach 0.85 with the search's rollouts as
+/// they are ("budget", `bare / 0.85 - its rollouts`); and the search's mean path length in edges.
 fn split<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::State>], playouts: u64, rounds: u32) {
     println!(
-        "{:<14} {:>9} {:>9} {:>10} {:>9} {:>12} {:>13} {:>6}",
-        "position", "bare µs", "search µs", "rollout µs", "tree µs", "vs rollouts", "tree at 0.85", "depth"
+        "{:<14} {:>9} {:>9} {:>12} {:>9} {:>12} {:>10} {:>6}",
+        "position", "bare µs", "search µs", "its rollouts", "tree µs", "vs rollouts", "budget µs", "depth"
     );
     for p in positions {
         let params = SearchParams { threads: 1, playouts: Some(playouts), solver: false, ..SearchParams::default() };
@@ -102,7 +102,7 @@ fn split<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::St
         // The tree: the plain search's time less the rollouts of the timed one (the same search).
         let tree = search - inside;
         println!(
-            "{:<14} {:>9.3} {:>9.3} {:>10.3} {:>9.3} {:>12.2} {:>13.3} {:>6.1}",
+            "{:<14} {:>9.3} {:>9.3} {:>12.3} {:>9.3} {:>12.2} {:>10.3} {:>6.1}",
             p.name,
             bare,
             search,

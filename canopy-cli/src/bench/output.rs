@@ -92,6 +92,10 @@ pub(super) fn print_report(r: &BenchReport) {
         }
         println!("{line}");
     }
+    println!(
+        "vs rollouts: the search's playouts/s over the bare rollouts/s above, so one thread's figure is the share \
+         of the rollout rate the tree keeps (1 would be a tree that costs nothing), and several threads' can pass 1"
+    );
     if spread {
         let widest = r.results.iter().map(|t| t.spread).fold(0.0, f64::max);
         let note = if widest > NOISY_SPREAD {
