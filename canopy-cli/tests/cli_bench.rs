@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 mod common;
-use common::{json, refused, temp_dir, text};
+use common::{canopy, json, refused, temp_dir, text};
 
 /// `canopy bench --json --no-pin` with `args`, which must succeed.
 fn bench_json(args: &[&str]) -> Value {
@@ -159,6 +159,19 @@ fn vs_rollouts_is_the_search_rate_over_the_bare_rollout_rate_and_the_table_says_
     let one = &v["results"][0];
     let ratio = f(one, "playouts_per_sec") / f(&v, "rollouts_per_sec");
     assert!((f(one, "vs_rollouts") - ratio).abs() <= 1e-9 * ratio, "{v}");
+}
+
+#[test]
+fn more_threads_than_cores_are_measured_with_a_note() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let over = (cores + 1).to_string();
+    let threads = format!("1,{over}");
+    let out = canopy(&["bench", "--game", "tictactoe", "--threads", &threads, "--playouts", "200", "--repeat", "1"]);
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("--threads {over} exceeds this machine's {cores} logical cores")), "{stderr}");
+    let within = canopy(&["bench", "--game", "tictactoe", "--threads", "1", "--playouts", "200", "--repeat", "1"]);
+    assert!(!String::from_utf8_lossy(&within.stderr).contains("exceeds"), "{within:?}");
 }
 
 #[test]

@@ -528,6 +528,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         None => None,
     };
 
+    // Every check has passed: the note goes out only for a run that measures.
+    let over: Vec<String> = cfg.threads.iter().filter(|&&t| t > cores).map(|t| t.to_string()).collect();
+    if !over.is_empty() {
+        eprintln!(
+            "canopy bench: note: --threads {} exceeds this machine's {cores} logical cores: those workers share \
+             cores, so their figures measure oversubscription, not scaling",
+            over.join(",")
+        );
+    }
+
     let load_average = load_average();
     let pinned = args.search.params.pin_threads;
     let transfer_before = line_transfer_now(&cfg.threads, pinned);
