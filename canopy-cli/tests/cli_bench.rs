@@ -162,6 +162,34 @@ fn vs_rollouts_is_the_search_rate_over_the_bare_rollout_rate_and_the_table_says_
 }
 
 #[test]
+fn split_divides_the_one_thread_time_into_rollouts_and_tree() {
+    let args = ["--game", "gomoku", "--size", "9", "--threads", "1", "--playouts", "400", "--repeat", "1", "--split"];
+    let v = bench_json(&args);
+    let split = v["split"].as_array().unwrap_or_else(|| panic!("split missing in {v}"));
+    let one = &v["results"][0]["positions"];
+    assert_eq!(split.len(), v["positions"].as_array().map_or(0, Vec::len), "{v}");
+    for (i, s) in split.iter().enumerate() {
+        assert_eq!(s["name"], v["positions"][i]["name"], "{v}");
+        // The search time is the one-thread result's, the bare time its rollout rate's inverse.
+        let run = &one[i];
+        let search = f(run, "elapsed_ms") * 1e3 / u(run, "playouts") as f64;
+        assert!((f(s, "search_us") - search).abs() <= 1e-9 * search, "{s} against {run}");
+        let bare = 1e6 / f(&v["positions"][i], "rollouts_per_sec");
+        assert!((f(s, "bare_us") - bare).abs() <= 1e-9 * bare, "{s}");
+        // Every playout of a Gomoku search from these positions runs one rollout, which takes time.
+        let rollouts = f(s, "rollout_us");
+        assert!(rollouts > 0.0, "{s}");
+        assert!((f(s, "tree_us") - (f(s, "search_us") - rollouts)).abs() <= 1e-9 * search, "{s}");
+        assert!((f(s, "budget_us") - (bare / 0.85 - rollouts)).abs() <= 1e-9 * bare, "{s}");
+    }
+    // Without --split no split is reported; the text names the table.
+    assert!(bench_json(&args[..args.len() - 1]).get("split").is_none());
+    let out = text(&[&["bench", "--no-pin"], &args[..]].concat());
+    assert!(out.contains("one thread, split (us per playout)"), "{out}");
+    assert!(out.contains("tree: search - rollouts"), "{out}");
+}
+
+#[test]
 fn more_threads_than_cores_are_measured_with_a_note() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let over = (cores + 1).to_string();
@@ -364,8 +392,9 @@ fn plot_writes_an_svg() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
-    let cases: [&[&str]; 21] = [
+    let cases: [&[&str]; 22] = [
         &["bench", "--game", "tictactoe", "--threads", "1,4", "--model"],
+        &["bench", "--game", "tictactoe", "--threads", "2", "--split"],
         &["bench", "--game", "tictactoe", "--threads", "1", "--unshared"],
         &["bench", "--game", "tictactoe", "--threads", "2,4", "--unshared"],
         &["bench", "--game", "tictactoe", "--threads", "2", "--model"],

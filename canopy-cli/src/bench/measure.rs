@@ -2,18 +2,20 @@
 //! at every thread count.
 
 use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use canopy_mcts::game::{Game, Returns, Turn};
 use canopy_mcts::games::fixtures::Fixture;
 use canopy_mcts::param::Settings;
-use canopy_mcts::policy::Policy;
-use canopy_mcts::rng;
+use canopy_mcts::policy::{Coverage, Policy};
+use canopy_mcts::rng::{self, Rng};
 use canopy_mcts::search::{tree_layout_bytes, Search, SearchParams};
 
 use super::{
-    logical_cores, BenchReport, Config, PositionInfo, PositionRun, RolloutArg, ThreadResult, Unshared, UnsharedPosition,
+    logical_cores, BenchReport, Config, PositionInfo, PositionRun, PositionSplit, RolloutArg, ThreadResult, Unshared,
+    UnsharedPosition,
 };
 
 /// Measures `game` searched with `search` (a summary of which is `policy`).
@@ -142,6 +144,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
     let cpu_start = super::cpu::CpuTimes::now();
     let mut results: Vec<ThreadResult> = Vec::new();
     let mut shared_paths = None;
+    let mut split = None;
     for &threads in &cfg.threads {
         let mut result = at(threads, false);
         if threads > 1 && threads <= logical_cores() && cfg.unshared_pass {
@@ -152,6 +155,10 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         if threads == 1 && cfg.shared_paths_pass {
             // Right after the one-thread figures, so that both see the same machine.
             shared_paths = Some(at(1, true));
+        }
+        if threads == 1 && cfg.split_pass {
+            let one = results.last().expect("the one-thread result was just pushed");
+            split = Some(split_positions(game, policy, positions, cfg, &infos, one));
         }
     }
     let baseline_threads = results.first().map_or(1, |r| r.threads);
@@ -204,6 +211,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         results,
         shared_paths,
         model: None,
+        split,
         line_transfer_ns: None,
         unshared_not_measured: Vec::new(),
         cpu_during_run: None,
@@ -282,6 +290,75 @@ fn unshared<G: Game, P: Policy<G>>(
         shared_share: 0.0,
         positions: per_position,
     }
+}
+
+/// A policy that adds the time of each of its rollouts to `nanos` (`--split`); the rest is `inner`'s.
+struct TimedRollouts<'a, P> {
+    inner: &'a P,
+    nanos: AtomicU64,
+}
+
+impl<G: Game, P: Policy<G>> Policy<G> for TimedRollouts<'_, P> {
+    fn candidates(&self, game: &G, state: &G::State, out: &mut Vec<G::Action>) -> Coverage {
+        self.inner.candidates(game, state, out)
+    }
+
+    fn is_candidate(&self, game: &G, state: &G::State, action: G::Action, scratch: &mut Vec<G::Action>) -> bool {
+        self.inner.is_candidate(game, state, action, scratch)
+    }
+
+    fn priors(&self, game: &G, state: &G::State, actions: &[G::Action], out: &mut Vec<f32>) -> bool {
+        self.inner.priors(game, state, actions, out)
+    }
+
+    fn rollout(&self, game: &G, state: &G::State, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> G::Returns {
+        let start = Instant::now();
+        let returns = self.inner.rollout(game, state, rng, scratch);
+        self.nanos.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        returns
+    }
+}
+
+/// `--split`: for every position, `repeat` one-thread searches with the rollouts timed inside
+/// ([`TimedRollouts`]; one thread and the seed make it the same search as the untimed one), the
+/// fastest's rollout time per playout set against the untimed search's time per playout (`one`, the
+/// one-thread result) and the bare rollout (`infos`).
+fn split_positions<G: Game, P: Policy<G>>(
+    game: &G,
+    policy: &P,
+    positions: &[Fixture<G::State>],
+    cfg: &Config,
+    infos: &[PositionInfo],
+    one: &ThreadResult,
+) -> Vec<PositionSplit> {
+    let params = SearchParams { threads: 1, ..cfg.params.clone() };
+    positions
+        .iter()
+        .zip(infos)
+        .zip(&one.positions)
+        .map(|((p, info), run)| {
+            let mut fastest: Option<(f64, f64)> = None;
+            for _ in 0..cfg.repeat {
+                let timed = TimedRollouts { inner: policy, nanos: AtomicU64::new(0) };
+                let r = Search::with_policy(game, &timed, params.clone()).run(&p.state);
+                let rollout_us = timed.nanos.load(Ordering::Relaxed) as f64 / 1e3 / r.playouts.max(1) as f64;
+                if fastest.is_none_or(|(ms, _)| r.elapsed_ms < ms) {
+                    fastest = Some((r.elapsed_ms, rollout_us));
+                }
+            }
+            let rollout_us = fastest.map_or(0.0, |f| f.1);
+            let bare_us = if info.rollouts_per_sec > 0.0 { 1e6 / info.rollouts_per_sec } else { 0.0 };
+            let search_us = if run.playouts > 0 { run.elapsed_ms * 1e3 / run.playouts as f64 } else { 0.0 };
+            PositionSplit {
+                name: p.name.to_string(),
+                bare_us,
+                search_us,
+                rollout_us,
+                tree_us: search_us - rollout_us,
+                budget_us: bare_us / 0.85 - rollout_us,
+            }
+        })
+        .collect()
 }
 
 /// `n` rollouts of `policy` from `state` with a generator seeded like search worker 0; returns the seconds

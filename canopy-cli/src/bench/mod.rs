@@ -98,6 +98,13 @@ pub struct BenchArgs {
     /// machine).
     #[arg(long)]
     pub unshared: bool,
+    /// Also split each position's one-thread time per playout into the search's own rollouts and the
+    /// tree (selection, expansion, the moves down the path, the table, backup): one more search per
+    /// position and --repeat, whose rollouts are timed inside it, and the most the tree may cost for "vs
+    /// rollouts" to reach 0.85 (the table "one thread, split"; JSON `split`; needs 1 in --threads;
+    /// docs/BENCHMARKS.md, section What "vs rollouts" asks of the tree).
+    #[arg(long)]
+    pub split: bool,
     /// Print one JSON object instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -267,6 +274,8 @@ struct Config {
     /// Also measure T one-worker searches at once at each thread count T from 2 up to the logical
     /// cores (`--unshared`).
     unshared_pass: bool,
+    /// Also time the rollouts inside one-thread searches (`--split`).
+    split_pass: bool,
 }
 
 /// Bare rollout figures of one position.
@@ -367,6 +376,25 @@ struct UnsharedPosition {
     shared_share: f64,
 }
 
+/// One position's one-thread time per playout split into the search's own rollouts and the tree
+/// (`--split`), in microseconds.
+#[derive(Clone, Debug, Serialize)]
+struct PositionSplit {
+    name: String,
+    /// A bare rollout from the position (the inverse of its `rollouts_per_sec`).
+    bare_us: f64,
+    /// The one-thread search's time per playout (the fastest run's, as in `results`).
+    search_us: f64,
+    /// The rollouts of that search, timed inside it: the time in the policy's rollout per playout, in
+    /// the fastest of `repeat` searches with a clock read around every rollout.
+    rollout_us: f64,
+    /// `search_us - rollout_us`: the tree's own work per playout.
+    tree_us: f64,
+    /// `bare_us / 0.85 - rollout_us`: the most the tree may cost for "vs rollouts" to reach 0.85 on the
+    /// position (below zero where the search's rollouts alone cost more).
+    budget_us: f64,
+}
+
 /// Everything `canopy bench` reports.
 #[derive(Clone, Debug, Serialize)]
 struct BenchReport {
@@ -414,6 +442,9 @@ struct BenchReport {
     /// The contention model (`--model`).
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<model::Model>,
+    /// Each position's one-thread time per playout split into rollouts and tree (`--split`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    split: Option<Vec<PositionSplit>>,
     /// The time to hand a cache line between the cores of workers 0 and 1 just before and just after
     /// the searches; with a thread count above 1 on two logical cores or more.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -480,6 +511,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
              and at most {cores} (e.g. 1,2)"
         )));
     }
+    if args.split && !threads.contains(&1) {
+        return Err(input_error("--split divides the one-thread searches' time: give --threads with 1 (e.g. 1,2)"));
+    }
     if args.model && !(threads.contains(&1) && threads.contains(&2)) {
         return Err(input_error("--model fits the 1- and 2-thread figures: give --threads with 1 and 2 (e.g. 1,2)"));
     }
@@ -521,6 +555,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         params,
         shared_paths_pass: args.model,
         unshared_pass: args.unshared,
+        split_pass: args.split,
     };
     // Open the plot file first, so that a bad path fails before the measurements rather than after.
     let plot_file = match &args.plot {

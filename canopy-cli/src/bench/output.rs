@@ -160,6 +160,26 @@ pub(super) fn print_report(r: &BenchReport) {
     if unshared {
         println!("T unsh pl/s: the T unshared searches' playouts/s together on the position");
     }
+    if let Some(split) = &r.split {
+        println!();
+        println!("one thread, split (us per playout)");
+        println!(
+            "{:<10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12}",
+            "position", "bare", "search", "rollouts", "tree", "budget", "vs rollouts"
+        );
+        for s in split {
+            let vs = if s.search_us > 0.0 { s.bare_us / s.search_us } else { 0.0 };
+            println!(
+                "{:<10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>12.2}",
+                s.name, s.bare_us, s.search_us, s.rollout_us, s.tree_us, s.budget_us, vs
+            );
+        }
+        println!(
+            "bare: one rollout from the position alone; search: the one-thread search's time per playout; rollouts: \
+             its rollouts timed inside it (a clock read around each); tree: search - rollouts; budget: the most the \
+             tree may cost for \"vs rollouts\" (bare / search) to reach 0.85, bare / 0.85 - rollouts"
+        );
+    }
     if let Some(m) = &r.model {
         println!();
         println!(
