@@ -81,7 +81,7 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
             min_span: self.params.min_span,
             puct: self.params.selection == Selection::Puct,
             exploration: self.params.exploration,
-            ln_table: self.ln_table,
+            sqrt_ln_table: self.sqrt_ln_table,
             recip_table: self.recip_table,
         }
     }
@@ -103,8 +103,8 @@ struct Uct {
     puct: bool,
     /// The exploration constant `c`.
     exploration: f64,
-    /// [`ln_table`].
-    ln_table: &'static [f64],
+    /// [`sqrt_ln_table`].
+    sqrt_ln_table: &'static [f64],
     /// [`recip_table`].
     recip_table: &'static [Reciprocals],
 }
@@ -180,11 +180,12 @@ impl Uct {
         // Values already on [0, 1] (every win/draw/loss game) need no normalising: the same numbers
         // without a subtraction and a division per child.
         let unit = lo == 0.0 && span == 1.0;
+        let inv_span = 1.0 / span;
         let puct = self.puct;
-        let log_total = if puct { 0.0 } else { ln_count(self.ln_table, total) };
+        let sqrt_log_total = if puct { 0.0 } else { sqrt_ln_count(self.sqrt_ln_table, total) };
         let sqrt_total = total.sqrt();
         let c = self.exploration;
-        let c_sqrt_log = c * log_total.sqrt();
+        let c_sqrt_log = c * sqrt_log_total;
         let mut best = 0;
         let mut best_score = f64::NEG_INFINITY;
         let mut best_loss = None;
@@ -230,21 +231,24 @@ impl Uct {
                 return Some(i);
             }
             let (visits, n) = (count_f64(visits_count), count_f64(count));
-            let q = match view.q(i, e, child) {
-                Some(q) if unit => q,
-                Some(q) if span > 1e-12 => (q - lo) / span,
-                Some(_) => 0.5,
+            // The normalised mean times the visits, q·v: the exploitation term q·v/n needs no mean
+            // first, so that an edge's own statistics cost no division ([`EdgeView::q_times_visits`]).
+            let qv = match view.q_times_visits(i, e, child, visits_count) {
+                Some(qv) if unit => qv,
+                Some(qv) if span > 1e-12 => (qv - lo * visits) * inv_span,
+                Some(_) => 0.5 * visits,
                 None => 0.0,
             };
             let score = if puct {
-                let q_eff = if n > 0.0 { q * visits / n } else { 0.0 };
+                let q_eff = if n > 0.0 { qv / n } else { 0.0 };
                 q_eff + c * e.prob as f64 * sqrt_total.max(1.0) / (1.0 + n)
             } else {
-                // c·sqrt(ln N / n) = c·sqrt(ln N)·sqrt(1/n): the node's factor once, the child's from the
-                // table (equal in exact arithmetic; the roundings may differ by a few units in the last
-                // place, which can break a near tie between two children the other way).
+                // q·v/n + c·sqrt(ln N / n) = q·v·(1/n) + c·sqrt(ln N)·sqrt(1/n): the node's factor once,
+                // the child's reciprocals from the table (equal in exact arithmetic; the roundings may
+                // differ by a few units in the last place, which can break a near tie between two
+                // children the other way).
                 let r = recip_count(self.recip_table, count);
-                q * visits * r.recip + c_sqrt_log * r.rsqrt
+                qv * r.recip + c_sqrt_log * r.rsqrt
             };
             if score > best_score {
                 best_score = score;
@@ -381,6 +385,13 @@ trait EdgeView {
     /// it leads to (as the caller loaded it; `None` when [`EdgeView::READS_CHILD`] is false and the
     /// solver is off), or the edge's own mean.
     fn q<M>(&self, i: usize, e: &Edge<M>, child: Option<&Node<M>>) -> Option<f64>;
+    /// [`EdgeView::q`] times `visits`, the edge's visits as [`EdgeView::visits`] read them: for the
+    /// edge's own statistics their sum plus the reward times the visits, without the division a mean
+    /// takes (equal to `q · visits` in exact arithmetic; the roundings may differ in the last place).
+    #[inline(always)]
+    fn q_times_visits<M>(&self, i: usize, e: &Edge<M>, child: Option<&Node<M>>, visits: u64) -> Option<f64> {
+        self.q(i, e, child).map(|q| q * count_f64(visits))
+    }
 }
 
 /// The statistics as the tree holds them: the means of the child nodes (`EDGE` false,
@@ -401,6 +412,15 @@ impl<const EDGE: bool> EdgeView for InTree<EDGE> {
             e.edge_mean_relaxed()
         } else {
             child?.mean_relaxed().map(|m| m + e.reward as f64)
+        }
+    }
+
+    #[inline(always)]
+    fn q_times_visits<M>(&self, _: usize, e: &Edge<M>, child: Option<&Node<M>>, visits: u64) -> Option<f64> {
+        if EDGE {
+            (visits > 0).then(|| e.value_sum_relaxed() + e.reward as f64 * count_f64(visits))
+        } else {
+            child?.mean_relaxed().map(|m| (m + e.reward as f64) * count_f64(visits))
         }
     }
 }
@@ -431,27 +451,45 @@ impl EdgeView for WithDeltas<'_> {
         };
         (visits > 0).then(|| sum / count_f64(visits) + e.reward as f64)
     }
+
+    #[inline]
+    fn q_times_visits<M>(&self, i: usize, e: &Edge<M>, child: Option<&Node<M>>, visits: u64) -> Option<f64> {
+        if self.1 {
+            let d = &self.0[i];
+            return (visits > 0).then(|| e.value_sum_relaxed() + d.value + e.reward as f64 * count_f64(visits));
+        }
+        self.q(i, e, child).map(|q| q * count_f64(visits))
+    }
 }
 
-/// Counts below which [`ln_count`] and [`recip_count`] read their tables ([`ln_table`], 512 KiB, and
-/// [`recip_table`], 1 MiB) instead of computing.
+/// Counts below which [`sqrt_ln_count`] and [`recip_count`] read their tables ([`sqrt_ln_table`],
+/// 512 KiB, and [`recip_table`], 1 MiB) instead of computing.
 const COUNT_TABLE_LEN: usize = 1 << 16;
 
-/// `ln n` for `n` in `0..COUNT_TABLE_LEN` (`ln 1` for 0), as `f64::ln` computes it; built once per process.
-pub(super) fn ln_table() -> &'static [f64] {
+/// `sqrt(ln n)` for `n` in `0..COUNT_TABLE_LEN` (that of 1 for 0), as `f64::ln` and then `f64::sqrt`
+/// compute it; built once per process. UCT's exploration term needs the square root of the node's
+/// log-count at every selection: from the table, neither the logarithm nor the square root's latency
+/// (some 20 cycles) is paid.
+pub(super) fn sqrt_ln_table() -> &'static [f64] {
     static TABLE: std::sync::OnceLock<Box<[f64]>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| (0..COUNT_TABLE_LEN).map(|n| (n.max(1) as f64).ln()).collect())
+    TABLE.get_or_init(|| (0..COUNT_TABLE_LEN).map(|n| sqrt_ln(n.max(1) as f64)).collect())
 }
 
-/// `ln max(total, 1)` for a visit count plus virtual visits, which is a whole number (visits and the
-/// virtual loss are integers): from `table` ([`ln_table`]) when it is small, as most counts below the
-/// root are, the same value `f64::ln` gives.
+/// `sqrt(ln t)` computed.
 #[inline]
-fn ln_count(table: &[f64], total: f64) -> f64 {
+fn sqrt_ln(t: f64) -> f64 {
+    t.ln().sqrt()
+}
+
+/// `sqrt(ln max(total, 1))` for a visit count plus virtual visits, which is a whole number (visits and
+/// the virtual loss are integers): from `table` ([`sqrt_ln_table`]) when it is small, as most counts below
+/// the root are, the same value computed otherwise.
+#[inline]
+fn sqrt_ln_count(table: &[f64], total: f64) -> f64 {
     let t = total.max(1.0);
     match table.get(t as usize) {
         Some(&l) if t < COUNT_TABLE_LEN as f64 => l,
-        _ => t.ln(),
+        _ => sqrt_ln(t),
     }
 }
 
@@ -516,9 +554,9 @@ mod tests {
 
     #[test]
     fn the_count_tables_hold_what_the_arithmetic_gives() {
-        let (ln, recip) = (ln_table(), recip_table());
+        let (sqrt_ln_t, recip) = (sqrt_ln_table(), recip_table());
         for n in (1..COUNT_TABLE_LEN as u64).step_by(7).chain([1, 2, 3, COUNT_TABLE_LEN as u64 - 1]) {
-            assert_eq!(ln_count(ln, n as f64).to_bits(), (n as f64).ln().to_bits(), "ln {n}");
+            assert_eq!(sqrt_ln_count(sqrt_ln_t, n as f64).to_bits(), (n as f64).ln().sqrt().to_bits(), "ln {n}");
             let r = recip_count(recip, n);
             assert_eq!(r.recip.to_bits(), (1.0 / n as f64).to_bits(), "1/{n}");
             assert_eq!(r.rsqrt.to_bits(), (1.0 / n as f64).sqrt().to_bits(), "sqrt(1/{n})");
@@ -528,7 +566,7 @@ mod tests {
         // Past the tables, the same values computed.
         let big = COUNT_TABLE_LEN as u64 + 12_345;
         assert_eq!(recip_count(recip, big).recip.to_bits(), (1.0 / big as f64).to_bits());
-        assert_eq!(ln_count(ln, big as f64).to_bits(), (big as f64).ln().to_bits());
+        assert_eq!(sqrt_ln_count(sqrt_ln_t, big as f64).to_bits(), (big as f64).ln().sqrt().to_bits());
     }
 
     /// One child of a node for [`one_pass_and_two_pass_selection_agree`]: its edge's visits (0: not
@@ -546,7 +584,7 @@ mod tests {
             min_span: 0.0,
             puct,
             exploration,
-            ln_table: ln_table(),
+            sqrt_ln_table: sqrt_ln_table(),
             recip_table: recip_table(),
         }
     }

@@ -124,8 +124,8 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     pub(super) edge_stats: bool,
     /// Playouts until the next flush of the root's batched statistics.
     until_flush: u64,
-    /// Natural logarithms of small visit counts, for UCT (`select.rs`).
-    pub(super) ln_table: &'static [f64],
+    /// Square roots of the natural logarithms of small visit counts, for UCT (`select.rs`).
+    pub(super) sqrt_ln_table: &'static [f64],
     /// Reciprocals and their square roots of small visit counts, for UCT (`select.rs`).
     pub(super) recip_table: &'static [super::select::Reciprocals],
     pub stats: WorkerStats,
@@ -256,7 +256,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             single_writer: false,
             edge_stats,
             until_flush: ROOT_FLUSH,
-            ln_table: super::select::ln_table(),
+            sqrt_ln_table: super::select::sqrt_ln_table(),
             recip_table: super::select::recip_table(),
             stats: WorkerStats::default(),
         }
