@@ -178,7 +178,7 @@ impl Uct {
         let solver = self.solver;
         let vl_count = self.virtual_loss;
         // Values already on [0, 1] (every win/draw/loss game) need no normalising: the same numbers
-        // without a subtraction and a division per child.
+        // without a subtraction and a multiplication per child.
         let unit = lo == 0.0 && span == 1.0;
         let inv_span = 1.0 / span;
         let puct = self.puct;
