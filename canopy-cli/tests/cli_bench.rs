@@ -176,17 +176,28 @@ fn split_divides_the_one_thread_time_into_rollouts_and_tree() {
         assert!((f(s, "search_us") - search).abs() <= 1e-9 * search, "{s} against {run}");
         let bare = 1e6 / f(&v["positions"][i], "rollouts_per_sec");
         assert!((f(s, "bare_us") - bare).abs() <= 1e-9 * bare, "{s}");
-        // Every playout of a Gomoku search from these positions runs one rollout, which takes time.
+        assert!((f(s, "vs_rollouts") - bare / search).abs() <= 1e-9 * bare / search, "{s}");
+        // Almost every playout of a Gomoku search from these positions runs one rollout (the few that
+        // end at a terminal node in the tree run none), which takes time.
         let rollouts = f(s, "rollout_us");
         assert!(rollouts > 0.0, "{s}");
-        assert!((f(s, "tree_us") - (f(s, "search_us") - rollouts)).abs() <= 1e-9 * search, "{s}");
+        let per_playout = f(s, "rollouts_per_playout");
+        assert!(per_playout > 0.5 && per_playout <= 1.0, "{s}");
+        // The tree is the timed search's time less its rollouts'.
+        let timed = f(s, "timed_search_us");
+        assert!(timed > rollouts, "{s}");
+        assert!((f(s, "tree_us") - (timed - rollouts)).abs() <= 1e-9 * timed, "{s}");
         assert!((f(s, "budget_us") - (bare / 0.85 - rollouts)).abs() <= 1e-9 * bare, "{s}");
+        let clock = f(&v, "clock_pair_us");
+        assert!(clock > 0.0, "{v}");
+        assert!((f(s, "clock_share") - per_playout * clock / timed).abs() <= 1e-9, "{s}");
     }
     // Without --split no split is reported; the text names the table.
-    assert!(bench_json(&args[..args.len() - 1]).get("split").is_none());
+    let plain = bench_json(&args[..args.len() - 1]);
+    assert!(plain.get("split").is_none() && plain.get("clock_pair_us").is_none(), "{plain}");
     let out = text(&[&["bench", "--no-pin"], &args[..]].concat());
     assert!(out.contains("one thread, split (us per playout)"), "{out}");
-    assert!(out.contains("tree: search - rollouts"), "{out}");
+    assert!(out.contains("tree (timed - rollouts)"), "{out}");
 }
 
 #[test]

@@ -145,6 +145,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
     let mut results: Vec<ThreadResult> = Vec::new();
     let mut shared_paths = None;
     let mut split = None;
+    let mut clock_pair = None;
     for &threads in &cfg.threads {
         let mut result = at(threads, false);
         if threads > 1 && threads <= logical_cores() && cfg.unshared_pass {
@@ -158,7 +159,9 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         }
         if threads == 1 && cfg.split_pass {
             let one = results.last().expect("the one-thread result was just pushed");
-            split = Some(split_positions(game, policy, positions, cfg, &infos, one));
+            let clock_us = clock_pair_us();
+            clock_pair = Some(clock_us);
+            split = Some(split_positions(game, policy, positions, cfg, &infos, one, clock_us));
         }
     }
     let baseline_threads = results.first().map_or(1, |r| r.threads);
@@ -212,6 +215,7 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         shared_paths,
         model: None,
         split,
+        clock_pair_us: clock_pair,
         line_transfer_ns: None,
         unshared_not_measured: Vec::new(),
         cpu_during_run: None,
@@ -292,10 +296,12 @@ fn unshared<G: Game, P: Policy<G>>(
     }
 }
 
-/// A policy that adds the time of each of its rollouts to `nanos` (`--split`); the rest is `inner`'s.
+/// A policy that adds the time of each of its rollouts to `nanos` and counts them in `count`
+/// (`--split`); the rest is `inner`'s.
 struct TimedRollouts<'a, P> {
     inner: &'a P,
     nanos: AtomicU64,
+    count: AtomicU64,
 }
 
 impl<G: Game, P: Policy<G>> Policy<G> for TimedRollouts<'_, P> {
@@ -315,14 +321,34 @@ impl<G: Game, P: Policy<G>> Policy<G> for TimedRollouts<'_, P> {
         let start = Instant::now();
         let returns = self.inner.rollout(game, state, rng, scratch);
         self.nanos.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.count.fetch_add(1, Ordering::Relaxed);
         returns
     }
 }
 
+/// The time of what [`TimedRollouts`] adds around a rollout, a pair of clock reads and the sums, in
+/// microseconds: the fastest of a few batches.
+fn clock_pair_us() -> f64 {
+    const PAIRS: u32 = 100_000;
+    let nanos = AtomicU64::new(0);
+    let mut fastest = f64::INFINITY;
+    for _ in 0..5 {
+        let start = Instant::now();
+        for _ in 0..PAIRS {
+            let t = Instant::now();
+            nanos.fetch_add(black_box(t).elapsed().as_nanos() as u64, Ordering::Relaxed);
+        }
+        fastest = fastest.min(start.elapsed().as_secs_f64() * 1e6 / f64::from(PAIRS));
+    }
+    black_box(nanos.load(Ordering::Relaxed));
+    fastest
+}
+
 /// `--split`: for every position, `repeat` one-thread searches with the rollouts timed inside
-/// ([`TimedRollouts`]; one thread and the seed make it the same search as the untimed one), the
-/// fastest's rollout time per playout set against the untimed search's time per playout (`one`, the
-/// one-thread result) and the bare rollout (`infos`).
+/// ([`TimedRollouts`]; one thread and the seed make it the same search as the untimed one); the
+/// fastest is split into its rollouts and the rest, beside the untimed search's time per playout
+/// (`one`, the one-thread result), the bare rollout (`infos`) and the clock reads' share (`clock_us`,
+/// [`clock_pair_us`]).
 fn split_positions<G: Game, P: Policy<G>>(
     game: &G,
     policy: &P,
@@ -330,6 +356,7 @@ fn split_positions<G: Game, P: Policy<G>>(
     cfg: &Config,
     infos: &[PositionInfo],
     one: &ThreadResult,
+    clock_us: f64,
 ) -> Vec<PositionSplit> {
     let params = SearchParams { threads: 1, ..cfg.params.clone() };
     positions
@@ -337,25 +364,37 @@ fn split_positions<G: Game, P: Policy<G>>(
         .zip(infos)
         .zip(&one.positions)
         .map(|((p, info), run)| {
-            let mut fastest: Option<(f64, f64)> = None;
+            // (µs per playout of the search, of its rollouts, rollouts per playout) of the fastest run.
+            let mut fastest: Option<(f64, f64, f64)> = None;
             for _ in 0..cfg.repeat {
-                let timed = TimedRollouts { inner: policy, nanos: AtomicU64::new(0) };
+                let timed = TimedRollouts { inner: policy, nanos: AtomicU64::new(0), count: AtomicU64::new(0) };
                 let r = Search::with_policy(game, &timed, params.clone()).run(&p.state);
-                let rollout_us = timed.nanos.load(Ordering::Relaxed) as f64 / 1e3 / r.playouts.max(1) as f64;
-                if fastest.is_none_or(|(ms, _)| r.elapsed_ms < ms) {
-                    fastest = Some((r.elapsed_ms, rollout_us));
+                let playouts = r.playouts.max(1) as f64;
+                let search_us = r.elapsed_ms * 1e3 / playouts;
+                let rollout_us = timed.nanos.load(Ordering::Relaxed) as f64 / 1e3 / playouts;
+                let per_playout = timed.count.load(Ordering::Relaxed) as f64 / playouts;
+                if fastest.is_none_or(|(us, _, _)| search_us < us) {
+                    fastest = Some((search_us, rollout_us, per_playout));
                 }
             }
-            let rollout_us = fastest.map_or(0.0, |f| f.1);
+            let (timed_search_us, rollout_us, rollouts_per_playout) = fastest.unwrap_or((0.0, 0.0, 0.0));
             let bare_us = if info.rollouts_per_sec > 0.0 { 1e6 / info.rollouts_per_sec } else { 0.0 };
             let search_us = if run.playouts > 0 { run.elapsed_ms * 1e3 / run.playouts as f64 } else { 0.0 };
             PositionSplit {
                 name: p.name.to_string(),
                 bare_us,
                 search_us,
+                vs_rollouts: if search_us > 0.0 { bare_us / search_us } else { 0.0 },
+                timed_search_us,
                 rollout_us,
-                tree_us: search_us - rollout_us,
+                rollouts_per_playout,
+                tree_us: timed_search_us - rollout_us,
                 budget_us: bare_us / 0.85 - rollout_us,
+                clock_share: if timed_search_us > 0.0 {
+                    rollouts_per_playout * clock_us / timed_search_us
+                } else {
+                    0.0
+                },
             }
         })
         .collect()

@@ -99,10 +99,11 @@ pub struct BenchArgs {
     #[arg(long)]
     pub unshared: bool,
     /// Also split each position's one-thread time per playout into the search's own rollouts and the
-    /// tree (selection, expansion, the moves down the path, the table, backup): one more search per
-    /// position and --repeat, whose rollouts are timed inside it, and the most the tree may cost for "vs
-    /// rollouts" to reach 0.85 (the table "one thread, split"; JSON `split`; needs 1 in --threads;
-    /// docs/BENCHMARKS.md, section What "vs rollouts" asks of the tree).
+    /// tree (selection, expansion, the moves down the path, the table, backup): each position is
+    /// searched --repeat times more on one thread with a clock read around every rollout, and the
+    /// fastest of those runs is split; beside it the most the tree may cost for "vs rollouts" to reach
+    /// 0.85 (the table "one thread, split"; JSON `split`; needs 1 in --threads; docs/BENCHMARKS.md,
+    /// section What "vs rollouts" asks of the tree).
     #[arg(long)]
     pub split: bool,
     /// Print one JSON object instead of tables.
@@ -385,14 +386,26 @@ struct PositionSplit {
     bare_us: f64,
     /// The one-thread search's time per playout (the fastest run's, as in `results`).
     search_us: f64,
-    /// The rollouts of that search, timed inside it: the time in the policy's rollout per playout, in
-    /// the fastest of `repeat` searches with a clock read around every rollout.
+    /// `bare_us / search_us`: the position's own "vs rollouts" (`results` gives it over all positions
+    /// together).
+    vs_rollouts: f64,
+    /// The time per playout of the fastest of `repeat` searches with a clock read around every rollout
+    /// (the same search: one thread and the seed), which `rollout_us` and `tree_us` split.
+    timed_search_us: f64,
+    /// The time that search spent in the policy's rollouts, per playout (a playout that ends at a
+    /// terminal node in the tree runs none).
     rollout_us: f64,
-    /// `search_us - rollout_us`: the tree's own work per playout.
+    /// Rollouts per playout in that search.
+    rollouts_per_playout: f64,
+    /// `timed_search_us - rollout_us`: the tree's own work per playout.
     tree_us: f64,
     /// `bare_us / 0.85 - rollout_us`: the most the tree may cost for "vs rollouts" to reach 0.85 on the
     /// position (below zero where the search's rollouts alone cost more).
     budget_us: f64,
+    /// The clock reads' share of `timed_search_us`: a pair of reads (measured just before the
+    /// searches) per rollout, about half of which falls inside the timed rollout and half in the tree.
+    /// Above 0.1 the split is rough: the rollouts are not much longer than a clock read.
+    clock_share: f64,
 }
 
 /// Everything `canopy bench` reports.
@@ -445,6 +458,9 @@ struct BenchReport {
     /// Each position's one-thread time per playout split into rollouts and tree (`--split`).
     #[serde(skip_serializing_if = "Option::is_none")]
     split: Option<Vec<PositionSplit>>,
+    /// The time of a pair of clock reads around a rollout, in microseconds (`--split`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock_pair_us: Option<f64>,
     /// The time to hand a cache line between the cores of workers 0 and 1 just before and just after
     /// the searches; with a thread count above 1 on two logical cores or more.
     #[serde(skip_serializing_if = "Option::is_none")]

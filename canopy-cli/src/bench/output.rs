@@ -164,20 +164,37 @@ pub(super) fn print_report(r: &BenchReport) {
         println!();
         println!("one thread, split (us per playout)");
         println!(
-            "{:<10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12}",
-            "position", "bare", "search", "rollouts", "tree", "budget", "vs rollouts"
+            "{:<10} {:>9} {:>9} {:>12} {:>9} {:>9} {:>9} {:>9} {:>9}",
+            "position", "bare", "search", "vs rollouts", "timed", "rollouts", "tree", "budget", "clock"
         );
         for s in split {
-            let vs = if s.search_us > 0.0 { s.bare_us / s.search_us } else { 0.0 };
-            println!(
-                "{:<10} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>12.2}",
-                s.name, s.bare_us, s.search_us, s.rollout_us, s.tree_us, s.budget_us, vs
+            let mut line = format!(
+                "{:<10} {:>9.4} {:>9.4} {:>12.2} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>8.0}%",
+                s.name,
+                s.bare_us,
+                s.search_us,
+                s.vs_rollouts,
+                s.timed_search_us,
+                s.rollout_us,
+                s.tree_us,
+                s.budget_us,
+                s.clock_share * 100.0
             );
+            if s.clock_share > 0.1 {
+                line.push_str("  (rough: rollouts not much longer than a clock read)");
+            }
+            println!("{line}");
         }
         println!(
-            "bare: one rollout from the position alone; search: the one-thread search's time per playout; rollouts: \
-             its rollouts timed inside it (a clock read around each); tree: search - rollouts; budget: the most the \
-             tree may cost for \"vs rollouts\" (bare / search) to reach 0.85, bare / 0.85 - rollouts"
+            "bare: one rollout from the position alone; search: the one-thread search's time per playout, and vs \
+             rollouts bare / search on this position (the table above gives it over all positions together); timed: \
+             the same search with a clock read around every rollout, fastest of {}, split into rollouts (the time in \
+             its rollouts, per playout: a playout that ends at a terminal node runs none) and tree (timed - \
+             rollouts); budget: the most the tree may cost for vs rollouts to reach 0.85, bare / 0.85 - rollouts; \
+             clock: the share of timed spent reading the clock ({:.3} us a rollout, about half of it counted in \
+             rollouts and half in tree)",
+            r.repeat,
+            r.clock_pair_us.unwrap_or(0.0)
         );
     }
     if let Some(m) = &r.model {
