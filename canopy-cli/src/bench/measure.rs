@@ -42,51 +42,73 @@ pub(super) fn bench_game<G: Game, P: Policy<G>>(
 fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::State>], cfg: &Config) -> BenchReport {
     let pinned = cfg.params.pin_threads;
 
-    // Bare rollouts: one thread (pinned like search worker 0), the same generator type and seed stream.
-    let mut infos = Vec::new();
-    let mut rollout_secs = 0.0;
-    for p in positions {
-        let (mut best, mut sum) = (f64::INFINITY, G::Returns::zero());
-        for _ in 0..cfg.repeat {
-            let (secs, s) = std::thread::scope(|scope| {
-                scope
-                    .spawn(|| {
-                        if pinned {
-                            canopy_mcts::search::pin_to_worker_core(0);
-                        }
-                        time_rollouts(game, policy, &p.state, cfg.playouts, cfg.params.seed)
-                    })
-                    .join()
-                    .expect("rollout thread panicked")
-            });
-            best = best.min(secs);
-            sum = s;
-        }
-        rollout_secs += best;
-        let mover = match game.to_move(&p.state) {
-            Turn::Player(m) => m,
-            _ => 0,
-        };
-        infos.push(PositionInfo {
-            name: p.name.to_string(),
-            position: p.text.clone(),
-            rollouts_per_sec: rate(cfg.playouts, best),
-            rollout_mean_return: sum[mover] / cfg.playouts as f64,
+    // Bare rollouts: one thread (pinned like search worker 0), the same generator type and seed stream;
+    // per position the fastest time and the returns' sum. With 1 in `--threads` they are timed in turn
+    // with the one-thread searches, each round's rollouts right before its search, so that both rates
+    // (and "vs rollouts", their ratio) come from the same stretch of the machine's time: a machine whose
+    // speed changes from minute to minute would otherwise give a ratio of two different machines.
+    let time_bare = |p: &Fixture<G::State>, bare: &mut (f64, G::Returns)| {
+        let (secs, s) = std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    if pinned {
+                        canopy_mcts::search::pin_to_worker_core(0);
+                    }
+                    time_rollouts(game, policy, &p.state, cfg.playouts, cfg.params.seed)
+                })
+                .join()
+                .expect("rollout thread panicked")
         });
+        bare.0 = bare.0.min(secs);
+        bare.1 = s;
+    };
+    let mut bare: Vec<(f64, G::Returns)> = positions.iter().map(|_| (f64::INFINITY, G::Returns::zero())).collect();
+    let interleaved = cfg.threads.contains(&1);
+    if !interleaved {
+        for (p, b) in positions.iter().zip(bare.iter_mut()) {
+            for _ in 0..cfg.repeat {
+                time_bare(p, b);
+            }
+        }
     }
     let rollouts = cfg.playouts * positions.len() as u64;
-    let rollouts_per_sec = rate(rollouts, rollout_secs);
+    // The positions' bare rollout figures and the rate over all of them, from `bare`.
+    let bare_figures = |bare: &[(f64, G::Returns)]| -> (Vec<PositionInfo>, f64, f64) {
+        let infos = positions
+            .iter()
+            .zip(bare)
+            .map(|(p, &(secs, sum))| {
+                let mover = match game.to_move(&p.state) {
+                    Turn::Player(m) => m,
+                    _ => 0,
+                };
+                PositionInfo {
+                    name: p.name.to_string(),
+                    position: p.text.clone(),
+                    rollouts_per_sec: rate(cfg.playouts, secs),
+                    rollout_mean_return: sum[mover] / cfg.playouts as f64,
+                }
+            })
+            .collect();
+        let secs: f64 = bare.iter().map(|b| b.0).sum();
+        (infos, secs, rate(rollouts, secs))
+    };
 
     // All positions at `threads` workers, best of `repeat` each; `shared_paths`: one worker on the
     // several-worker code paths (`SearchParams::shared_paths`, for the contention model).
-    let at = |threads: usize, shared_paths: bool| -> ThreadResult {
+    // `bare`: time the bare rollouts of each round right before its search.
+    let at = |threads: usize, shared_paths: bool, mut bare: Option<&mut Vec<(f64, G::Returns)>>| -> ThreadResult {
         let params = SearchParams { threads, shared_paths, ..cfg.params.clone() };
         let runs: Vec<PositionRun> = positions
             .iter()
-            .map(|p| {
+            .enumerate()
+            .map(|(i, p)| {
                 let mut best: Option<PositionRun> = None;
                 let mut slowest_ms = 0.0f64;
                 for _ in 0..cfg.repeat {
+                    if let Some(bare) = bare.as_deref_mut() {
+                        time_bare(p, &mut bare[i]);
+                    }
                     let r = Search::with_policy(game, policy, params.clone()).run(&p.state);
                     let run = PositionRun {
                         name: p.name.to_string(),
@@ -122,7 +144,8 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
             efficiency: 1.0,
             nodes,
             nodes_per_sec: rate(nodes, elapsed_ms / 1e3),
-            vs_rollouts: if rollouts_per_sec > 0.0 { pps / rollouts_per_sec } else { 0.0 },
+            // Set below, once the bare rollouts are timed.
+            vs_rollouts: 0.0,
             memory_limited: runs.iter().any(|r| r.memory_limited),
             spread: if elapsed_ms > 0.0 { slowest_ms / elapsed_ms - 1.0 } else { 0.0 },
             positions: runs,
@@ -146,8 +169,12 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
     let mut shared_paths = None;
     let mut split = None;
     let mut clock_pair = None;
+    let mut figures = (!interleaved).then(|| bare_figures(&bare));
     for &threads in &cfg.threads {
-        let mut result = at(threads, false);
+        let mut result = at(threads, false, (threads == 1).then_some(&mut bare));
+        if threads == 1 {
+            figures = Some(bare_figures(&bare));
+        }
         if threads > 1 && threads <= logical_cores() && cfg.unshared_pass {
             // Right after the shared tree's figures at the same thread count.
             result.unshared = Some(unshared(game, policy, positions, cfg, threads));
@@ -155,20 +182,23 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         results.push(result);
         if threads == 1 && cfg.shared_paths_pass {
             // Right after the one-thread figures, so that both see the same machine.
-            shared_paths = Some(at(1, true));
+            shared_paths = Some(at(1, true, None));
         }
         if threads == 1 && cfg.split_pass {
             let one = results.last().expect("the one-thread result was just pushed");
             let clock_us = clock_pair_us();
             clock_pair = Some(clock_us);
-            split = Some(split_positions(game, policy, positions, cfg, &infos, one, clock_us));
+            let infos = &figures.as_ref().expect("the bare rollouts were timed with the one-thread searches").0;
+            split = Some(split_positions(game, policy, positions, cfg, infos, one, clock_us));
         }
     }
+    let (infos, rollout_secs, rollouts_per_sec) = figures.expect("the bare rollouts are timed before or with 1 thread");
     let baseline_threads = results.first().map_or(1, |r| r.threads);
     let base = results.first().map_or(0.0, |r| r.playouts_per_sec);
     let base_positions: Vec<f64> =
         results.first().map(|r| r.positions.iter().map(|p| p.playouts_per_sec).collect()).unwrap_or_default();
     for r in results.iter_mut().chain(shared_paths.iter_mut()) {
+        r.vs_rollouts = if rollouts_per_sec > 0.0 { r.playouts_per_sec / rollouts_per_sec } else { 0.0 };
         r.speedup = if base > 0.0 { r.playouts_per_sec / base } else { 0.0 };
         r.efficiency = r.speedup * baseline_threads as f64 / r.threads as f64;
         if let Some(u) = r.unshared.as_mut() {

@@ -5,7 +5,9 @@
 //! ever slows a run down). It reports playouts per second over all positions, the speedup and parallel
 //! efficiency against the smallest thread count, and the nodes the searches created. It also times the
 //! bare rollout policy, one thread, on the same positions with the same random number generator type
-//! (`--playouts` rollouts per position), so the cost of the tree shows as the ratio "vs rollouts".
+//! (`--playouts` rollouts per position), so the cost of the tree shows as the ratio "vs rollouts"; with 1
+//! in `--threads` each round's bare rollouts run right before its one-thread search, so that both rates
+//! see the same stretch of the machine's time.
 //!
 //! With one thread a search is reproducible, so its node count is a checksum of the search: the last line,
 //! `N nodes M nps` (nodes created by the one-thread searches and nodes per second), must not change when a
