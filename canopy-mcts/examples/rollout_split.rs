@@ -16,7 +16,6 @@
 //! target/release/examples/rollout_split 2048 0 5
 //! ```
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use canopy_mcts::game::{Game, Returns};
@@ -27,38 +26,9 @@ use canopy_mcts::games::gomoku::{
 };
 use canopy_mcts::games::snake::{Snake, SnakePolicy, MAX_SIDE as SNAKE_MAX};
 use canopy_mcts::games::tictactoe::TicTacToe;
-use canopy_mcts::policy::{Coverage, Policy, UniformPolicy};
-use canopy_mcts::rng::{self, Rng};
+use canopy_mcts::policy::{Policy, TimedRollouts, UniformPolicy};
+use canopy_mcts::rng;
 use canopy_mcts::{Search, SearchParams};
-
-/// A policy that adds the time of each of its rollouts to `nanos` and counts them in `calls`.
-struct Timed<'a, P> {
-    inner: &'a P,
-    nanos: &'a AtomicU64,
-    calls: &'a AtomicU64,
-}
-
-impl<G: Game, P: Policy<G>> Policy<G> for Timed<'_, P> {
-    fn candidates(&self, game: &G, state: &G::State, out: &mut Vec<G::Action>) -> Coverage {
-        self.inner.candidates(game, state, out)
-    }
-
-    fn is_candidate(&self, game: &G, state: &G::State, action: G::Action, scratch: &mut Vec<G::Action>) -> bool {
-        self.inner.is_candidate(game, state, action, scratch)
-    }
-
-    fn priors(&self, game: &G, state: &G::State, actions: &[G::Action], out: &mut Vec<f32>) -> bool {
-        self.inner.priors(game, state, actions, out)
-    }
-
-    fn rollout(&self, game: &G, state: &G::State, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> G::Returns {
-        let start = Instant::now();
-        let returns = self.inner.rollout(game, state, rng, scratch);
-        self.nanos.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        self.calls.fetch_add(1, Ordering::Relaxed);
-        returns
-    }
-}
 
 /// Prints one line per position: bare rollout, search, the search's own rollouts ("its rollouts") and
 /// the rest (the tree), in µs per playout (fastest of `rounds`); the ratio `canopy bench` calls "vs
@@ -90,10 +60,9 @@ fn split<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::St
             search = search.min(r.elapsed_ms * 1e3 / r.playouts as f64);
             depth = r.mean_depth;
 
-            let (nanos, calls) = (AtomicU64::new(0), AtomicU64::new(0));
-            let timed = Timed { inner: policy, nanos: &nanos, calls: &calls };
+            let timed = TimedRollouts::new(policy);
             let r = Search::with_policy(game, &timed, params.clone()).run(&p.state);
-            let per_rollout = nanos.load(Ordering::Relaxed) as f64 / 1e3 / r.playouts as f64;
+            let per_rollout = timed.rollout_nanos() as f64 / 1e3 / r.playouts as f64;
             if r.elapsed_ms * 1e3 / (r.playouts as f64) < inside_search {
                 inside_search = r.elapsed_ms * 1e3 / r.playouts as f64;
                 inside = per_rollout;

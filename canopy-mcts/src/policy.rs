@@ -36,6 +36,9 @@
 //! assert_eq!(report.playouts, 2_000);
 //! ```
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
 use crate::game::{Game, Returns, Turn};
 use crate::rng::{self, Rng};
 
@@ -131,6 +134,56 @@ impl<G: Game> Policy<G> for UniformPolicy {
     /// [`Game::is_legal`] (the candidates are the legal moves).
     fn is_candidate(&self, game: &G, state: &G::State, action: G::Action, scratch: &mut Vec<G::Action>) -> bool {
         game.is_legal(state, action, scratch)
+    }
+}
+
+/// A policy that is `inner` in everything, and also adds up the wall time of its rollouts and counts
+/// them: to split a search's time into its rollouts and the tree (`canopy bench --split`). Each rollout
+/// pays two clock reads (some 30 ns each on the machine of docs/BENCHMARKS.md), about one of which falls inside the time it
+/// adds. The sums are shared by the search's workers (Relaxed atomics).
+#[derive(Debug)]
+pub struct TimedRollouts<'a, P> {
+    inner: &'a P,
+    nanos: AtomicU64,
+    count: AtomicU64,
+}
+
+impl<'a, P> TimedRollouts<'a, P> {
+    /// `inner`, with its rollout time and count at zero.
+    pub fn new(inner: &'a P) -> Self {
+        Self { inner, nanos: AtomicU64::new(0), count: AtomicU64::new(0) }
+    }
+
+    /// The wall time spent in rollouts so far, in nanoseconds (summed over the threads that ran them).
+    pub fn rollout_nanos(&self) -> u64 {
+        self.nanos.load(Ordering::Relaxed)
+    }
+
+    /// The rollouts run so far.
+    pub fn rollouts(&self) -> u64 {
+        self.count.load(Ordering::Relaxed)
+    }
+}
+
+impl<G: Game, P: Policy<G>> Policy<G> for TimedRollouts<'_, P> {
+    fn candidates(&self, game: &G, state: &G::State, out: &mut Vec<G::Action>) -> Coverage {
+        self.inner.candidates(game, state, out)
+    }
+
+    fn is_candidate(&self, game: &G, state: &G::State, action: G::Action, scratch: &mut Vec<G::Action>) -> bool {
+        self.inner.is_candidate(game, state, action, scratch)
+    }
+
+    fn priors(&self, game: &G, state: &G::State, actions: &[G::Action], out: &mut Vec<f32>) -> bool {
+        self.inner.priors(game, state, actions, out)
+    }
+
+    fn rollout(&self, game: &G, state: &G::State, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> G::Returns {
+        let start = Instant::now();
+        let returns = self.inner.rollout(game, state, rng, scratch);
+        self.nanos.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.count.fetch_add(1, Ordering::Relaxed);
+        returns
     }
 }
 

@@ -178,3 +178,18 @@ fn pruned_candidates_prove_wins_but_no_losses() {
     let r = Search::new(&TicTacToe, solver).with_root_moves(all, Coverage::Pruned).run(&lost);
     assert_eq!(r.root_proof, None);
 }
+
+#[test]
+fn timed_rollouts_leave_the_search_as_it_was_and_count_every_rollout() {
+    use canopy_mcts::policy::{TimedRollouts, UniformPolicy};
+    let root = TicTacToeState::default();
+    let plain = Search::with_policy(&TicTacToe, &UniformPolicy, params(3_000, 1)).run(&root);
+    let timed = TimedRollouts::new(&UniformPolicy);
+    let report = Search::with_policy(&TicTacToe, &timed, params(3_000, 1)).run(&root);
+    // One thread and the same seed: the same search.
+    assert_eq!(report.nodes, plain.nodes);
+    assert_eq!(report.mean_depth, plain.mean_depth);
+    // A playout that ends at a terminal node in the tree runs no rollout; the others run one each.
+    assert!(timed.rollouts() > 0 && timed.rollouts() <= report.playouts, "{} rollouts", timed.rollouts());
+    assert!(timed.rollout_nanos() > 0);
+}

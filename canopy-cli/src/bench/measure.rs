@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use canopy_mcts::game::{Game, Returns, Turn};
 use canopy_mcts::games::fixtures::Fixture;
 use canopy_mcts::param::Settings;
-use canopy_mcts::policy::{Coverage, Policy};
-use canopy_mcts::rng::{self, Rng};
+use canopy_mcts::policy::{Policy, TimedRollouts};
+use canopy_mcts::rng;
 use canopy_mcts::search::{tree_layout_bytes, Search, SearchParams};
 
 use super::{
@@ -326,36 +326,6 @@ fn unshared<G: Game, P: Policy<G>>(
     }
 }
 
-/// A policy that adds the time of each of its rollouts to `nanos` and counts them in `count`
-/// (`--split`); the rest is `inner`'s.
-struct TimedRollouts<'a, P> {
-    inner: &'a P,
-    nanos: AtomicU64,
-    count: AtomicU64,
-}
-
-impl<G: Game, P: Policy<G>> Policy<G> for TimedRollouts<'_, P> {
-    fn candidates(&self, game: &G, state: &G::State, out: &mut Vec<G::Action>) -> Coverage {
-        self.inner.candidates(game, state, out)
-    }
-
-    fn is_candidate(&self, game: &G, state: &G::State, action: G::Action, scratch: &mut Vec<G::Action>) -> bool {
-        self.inner.is_candidate(game, state, action, scratch)
-    }
-
-    fn priors(&self, game: &G, state: &G::State, actions: &[G::Action], out: &mut Vec<f32>) -> bool {
-        self.inner.priors(game, state, actions, out)
-    }
-
-    fn rollout(&self, game: &G, state: &G::State, rng: &mut Rng, scratch: &mut Vec<G::Action>) -> G::Returns {
-        let start = Instant::now();
-        let returns = self.inner.rollout(game, state, rng, scratch);
-        self.nanos.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        self.count.fetch_add(1, Ordering::Relaxed);
-        returns
-    }
-}
-
 /// The time of what [`TimedRollouts`] adds around a rollout, a pair of clock reads and the sums, in
 /// microseconds: the fastest of a few batches.
 fn clock_pair_us() -> f64 {
@@ -397,12 +367,12 @@ fn split_positions<G: Game, P: Policy<G>>(
             // (µs per playout of the search, of its rollouts, rollouts per playout) of the fastest run.
             let mut fastest: Option<(f64, f64, f64)> = None;
             for _ in 0..cfg.repeat {
-                let timed = TimedRollouts { inner: policy, nanos: AtomicU64::new(0), count: AtomicU64::new(0) };
+                let timed = TimedRollouts::new(policy);
                 let r = Search::with_policy(game, &timed, params.clone()).run(&p.state);
                 let playouts = r.playouts.max(1) as f64;
                 let search_us = r.elapsed_ms * 1e3 / playouts;
-                let rollout_us = timed.nanos.load(Ordering::Relaxed) as f64 / 1e3 / playouts;
-                let per_playout = timed.count.load(Ordering::Relaxed) as f64 / playouts;
+                let rollout_us = timed.rollout_nanos() as f64 / 1e3 / playouts;
+                let per_playout = timed.rollouts() as f64 / playouts;
                 if fastest.is_none_or(|(us, _, _)| search_us < us) {
                     fastest = Some((search_us, rollout_us, per_playout));
                 }
