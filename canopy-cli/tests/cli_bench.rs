@@ -198,6 +198,12 @@ fn split_divides_the_one_thread_time_into_rollouts_and_tree() {
     let out = text(&[&["bench", "--no-pin"], &args[..]].concat());
     assert!(out.contains("one thread, split (us per playout)"), "{out}");
     assert!(out.contains("tree (timed - rollouts)"), "{out}");
+    // 400 playouts a position are few enough for the search's start-up to weigh on the tree column,
+    // and the text says so; 1000 are not.
+    assert!(out.contains("with 400 playouts a position the search's fixed start-up"), "{out}");
+    let enough = args.map(|a| if a == "400" { "1000" } else { a });
+    let out = text(&[&["bench", "--no-pin"], &enough[..]].concat());
+    assert!(out.contains("one thread, split") && !out.contains("fixed start-up"), "{out}");
 }
 
 #[test]

@@ -72,14 +72,16 @@ impl fmt::Display for Kind {
             Kind::Real { min, max } => write!(f, "{min}..={max}"),
             Kind::Flag => f.write_str("true|false"),
             Kind::Choice(names) => f.write_str(&names.join("|")),
-            Kind::Bytes { min, max } => write!(f, "{}..={} bytes", min, max),
+            Kind::Bytes { min, max } if *max >= usize::MAX as u64 => write!(f, "{}..", byte_text(*min)),
+            Kind::Bytes { min, max } => write!(f, "{}..={}", byte_text(*min), byte_text(*max)),
         }
     }
 }
 
 impl Kind {
     /// The values in words, for error messages: `a whole number from 1 to 1024`, `a number from 0 to
-    /// 100`, `true or false`, `one of uct, puct`, `a byte count from 65536 to ...`.
+    /// 100`, `true or false`, `one of uct, puct`, `a byte count of at least 64KiB`. A byte range without an
+    /// upper bound (one up to the address space) is written with its lower bound alone.
     pub fn describe(&self) -> String {
         match self {
             Kind::Int { min, max } => format!("a whole number from {min} to {max}"),
@@ -87,9 +89,26 @@ impl Kind {
             Kind::Real { min, max } => format!("a number from {min} to {max}"),
             Kind::Flag => "true or false".to_string(),
             Kind::Choice(names) => format!("one of {}", names.join(", ")),
-            Kind::Bytes { min, max } => format!("a byte count from {min} to {max} (e.g. 512MB, 2GiB)"),
+            Kind::Bytes { min, max } if *max >= usize::MAX as u64 => {
+                format!("a byte count of at least {} (e.g. 512MB, 2GiB)", byte_text(*min))
+            }
+            Kind::Bytes { min, max } => {
+                format!("a byte count from {} to {} (e.g. 512MB, 2GiB)", byte_text(*min), byte_text(*max))
+            }
         }
     }
+}
+
+/// A byte count in the largest binary unit that divides it (`65536` → `64KiB`), or bare bytes
+/// (`1000` → `1000 bytes`).
+fn byte_text(n: u64) -> String {
+    const UNITS: [(&str, u32); 4] = [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)];
+    for (unit, shift) in UNITS {
+        if n >= 1 << shift && n % (1 << shift) == 0 {
+            return format!("{}{unit}", n >> shift);
+        }
+    }
+    format!("{n} bytes")
 }
 
 /// A parameter's value, as read back by [`Param::get`].
@@ -273,5 +292,22 @@ pub trait Settings: Sized + 'static {
     /// The current value of every parameter, in declaration order.
     fn values(&self) -> Vec<(&'static str, Value)> {
         Self::params().iter().map(|p| (p.name, (p.get)(self))).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_ranges_read_in_binary_units_and_an_open_range_names_its_lower_bound_alone() {
+        let open = Kind::Bytes { min: 64 << 10, max: usize::MAX as u64 };
+        assert_eq!(open.describe(), "a byte count of at least 64KiB (e.g. 512MB, 2GiB)");
+        assert_eq!(open.to_string(), "64KiB..");
+        let closed = Kind::Bytes { min: 1000, max: 3 << 30 };
+        assert_eq!(closed.describe(), "a byte count from 1000 bytes to 3GiB (e.g. 512MB, 2GiB)");
+        assert_eq!(closed.to_string(), "1000 bytes..=3GiB");
+        assert_eq!(byte_text(1536 << 20), "1536MiB");
+        assert_eq!(byte_text(1 << 40), "1TiB");
     }
 }
