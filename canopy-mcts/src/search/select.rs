@@ -1,6 +1,8 @@
 //! Selection: which edge a playout follows out of a node (UCT or PUCT at decision nodes, stratified or
 //! sampled outcomes at chance nodes), with MCTS-Solver's shortcuts.
 
+use std::collections::hash_map::Entry;
+
 use crate::game::{Game, Turn};
 use crate::policy::Policy;
 use crate::rng::{self, Rng};
@@ -42,7 +44,15 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                     None => {
                         let edge_visits = self.edge_visits_from_node(node, children, open_loop);
                         if edge_stats {
-                            self.uct().select(children, mover, &InTree::<true>, edge_visits)
+                            let cached = match edge_visits {
+                                // With one worker only this playout's own path has playouts in progress.
+                                Some(total) if children.len() >= SCORE_CACHE_MIN_CHILDREN && !self.on_path(node) => {
+                                    let uct = self.uct();
+                                    uct.select_cached(&mut self.score_cache, node as *const _ as usize, children, total)
+                                }
+                                _ => None,
+                            };
+                            cached.unwrap_or_else(|| self.uct().select(children, mover, &InTree::<true>, edge_visits))
                         } else {
                             self.uct().select(children, mover, &InTree::<false>, edge_visits)
                         }
@@ -69,6 +79,13 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
             return Some(*sum);
         }
         node.edge_visits_single_writer()
+    }
+
+    /// Whether this playout's path has passed `node` already (a cycle of positions): its edge there has a
+    /// playout in progress.
+    #[inline]
+    fn on_path(&self, node: &GameNode<G>) -> bool {
+        self.path_nodes().any(|n| std::ptr::eq(n, node))
     }
 
     /// The UCT settings of this search ([`Uct`]).
@@ -176,6 +193,18 @@ impl Uct {
         one_pass: bool,
     ) -> Option<usize> {
         let solver = self.solver;
+        if one_pass && !solver && !self.puct && total < children.len() as f64 {
+            // Fewer visits than children: some child is unvisited, and UCT takes the first such, so the
+            // children before it need no score (as below, a playout in progress gives up first).
+            for (i, e) in children.iter().enumerate() {
+                if e.in_flight_relaxed() != 0 {
+                    return None;
+                }
+                if view.visits(i, e) == 0 {
+                    return Some(i);
+                }
+            }
+        }
         let vl_count = self.virtual_loss;
         // Values already on [0, 1] (every win/draw/loss game) need no normalising: the same numbers
         // without a subtraction and a multiplication per child.
@@ -233,12 +262,7 @@ impl Uct {
             let (visits, n) = (count_f64(visits_count), count_f64(count));
             // The normalised mean times the visits, q·v: the exploitation term q·v/n needs no mean
             // first, so that an edge's own statistics cost no division ([`EdgeView::q_times_visits`]).
-            let qv = match view.q_times_visits(i, e, child, visits_count) {
-                Some(qv) if unit => qv,
-                Some(qv) if span > 1e-12 => (qv - lo * visits) * inv_span,
-                Some(_) => 0.5 * visits,
-                None => 0.0,
-            };
+            let qv = normalised_qv(view.q_times_visits(i, e, child, visits_count), visits, unit, (lo, span, inv_span));
             let score = if puct {
                 let q_eff = if n > 0.0 { qv / n } else { 0.0 };
                 q_eff + c * e.prob as f64 * sqrt_total.max(1.0) / (1.0 + n)
@@ -247,8 +271,8 @@ impl Uct {
                 // the child's reciprocals from the table (equal in exact arithmetic; the roundings may
                 // differ by a few units in the last place, which can break a near tie between two
                 // children the other way).
-                let r = recip_count(self.recip_table, count);
-                qv * r.recip + c_sqrt_log * r.rsqrt
+                let [exploit, explore] = uct_terms(self.recip_table, qv, count);
+                exploit + c_sqrt_log * explore
             };
             if score > best_score {
                 best_score = score;
@@ -261,6 +285,211 @@ impl Uct {
         if best_score == f64::NEG_INFINITY {
             return Some(best_loss.unwrap_or(best));
         }
+        Some(best)
+    }
+}
+
+/// An edge's `q·v` (its mean times its visits, [`EdgeView::q_times_visits`]) normalised to `[0, 1]` by
+/// `(lo, span, 1 / span)` unless the values are there already (`unit`); half the visits where the range
+/// is too small to normalise by, 0 for an edge with no mean.
+#[inline(always)]
+fn normalised_qv(qv: Option<f64>, visits: f64, unit: bool, (lo, span, inv_span): (f64, f64, f64)) -> f64 {
+    match qv {
+        Some(qv) if unit => qv,
+        Some(qv) if span > 1e-12 => (qv - lo * visits) * inv_span,
+        Some(_) => 0.5 * visits,
+        None => 0.0,
+    }
+}
+
+/// The two factors of a child's UCT score that only its own statistics decide: `[q·v/n, sqrt(1/n)]` for
+/// the normalised `q·v` and the count `n` (visits plus virtual visits, at least 1). The score is
+/// `exploit + c·sqrt(ln N)·explore`, the node's factor `c·sqrt(ln N)` applied last.
+#[inline(always)]
+fn uct_terms(table: &[Reciprocals], qv: f64, count: u64) -> [f64; 2] {
+    let r = recip_count(table, count);
+    [qv * r.recip, r.rsqrt]
+}
+
+/// The larger of two scores, `b` when they are equal (one `maxsd`; the scores are never NaN).
+#[inline(always)]
+fn max_of(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// Fewest children at which a single writer keeps a node's UCT terms ([`ScoreCache`]): below it a
+/// child's score costs little more than reading its cached terms.
+pub(super) const SCORE_CACHE_MIN_CHILDREN: usize = 16;
+
+/// Most children whose terms one worker keeps, over all its nodes (16 bytes each: 4 MiB). The nodes
+/// that qualify first are those most visited, near the root; past the limit others are scored as
+/// usual.
+const SCORE_CACHE_MAX_CHILDREN: usize = 1 << 18;
+
+/// UCT's per-child terms ([`uct_terms`]) of the widest, most visited nodes, kept by a worker that is
+/// its search's only writer, with `edge` statistics, MCTS-Solver off and the game's value bounds known.
+///
+/// A child's score there is `exploit + c·sqrt(ln N)·explore`, where the two terms change only when a
+/// playout backs up through the child's edge. With one worker, between two selections at a node exactly
+/// one of its edges changes, the one the first took (its playout backs up through it before the next
+/// selection starts), so the next selection recomputes that child's terms and scores every child with
+/// one multiplication and one addition, instead of reading its statistics and its reciprocals. The terms
+/// are the bits the plain scoring pass computes and the score the same expression, so the same child
+/// is taken. A node's entry is checked by its edges' visits: they must be one more than when the entry
+/// was last used, or the entry is rebuilt. The terms are held outside the tree's memory budget
+/// ([`crate::SearchParams::memory_bytes`]): at most [`SCORE_CACHE_MAX_CHILDREN`] children, 4 MiB, per
+/// search.
+#[derive(Default)]
+pub(super) struct ScoreCache {
+    /// Each node's entry, by its address.
+    entries: std::collections::HashMap<usize, CachedNode, std::hash::BuildHasherDefault<AddressHasher>>,
+    /// `[exploit, explore]` per child, each node's children together ([`CachedNode::start`]): one
+    /// allocation of [`SCORE_CACHE_MAX_CHILDREN`], made at the first entry, of which only the pages
+    /// written are mapped.
+    terms: Vec<[f64; 2]>,
+}
+
+/// A node's entry in [`ScoreCache`].
+struct CachedNode {
+    /// The sum of the node's edges' visits when the entry was last used.
+    total: u64,
+    /// The child taken then.
+    last: usize,
+    /// Where the node's children's terms start in [`ScoreCache::terms`].
+    start: usize,
+}
+
+impl ScoreCache {
+    /// Forgets every entry (a new search: its nodes, bounds and tables may differ).
+    pub(super) fn clear(&mut self) {
+        self.entries.clear();
+        self.terms.clear();
+    }
+}
+
+/// Hashes a node's address with one multiply-xorshift ([`crate::games::mix64`]): the addresses are the
+/// program's own, so a keyed hash buys nothing.
+#[derive(Default)]
+pub(super) struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = crate::games::mix64(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = crate::games::mix64(self.0 ^ n as u64);
+    }
+}
+
+impl Uct {
+    /// [`Uct::select`] at a node whose terms `cache` keeps or can keep ([`ScoreCache`]): the same index
+    /// the one-pass scoring gives, or `None` where the cache does not apply (the caller then scores as
+    /// usual): a child not visited yet, an entry that does not fit, settings other than UCT with `edge`
+    /// statistics, known bounds and no solver.
+    ///
+    /// `key`: the node's address; `total`: the sum of its edges' visits, none of which may have a
+    /// playout in progress (the caller checks that this playout has not passed the node already).
+    pub(super) fn select_cached<M>(
+        &self,
+        cache: &mut ScoreCache,
+        key: usize,
+        children: &[Edge<M>],
+        total: u64,
+    ) -> Option<usize> {
+        let (lo, hi) = self.bounds?;
+        if self.solver || self.puct || children.len() < SCORE_CACHE_MIN_CHILDREN || total < children.len() as u64 {
+            return None;
+        }
+        let span = hi - lo;
+        let norm = (lo, span, 1.0 / span);
+        let unit = lo == 0.0 && span == 1.0;
+        let view = InTree::<true>;
+        let terms_of = |i: usize, e: &Edge<M>| -> Option<[f64; 2]> {
+            let visits = view.visits(i, e);
+            if visits == 0 {
+                return None;
+            }
+            let qv = normalised_qv(view.q_times_visits(i, e, None, visits), count_f64(visits), unit, norm);
+            Some(uct_terms(self.recip_table, qv, visits))
+        };
+        let len = children.len();
+        let entry = match cache.entries.get_mut(&key) {
+            Some(entry) if entry.total + 1 == total => {
+                let last = entry.last;
+                cache.terms[entry.start + last] = terms_of(last, &children[last])?;
+                entry
+            }
+            found => {
+                // A new entry, or one that missed a selection (the playout that passed the node twice
+                // was scored without it): all its terms from the edges.
+                let start = match found {
+                    Some(entry) => entry.start,
+                    None if cache.terms.len() + len > SCORE_CACHE_MAX_CHILDREN => return None,
+                    None => {
+                        if cache.terms.capacity() == 0 {
+                            cache.terms.reserve_exact(SCORE_CACHE_MAX_CHILDREN);
+                        }
+                        let start = cache.terms.len();
+                        cache.terms.resize(start + len, [0.0; 2]);
+                        start
+                    }
+                };
+                let mut complete = true;
+                for ((i, e), t) in children.iter().enumerate().zip(&mut cache.terms[start..start + len]) {
+                    match terms_of(i, e) {
+                        Some(terms) => *t = terms,
+                        None => {
+                            complete = false;
+                            break;
+                        }
+                    }
+                }
+                // An entry whose terms are not all there is never used: its count cannot match.
+                let node = CachedNode { total: if complete { total } else { 0 }, last: 0, start };
+                let entry = match cache.entries.entry(key) {
+                    Entry::Occupied(mut o) => {
+                        o.insert(node);
+                        o.into_mut()
+                    }
+                    Entry::Vacant(v) => v.insert(node),
+                };
+                if !complete {
+                    return None;
+                }
+                entry
+            }
+        };
+        let terms = &cache.terms[entry.start..entry.start + len];
+        let c_sqrt_log = self.exploration * sqrt_ln_count(self.sqrt_ln_table, total as f64);
+        let score = |&[exploit, explore]: &[f64; 2]| exploit + c_sqrt_log * explore;
+        // The best score in four independent running maxima (one chain of comparisons would wait on
+        // each maximum in turn), then the first child that has it: the child the plain pass takes,
+        // which keeps the first of equal scores. Scores are finite: no NaN breaks the equality.
+        let mut max = [f64::NEG_INFINITY; 4];
+        let quads = terms.chunks_exact(4);
+        for t in quads.remainder() {
+            max[0] = max_of(max[0], score(t));
+        }
+        for quad in quads {
+            for (m, t) in max.iter_mut().zip(quad) {
+                *m = max_of(*m, score(t));
+            }
+        }
+        let best_score = max_of(max_of(max[0], max[1]), max_of(max[2], max[3]));
+        let best = terms.iter().position(|t| score(t) == best_score).unwrap_or(0);
+        entry.total = total;
+        entry.last = best;
         Some(best)
     }
 }
@@ -645,6 +874,51 @@ mod tests {
             let two = u.select(&edges, mover, &InTree::<true>, None);
             let one = u.select(&edges, mover, &InTree::<true>, Some(total));
             proptest::prop_assert_eq!(one, two, "edge means, total {}", total);
+        }
+    }
+
+    proptest::proptest! {
+        /// A worker's cached terms ([`ScoreCache`]) take the child the one-pass scoring takes, at every
+        /// selection of a run in which each selection's playout backs up through the child taken (ties
+        /// included: the values come from a few levels, so that equal means and counts recur), and
+        /// after a backup the cache did not see (a playout that passed the node twice on its path),
+        /// which rebuilds the entry. With an unvisited child the cache gives way.
+        #[test]
+        fn cached_terms_take_the_child_the_scoring_pass_takes(
+            start in proptest::collection::vec((proptest::prop_oneof![1 => Just(0u64), 9 => 1u64..4], 0u8..3), 16..48),
+            steps in proptest::collection::vec((0u8..3, 0u8..20, 0usize..48), 1..300),
+            wide in proptest::bool::ANY,
+            exploration in proptest::prop_oneof![Just(1.0f64), 0.0f64..3.0],
+        ) {
+            let bounds = if wide { (-2.0, 3.0) } else { (0.0, 1.0) };
+            let level = |l: u8| bounds.0 + (bounds.1 - bounds.0) * f64::from(l) / 2.0;
+            let edges: Vec<Edge<u8>> = (0..start.len()).map(|i| Edge::new(i as u8, 1.0 / start.len() as f32, 0.0)).collect();
+            for (e, &(visits, l)) in edges.iter().zip(&start) {
+                e.preload_relaxed(visits);
+                e.preload_value_relaxed(level(l) * visits as f64);
+            }
+            let u = uct(false, false, bounds, exploration);
+            let mut cache = ScoreCache::default();
+            let mut used = 0;
+            for &(l, miss, other) in &steps {
+                let total: u64 = edges.iter().map(|e| e.visits_relaxed()).sum();
+                let plain = u.select(&edges, 0, &InTree::<true>, Some(total));
+                let cached = u.select_cached(&mut cache, 1, &edges, total);
+                let unvisited = edges.iter().any(|e| e.visits_relaxed() == 0);
+                proptest::prop_assert_eq!(cached.is_none(), unvisited, "total {}", total);
+                if let Some(c) = cached {
+                    proptest::prop_assert_eq!(c, plain, "total {}", total);
+                    used += 1;
+                }
+                edges[plain].add_backups_relaxed(1, level(l));
+                if miss == 0 {
+                    edges[other % edges.len()].add_backups_relaxed(1, level(2 - l));
+                }
+            }
+            // Runs without an unvisited child use the cache at every step.
+            if start.iter().all(|s| s.0 > 0) {
+                proptest::prop_assert_eq!(used, steps.len());
+            }
         }
     }
 

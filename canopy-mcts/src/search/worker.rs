@@ -10,6 +10,7 @@ use crate::policy::{Coverage, Policy};
 use crate::rng::{self, Rng};
 use crate::search::node::{Edge, Node, NodeKind, Proof, Step};
 use crate::search::params::{Backup, SearchParams, Selection, Statistics};
+use crate::search::select::ScoreCache;
 use crate::search::solver::{proof_returns, try_prove};
 use crate::search::tt::{Lookup, TranspositionTable, Vacancy};
 use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -128,6 +129,8 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     pub(super) sqrt_ln_table: &'static [f64],
     /// Reciprocals and their square roots of small visit counts, for UCT (`select.rs`).
     pub(super) recip_table: &'static [super::select::Reciprocals],
+    /// With one worker: UCT's terms of the widest, most visited nodes ([`ScoreCache`]).
+    pub(super) score_cache: ScoreCache,
     pub stats: WorkerStats,
 }
 
@@ -248,6 +251,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             gauge: Some(index),
             root_pending: (0, 0.0),
             root_edge_visits: None,
+            score_cache: ScoreCache::default(),
             batch: Vec::new(),
             batch_dirty: Vec::new(),
             batch_path: [0; BATCH_PLIES],
@@ -298,6 +302,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let several = threads > 1 || self.params.shared_paths;
         self.single_writer = !several;
         self.root_edge_visits = None;
+        self.score_cache.clear();
         if several && self.batch_plies > 0 && root.kind() == NodeKind::Decision {
             if let Some(children) = root.children_acquire() {
                 self.batch = vec![Batched::default(); children.len()];
@@ -344,6 +349,11 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     /// batched (several workers, and the playout has taken fewer steps than the plies batched).
     pub(super) fn batched_level(&self) -> Option<&[Batched]> {
         batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies)
+    }
+
+    /// The nodes the current playout has stepped out of, from the root.
+    pub(super) fn path_nodes(&self) -> impl Iterator<Item = *const GameNode<G>> + '_ {
+        self.path.iter().map(|step| step.node)
     }
 
     /// [`Worker::batched_level`] and the random number generator, borrowed together.
