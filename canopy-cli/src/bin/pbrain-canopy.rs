@@ -12,6 +12,9 @@ use clap::Parser;
 
 use canopy_mcts::games::gomoku::protocol::{run_stdio, BrainConfig};
 
+#[path = "../memory.rs"]
+mod memory;
+
 /// The command line: no options besides help and version.
 #[derive(Parser, Debug)]
 #[command(
@@ -26,6 +29,7 @@ use canopy_mcts::games::gomoku::protocol::{run_stdio, BrainConfig};
 struct Cli {}
 
 fn main() {
+    memory::keep_freed_memory();
     if let Err(e) = Cli::try_parse() {
         use clap::error::ErrorKind;
         if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
