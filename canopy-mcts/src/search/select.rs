@@ -311,16 +311,6 @@ fn uct_terms(table: &[Reciprocals], qv: f64, count: u64) -> [f64; 2] {
     [qv * r.recip, r.rsqrt]
 }
 
-/// The larger of two scores, `b` when they are equal (one `maxsd`; the scores are never NaN).
-#[inline(always)]
-fn max_of(a: f64, b: f64) -> f64 {
-    if a > b {
-        a
-    } else {
-        b
-    }
-}
-
 /// Fewest children at which a single writer keeps a node's UCT terms ([`ScoreCache`]): below it a
 /// child's score costs little more than reading its cached terms.
 pub(super) const SCORE_CACHE_MIN_CHILDREN: usize = 16;
@@ -473,21 +463,38 @@ impl Uct {
         let terms = &cache.terms[entry.start..entry.start + len];
         let c_sqrt_log = self.exploration * sqrt_ln_count(self.sqrt_ln_table, total as f64);
         let score = |&[exploit, explore]: &[f64; 2]| exploit + c_sqrt_log * explore;
-        // The best score in four independent running maxima (one chain of comparisons would wait on
-        // each maximum in turn), then the first child that has it: the child the plain pass takes,
-        // which keeps the first of equal scores. Scores are finite: no NaN breaks the equality.
+        // Four lanes, child `i` in lane `i % 4`, each keeping its best score and the first child that
+        // has it (one chain of comparisons would wait on each maximum in turn); then the best of the
+        // lanes and, among lanes that tie, the first child: the child the plain pass takes, which
+        // keeps the first of equal scores. Scores are finite, so no NaN breaks the comparisons.
         let mut max = [f64::NEG_INFINITY; 4];
+        let mut at = [0usize; 4];
         let quads = terms.chunks_exact(4);
-        for t in quads.remainder() {
-            max[0] = max_of(max[0], score(t));
-        }
-        for quad in quads {
-            for (m, t) in max.iter_mut().zip(quad) {
-                *m = max_of(*m, score(t));
+        let (tail, tail_start) = (quads.remainder(), len - len % 4);
+        for (q, quad) in quads.enumerate() {
+            for (lane, t) in quad.iter().enumerate() {
+                let s = score(t);
+                if s > max[lane] {
+                    max[lane] = s;
+                    at[lane] = 4 * q + lane;
+                }
             }
         }
-        let best_score = max_of(max_of(max[0], max[1]), max_of(max[2], max[3]));
-        let best = terms.iter().position(|t| score(t) == best_score).unwrap_or(0);
+        for (lane, t) in tail.iter().enumerate() {
+            let s = score(t);
+            if s > max[lane] {
+                max[lane] = s;
+                at[lane] = tail_start + lane;
+            }
+        }
+        let mut best = 0;
+        let mut best_score = f64::NEG_INFINITY;
+        for lane in 0..4 {
+            if max[lane] > best_score || (max[lane] == best_score && at[lane] < best) {
+                best_score = max[lane];
+                best = at[lane];
+            }
+        }
         entry.total = total;
         entry.last = best;
         Some(best)
