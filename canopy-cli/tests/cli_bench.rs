@@ -90,6 +90,8 @@ fn json_has_one_entry_per_thread_count_and_the_rollout_rate() {
             assert!((0.0..=1.0).contains(&f(c, k)), "{k}: {c}");
         }
         assert!(c["ticks"].as_u64().is_some(), "{c}");
+        // A count, whatever it is (the untimed first searches may have mapped all the memory in).
+        assert!(c["page_faults"].as_u64().is_some(), "{c}");
     }
     // Unpinned threads may share a core: no cache-line hand-over is measured.
     assert!(v.get("line_transfer_ns").is_none(), "{v}");
@@ -143,6 +145,12 @@ fn text_output_ends_with_the_nodes_and_nps_line() {
                 || out.contains("during the run less than one clock tick"),
             "{out}"
         );
+        if out.contains("during the run other programs used ") {
+            assert!(
+                out.contains("page faults: ") && out.contains(" during the run (pages of 4 KiB the kernel mapped in"),
+                "{out}"
+            );
+        }
     }
     let last = out.lines().last().unwrap();
     let words: Vec<&str> = last.split_whitespace().collect();

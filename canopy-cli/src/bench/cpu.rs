@@ -1,7 +1,8 @@
 //! Who else used the machine's cores while `canopy bench` measured: the time other programs ran and the
 //! time a virtual machine's host took for itself ("steal"), from Linux's `/proc/stat` and this process's
 //! own `/proc/self/stat`. A timing is only as good as the cores it had; these shares say how much of
-//! them it did not have.
+//! them it did not have. The same file gives the page faults the run took: memory the kernel mapped in
+//! for it, which a search pays for on top of its own work.
 
 use serde::Serialize;
 
@@ -16,6 +17,8 @@ pub(super) struct CpuTimes {
     steal: u64,
     /// This process's user and system time, all its threads (`/proc/self/stat`).
     own: u64,
+    /// This process's minor page faults so far (`/proc/self/stat`, `minflt`).
+    faults: u64,
 }
 
 /// Shares of all the cores' time over an interval (each from 0 to 1).
@@ -28,6 +31,9 @@ pub(super) struct CpuShare {
     /// Clock ticks of all the cores' time the shares are taken over (`USER_HZ`, usually 100 a second
     /// per core).
     pub ticks: u64,
+    /// Minor page faults this process took over the interval: pages the kernel mapped in, zeroed, for
+    /// memory it had not touched (or had handed back) before.
+    pub page_faults: u64,
 }
 
 impl CpuShare {
@@ -53,8 +59,8 @@ impl CpuTimes {
     }
 
     /// Reads the `cpu` line of `/proc/stat` (`user nice system idle iowait irq softirq steal ...`) and
-    /// fields 14 and 15 (`utime`, `stime`) of `/proc/self/stat`, counted after the command name's closing
-    /// parenthesis (the name may hold spaces).
+    /// fields 10, 14 and 15 (`minflt`, `utime`, `stime`) of `/proc/self/stat`, counted after the command
+    /// name's closing parenthesis (the name may hold spaces).
     fn parse(stat: &str, own: &str) -> Option<CpuTimes> {
         let line = stat.lines().find(|l| l.split_whitespace().next() == Some("cpu"))?;
         let fields: Vec<u64> = line.split_whitespace().skip(1).map(str::parse).collect::<Result<_, _>>().ok()?;
@@ -68,22 +74,24 @@ impl CpuTimes {
         let mine: Vec<&str> = after_name.split_whitespace().collect();
         // `mine[0]` is field 3 (state), so field n is `mine[n - 3]`.
         let own = mine.get(11)?.parse::<u64>().ok()? + mine.get(12)?.parse::<u64>().ok()?;
-        Some(CpuTimes { total, idle, steal, own })
+        let faults = mine.get(7)?.parse::<u64>().ok()?;
+        Some(CpuTimes { total, idle, steal, own, faults })
     }
 
     /// The shares of the cores' time from `self` to `later` (both 0 when no tick passed); `None` when
     /// the counters went backwards (they never should).
     pub fn share_until(&self, later: &CpuTimes) -> Option<CpuShare> {
         let ticks = later.total.checked_sub(self.total)?;
+        let page_faults = later.faults.checked_sub(self.faults)?;
         if ticks == 0 {
-            return Some(CpuShare { others: 0.0, steal: 0.0, ticks });
+            return Some(CpuShare { others: 0.0, steal: 0.0, ticks, page_faults });
         }
         let total = ticks as f64;
         let idle = later.idle.saturating_sub(self.idle) as f64;
         let steal = later.steal.saturating_sub(self.steal) as f64;
         let own = later.own.saturating_sub(self.own) as f64;
         let others = (total - idle - steal - own).max(0.0);
-        Some(CpuShare { others: (others / total).min(1.0), steal: (steal / total).min(1.0), ticks })
+        Some(CpuShare { others: (others / total).min(1.0), steal: (steal / total).min(1.0), ticks, page_faults })
     }
 }
 
@@ -101,13 +109,13 @@ mod tests {
     const STAT: &str = "cpu  1000 10 200 5000 40 0 6 30 0 0\ncpu0 500 5 100 2500 20 0 3 15 0 0\nintr 1 2 3\n";
 
     fn own(utime: u64, stime: u64) -> String {
-        format!("4242 (canopy (bench) x) R 1 2 3 0 -1 4194304 121 0 0 0 {utime} {stime} 0 0 20 0 3 0 1065350")
+        format!("4242 (canopy (bench) x) R 1 2 3 0 -1 4194304 121 0 7 0 {utime} {stime} 0 0 20 0 3 0 1065350")
     }
 
     #[test]
     fn parses_the_machine_line_and_this_process_past_a_name_with_spaces() {
         let t = CpuTimes::parse(STAT, &own(70, 5)).expect("parses");
-        assert_eq!((t.total, t.idle, t.steal, t.own), (6286, 5040, 30, 75));
+        assert_eq!((t.total, t.idle, t.steal, t.own, t.faults), (6286, 5040, 30, 75, 121));
         assert!(CpuTimes::parse("cpu 1 2 3\n", &own(1, 1)).is_none(), "too few fields");
         assert!(CpuTimes::parse(STAT, "4242 (x) R 1").is_none(), "too few fields of the process");
         assert!(CpuTimes::parse("intr 1 2\n", &own(1, 1)).is_none(), "no cpu line");
@@ -115,26 +123,26 @@ mod tests {
 
     #[test]
     fn shares_split_the_busy_time_between_this_process_others_and_the_host() {
-        let a = CpuTimes { total: 1000, idle: 500, steal: 10, own: 100 };
+        let a = CpuTimes { total: 1000, idle: 500, steal: 10, own: 100, faults: 40 };
         // 200 ticks on two cores: 100 idle, 20 stolen, 60 this process's, so 20 others'.
-        let b = CpuTimes { total: 1200, idle: 600, steal: 30, own: 160 };
+        let b = CpuTimes { total: 1200, idle: 600, steal: 30, own: 160, faults: 1040 };
         let s = a.share_until(&b).expect("ticks passed");
         assert!((s.others - 0.1).abs() < 1e-12 && (s.steal - 0.1).abs() < 1e-12, "{s:?}");
-        assert_eq!(s.ticks, 200);
+        assert_eq!((s.ticks, s.page_faults), (200, 1000));
         assert!(s.notable() && !s.too_short(), "10% over 200 ticks: {s:?}");
         // One tick of 19 is 5.3%: too short a run to tell. Half of 63 ticks is plenty.
-        let one_tick = CpuShare { others: 1.0 / 19.0, steal: 0.0, ticks: 19 };
+        let one_tick = CpuShare { others: 1.0 / 19.0, steal: 0.0, ticks: 19, page_faults: 0 };
         assert!(!one_tick.notable() && one_tick.too_short(), "{one_tick:?}");
-        assert!(CpuShare { others: 0.508, steal: 0.0, ticks: 63 }.notable());
+        assert!(CpuShare { others: 0.508, steal: 0.0, ticks: 63, page_faults: 0 }.notable());
         // Each share on its own.
-        let small = CpuShare { others: 0.04, steal: 0.04, ticks: 1000 };
+        let small = CpuShare { others: 0.04, steal: 0.04, ticks: 1000, page_faults: 0 };
         assert!(!small.notable() && !small.too_short());
         let none = a.share_until(&a).expect("no tick passed: zero shares");
-        assert_eq!((none.others, none.steal, none.ticks), (0.0, 0.0, 0));
+        assert_eq!((none.others, none.steal, none.ticks, none.page_faults), (0.0, 0.0, 0, 0));
         assert!(!none.notable() && !none.too_short());
         assert!(b.share_until(&a).is_none(), "counters going backwards");
         // This process's time counted by its own clock can run past the machine's: never negative.
-        let c = CpuTimes { total: 1100, idle: 520, steal: 10, own: 250 };
+        let c = CpuTimes { total: 1100, idle: 520, steal: 10, own: 250, faults: 40 };
         assert_eq!(a.share_until(&c).expect("ticks").others, 0.0);
     }
 
@@ -143,7 +151,7 @@ mod tests {
         if std::path::Path::new("/proc/stat").exists() {
             let a = CpuTimes::now().expect("/proc/stat and /proc/self/stat parse");
             let b = CpuTimes::now().expect("again");
-            assert!(b.total >= a.total && b.own >= a.own);
+            assert!(b.total >= a.total && b.own >= a.own && b.faults >= a.faults);
         }
     }
 }

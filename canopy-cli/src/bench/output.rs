@@ -285,6 +285,11 @@ pub(super) fn print_report(r: &BenchReport) {
                 let _ = write!(line, " (over {} clock ticks: too short a run to tell)", c.ticks);
             }
             println!("{line}");
+            println!(
+                "page faults: {} during the run (pages of 4 KiB the kernel mapped in; each search reuses the memory \
+                 of the one before, so thousands here mean it went back to the kernel between searches)",
+                c.page_faults
+            );
         }
         None => {}
     }
