@@ -134,7 +134,7 @@ pub const GAMES: Whole = Whole { min: 1, max: 1_000_000 };
 pub(super) fn parse_memory(text: &str) -> Result<usize, String> {
     let n = parse_bytes(text)?;
     if n < 1 << 16 {
-        return Err(format!("memory budget {n} bytes is below the 64KiB minimum"));
+        return Err(format!("memory budget {} is below the 64KiB minimum", text.trim()));
     }
     if let Some(machine) = physical_memory_bytes().filter(|&m| n > DEFAULT_MEMORY_BYTES && n > m) {
         return Err(format!("{} is more than this machine's {} of memory", text.trim(), format_bytes(machine)));

@@ -7,7 +7,7 @@
 //! blocks are mapped and unmapped on their own, with thresholds that glibc moves as the program runs.
 //! Which of the two a run hits depends on the order of unrelated allocations: the same Gomoku 9x9
 //! bench (`canopy bench --game gomoku --size 9 --threads 1 --repeat 5`) took 4 744 page faults in one
-//! build and 21 092 in the next, whose search differed by a cache of a few hundred kilobytes, and its
+//! build and 21 095 in the next, whose search differed by a cache of a few hundred kilobytes, and its
 //! kernel time went from 2% to 10% of the run. Fixing both thresholds keeps freed blocks for the next
 //! search instead; the process's resident memory then stays at its peak, which a search reaches anyway.
 

@@ -147,7 +147,8 @@ fn text_output_ends_with_the_nodes_and_nps_line() {
         );
         if out.contains("during the run other programs used ") {
             assert!(
-                out.contains("page faults: ") && out.contains(" during the run (pages of 4 KiB the kernel mapped in"),
+                out.contains("page faults: ")
+                    && out.contains(" during the timed searches (pages of 4 KiB the kernel mapped in"),
                 "{out}"
             );
         }
@@ -208,10 +209,10 @@ fn split_divides_the_one_thread_time_into_rollouts_and_tree() {
     assert!(out.contains("tree (timed - rollouts)"), "{out}");
     // 400 playouts a position are few enough for the search's start-up to weigh on the tree column,
     // and the text says so; 1000 are not.
-    assert!(out.contains("with 400 playouts a position the search's fixed start-up"), "{out}");
+    assert!(out.contains("with 400 playouts a position the search's start-up (building its tree"), "{out}");
     let enough = args.map(|a| if a == "400" { "1000" } else { a });
     let out = text(&[&["bench", "--no-pin"], &enough[..]].concat());
-    assert!(out.contains("one thread, split") && !out.contains("fixed start-up"), "{out}");
+    assert!(out.contains("one thread, split") && !out.contains("search's start-up"), "{out}");
 }
 
 #[test]

@@ -547,10 +547,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             return Err(input_error("--size applies to --game gomoku and --game snake only"))
         }
         (BenchGame::Gomoku, Some(s)) if !(GOMOKU_MIN..=GOMOKU_MAX).contains(&s) => {
-            return Err(input_error(format!("gomoku --size {s} is outside {GOMOKU_MIN} to {GOMOKU_MAX}")))
+            return Err(input_error(format!("--size: {s} is outside {GOMOKU_MIN} to {GOMOKU_MAX} for gomoku")))
         }
         (BenchGame::Snake, Some(s)) if !(SNAKE_MIN_SIDE..=SNAKE_MAX).contains(&s) => {
-            return Err(input_error(format!("snake --size {s} is outside {SNAKE_MIN_SIDE} to {SNAKE_MAX}")))
+            return Err(input_error(format!("--size: {s} is outside {SNAKE_MIN_SIDE} to {SNAKE_MAX} for snake")))
         }
         (BenchGame::Gomoku, s) => Some(s.unwrap_or(15)),
         (BenchGame::Snake, s) => Some(s.unwrap_or(10)),

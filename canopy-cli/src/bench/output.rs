@@ -202,8 +202,8 @@ pub(super) fn print_report(r: &BenchReport) {
         );
         if r.playouts_per_position < SPLIT_MIN_PLAYOUTS {
             println!(
-                "(with {} playouts a position the search's fixed start-up, its tree, table and worker thread, falls \
-                 in tree: use --playouts {SPLIT_MIN_PLAYOUTS} or more for a split of the playouts' own cost)",
+                "(with {} playouts a position the search's start-up (building its tree and table, starting its \
+                 worker) is counted under tree: give --playouts {SPLIT_MIN_PLAYOUTS} or more)",
                 r.playouts_per_position
             );
         }
@@ -286,8 +286,9 @@ pub(super) fn print_report(r: &BenchReport) {
             }
             println!("{line}");
             println!(
-                "page faults: {} during the run (pages of 4 KiB the kernel mapped in; each search reuses the memory \
-                 of the one before, so thousands here mean it went back to the kernel between searches)",
+                "page faults: {} during the timed searches (pages of 4 KiB the kernel mapped in for this process, a \
+                 cost inside the timings: the first searches at a thread count map their workers' memory in, later \
+                 ones reuse it)",
                 c.page_faults
             );
         }

@@ -270,7 +270,8 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
     },
     Param {
         name: "memory",
-        help: "Memory budget of the tree and the transposition table (512MB, 2GiB, ...; no more than the machine's memory)",
+        help: "Memory budget of the tree and the transposition table (512MB, 2GiB, ...: K, M, G and T are powers of 1024, \
+               with or without B or iB; no more than the machine's memory)",
         kind: Kind::Bytes { min: MIN_MEMORY_BYTES, max: usize::MAX as u64 },
         store: Store::Int(|p, v| p.memory_bytes = v as usize),
         get: |p| Value::Int(p.memory_bytes as u64),
