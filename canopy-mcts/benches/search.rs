@@ -6,6 +6,8 @@
 //! `search/snake_*`: the same on `canopy bench --game snake`'s eight-cell snake (10x10).
 //! `search/gomoku9_empty_*`: the same on `canopy bench --game gomoku --size 9`'s empty board with its
 //! default (uniform) rollouts: wide nodes (every selection scores dozens of children).
+//! `search/gomoku9_empty_1t_bench`, `search/gomoku15_middle_1t_bench`: one thread with `canopy bench`'s
+//! own settings (no solver, `edge` statistics) on its Gomoku 9x9 empty board and 15x15 middle game.
 //! `search/synthetic_root_*`: the same on the root of `canopy bench --game synthetic`'s tree (branching 8,
 //! depth 12, a constant-time evaluation): the tree's own cost per playout.
 //! Every search bench runs with the default node statistics (UCT2) and, named `..._edge`, with
@@ -36,6 +38,8 @@ const PLAYOUTS_2048: u64 = 20_000;
 const PLAYOUTS_SNAKE: u64 = 20_000;
 /// Playouts per Gomoku 9x9 search.
 const PLAYOUTS_GOMOKU: u64 = 20_000;
+/// Playouts per Gomoku 15x15 search (`canopy bench`'s count there).
+const PLAYOUTS_GOMOKU15: u64 = 10_000;
 /// Playouts per tic-tac-toe search.
 const PLAYOUTS_TICTACTOE: u64 = 50_000;
 /// Playouts per synthetic-tree search.
@@ -113,6 +117,19 @@ fn search(c: &mut Criterion) {
                 })
             });
         }
+    }
+    // `canopy bench`'s own settings (no solver, `edge` statistics, one thread) on its Gomoku 9x9 empty
+    // board and 15x15 middle game: the searches whose wide nodes the one-worker score cache serves.
+    for (size, name, playouts) in [(9, "empty", PLAYOUTS_GOMOKU), (15, "middle", PLAYOUTS_GOMOKU15)] {
+        let game = Gomoku::new(size, Rule::Freestyle);
+        let root = fixtures::gomoku(&game).into_iter().find(|f| f.name == name).expect("a bench position").state;
+        let bench = SearchParams { solver: false, ..params_with(playouts, 1, Statistics::Edge) };
+        let nodes = Search::with_policy(&game, &policy, bench.clone()).run(&root).nodes;
+        println!("gomoku {size}x{size} {name}, canopy bench's settings: {playouts} playouts, seed 1: {nodes} nodes");
+        group.throughput(Throughput::Elements(playouts));
+        group.bench_function(format!("gomoku{size}_{name}_1t_bench"), |b| {
+            b.iter(|| Search::with_policy(&game, &policy, bench.clone()).run(black_box(&root)).playouts)
+        });
     }
     let root = fixtures::tictactoe().into_iter().find(|f| f.name == "empty").expect("the empty board").state;
     group.throughput(Throughput::Elements(PLAYOUTS_TICTACTOE));
