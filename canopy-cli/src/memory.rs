@@ -10,6 +10,9 @@
 //! build and 21 095 in the next, whose search differed by a cache of a few hundred kilobytes, and its
 //! kernel time went from 2% to 10% of the run. Fixing both thresholds keeps freed blocks for the next
 //! search instead; the process's resident memory then stays at its peak, which a search reaches anyway.
+//!
+//! The library's search benches and measuring examples include this file too (`#[path]`), so that
+//! their figures do not depend on the same luck.
 
 /// Largest block glibc serves from its heaps rather than by a mapping of its own: the most `mallopt`
 /// accepts on 64-bit targets (`DEFAULT_MMAP_THRESHOLD_MAX`, 32 MiB). Setting it also stops glibc from
