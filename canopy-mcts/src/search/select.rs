@@ -9,6 +9,7 @@ use crate::rng::{self, Rng};
 use crate::search::node::{count_f64, Edge, Node, NodeKind, Proof};
 use crate::search::params::{ChanceSelection, Selection};
 use crate::search::solver::{proof_for, proof_of};
+use crate::search::tree::NodeHasher;
 use crate::search::worker::{Batched, GameEdge, GameNode, Worker};
 
 impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
@@ -336,7 +337,7 @@ const SCORE_CACHE_MAX_CHILDREN: usize = 1 << 18;
 #[derive(Default)]
 pub(super) struct ScoreCache {
     /// Each node's entry, by its address.
-    entries: std::collections::HashMap<usize, CachedNode, std::hash::BuildHasherDefault<AddressHasher>>,
+    entries: std::collections::HashMap<usize, CachedNode, std::hash::BuildHasherDefault<NodeHasher>>,
     /// `[exploit, explore]` per child, each node's children together ([`CachedNode::start`]): one
     /// allocation of [`SCORE_CACHE_MAX_CHILDREN`], made at the first entry, of which only the pages
     /// written are mapped.
@@ -358,27 +359,6 @@ impl ScoreCache {
     pub(super) fn clear(&mut self) {
         self.entries.clear();
         self.terms.clear();
-    }
-}
-
-/// Hashes a node's address with one multiply-xorshift ([`crate::games::mix64`]): the addresses are the
-/// program's own, so a keyed hash buys nothing.
-#[derive(Default)]
-pub(super) struct AddressHasher(u64);
-
-impl std::hash::Hasher for AddressHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = crate::games::mix64(self.0 ^ u64::from(b));
-        }
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.0 = crate::games::mix64(self.0 ^ n as u64);
     }
 }
 

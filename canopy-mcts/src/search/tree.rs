@@ -227,10 +227,11 @@ const COPY_MAP_CAPACITY_MAX: usize = 1 << 20;
 type NodeSet<N> = HashSet<*const N, BuildHasherDefault<NodeHasher>>;
 
 /// Hashes a node's address with one multiply-xorshift ([`crate::games::mix64`]) instead of the standard
-/// library's SipHash: the walks of a re-rooting look up every kept node once or twice, and the addresses
-/// are the program's own (no one chooses them to collide), so a keyed hash buys nothing there.
+/// library's SipHash: the walks of a re-rooting look up every kept node once or twice, a one-worker
+/// search's score cache (`select.rs`) a wide node at every selection there, and the addresses are the
+/// program's own (no one chooses them to collide), so a keyed hash buys nothing.
 #[derive(Default)]
-struct NodeHasher(u64);
+pub(crate) struct NodeHasher(u64);
 
 impl Hasher for NodeHasher {
     fn finish(&self) -> u64 {
