@@ -12,7 +12,6 @@ mod g2048;
 mod gomoku;
 mod infinite;
 mod matches;
-mod memory;
 mod params;
 mod search_args;
 mod snake;
@@ -363,7 +362,7 @@ fn game_error_line(e: &clap::Error, command: &str) -> Option<String> {
 }
 
 fn main() {
-    memory::keep_freed_memory();
+    canopy_mcts::keep_freed_memory();
     std::process::exit(run());
 }
 

@@ -32,9 +32,6 @@ use canopy_mcts::internals::{Node, NodeKind};
 use canopy_mcts::search::{Search, SearchParams, Statistics};
 use criterion::{criterion_group, BatchSize, Criterion, Throughput};
 
-#[path = "../../canopy-cli/src/memory.rs"]
-mod memory;
-
 /// Playouts per 2048 search.
 const PLAYOUTS_2048: u64 = 20_000;
 /// Playouts per Snake search.
@@ -228,12 +225,12 @@ fn table(c: &mut Criterion) {
 
 criterion_group!(benches, search, table);
 
-/// `criterion_main!`'s work, after fixing glibc's allocation thresholds (`memory.rs`): every bench
+/// `criterion_main!`'s work, after fixing glibc's allocation thresholds (`canopy_mcts::keep_freed_memory`): every bench
 /// iteration builds and frees a tree, and with the thresholds left to glibc whether the next one faults
 /// that memory in again depends on the order of the process's allocations, which differs from build to
 /// build (docs/BENCHMARKS.md).
 fn main() {
-    memory::keep_freed_memory();
+    canopy_mcts::keep_freed_memory();
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

@@ -13,9 +13,6 @@
 //! perf record -e cpu-clock target/release/examples/bench_searches 2048 20
 //! ```
 
-#[path = "../../canopy-cli/src/memory.rs"]
-mod memory;
-
 use canopy_mcts::game::Game;
 use canopy_mcts::games::fixtures::{self, Fixture};
 use canopy_mcts::games::g2048::{G2048Policy, G2048};
@@ -38,8 +35,8 @@ fn run<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::Stat
 }
 
 fn main() {
-    // As the command-line tools do: each search reuses the memory of the one before (memory.rs).
-    memory::keep_freed_memory();
+    // As the command-line tools do: each search reuses the memory of the one before (`canopy_mcts::keep_freed_memory`).
+    canopy_mcts::keep_freed_memory();
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: bench_searches 2048|gomoku9|gomoku15 [ROUNDS]";
     if args.len() > 3 {

@@ -16,9 +16,6 @@
 //! target/release/examples/rollout_split 2048 0 5
 //! ```
 
-#[path = "../../canopy-cli/src/memory.rs"]
-mod memory;
-
 use std::time::Instant;
 
 use canopy_mcts::game::{Game, Returns};
@@ -97,8 +94,8 @@ fn number<T: std::str::FromStr + PartialOrd>(args: &[String], k: usize, default:
 }
 
 fn main() {
-    // As the command-line tools do: each search reuses the memory of the one before (memory.rs).
-    memory::keep_freed_memory();
+    // As the command-line tools do: each search reuses the memory of the one before (`canopy_mcts::keep_freed_memory`).
+    canopy_mcts::keep_freed_memory();
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: rollout_split 2048|gomoku|tictactoe|snake [SIZE] [ROUNDS] [PLAYOUTS]\n\
                  SIZE: gomoku 5..=20 (default 15), snake 6..=32 (default 10), 0 for the default (the only \

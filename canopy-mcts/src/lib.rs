@@ -123,6 +123,7 @@
 pub mod agent;
 pub mod game;
 pub mod games;
+mod memory;
 pub mod param;
 pub mod policy;
 pub mod rng;
@@ -130,6 +131,7 @@ pub mod search;
 pub(crate) mod sync;
 
 pub use game::{win_draw_loss_returns, Game, NoOutcome, Returns, Turn};
+pub use memory::keep_freed_memory;
 pub use policy::{Coverage, Policy, UniformPolicy};
 pub use rng::Rng;
 pub use search::{

@@ -12,9 +12,6 @@ use clap::Parser;
 
 use canopy_mcts::games::gomoku::protocol::{run_stdio, BrainConfig};
 
-#[path = "../memory.rs"]
-mod memory;
-
 /// The command line: no options besides help and version.
 #[derive(Parser, Debug)]
 #[command(
@@ -29,7 +26,7 @@ mod memory;
 struct Cli {}
 
 fn main() {
-    memory::keep_freed_memory();
+    canopy_mcts::keep_freed_memory();
     if let Err(e) = Cli::try_parse() {
         use clap::error::ErrorKind;
         if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
