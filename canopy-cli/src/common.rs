@@ -132,9 +132,11 @@ pub const GAMES: Whole = Whole { min: 1, max: 1_000_000 };
 /// the default (1 GiB) that exceed the physical memory are refused (Linux, where it is known; the
 /// default itself is always accepted, as a search takes only what it needs).
 pub(super) fn parse_memory(text: &str) -> Result<usize, String> {
-    let n = parse_bytes(text)?;
+    // Worded as the parameter table words a `--memory` flag's bad value.
+    let not_budget = || format!("{} is not a byte count of at least 64KiB (e.g. 512MB, 2GiB)", text.trim());
+    let n = parse_bytes(text).map_err(|_| not_budget())?;
     if n < 1 << 16 {
-        return Err(format!("memory budget {} is below the 64KiB minimum", text.trim()));
+        return Err(not_budget());
     }
     if let Some(machine) = physical_memory_bytes().filter(|&m| n > DEFAULT_MEMORY_BYTES && n > m) {
         return Err(format!("{} is more than this machine's {} of memory", text.trim(), format_bytes(machine)));

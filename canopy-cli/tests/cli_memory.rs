@@ -87,3 +87,14 @@ fn a_budget_beyond_the_machines_memory_is_refused_in_one_line() {
     assert_eq!(v["root_visits"], v["playouts"]);
     assert!(v["memory_bytes"].as_u64().unwrap() <= 64 << 20);
 }
+
+#[test]
+fn a_bad_budget_reads_the_same_as_a_flag_or_as_an_agent_option() {
+    for bad in ["1", "lots", "64KiX"] {
+        let flag = refused(&["bench", "--game", "tictactoe", "--memory", bad]);
+        let option = refused(&["match", "gomoku", "--black", &format!("mcts:memory={bad}"), "--games", "1"]);
+        let expected = format!("{bad} is not a byte count of at least 64KiB (e.g. 512MB, 2GiB)");
+        assert!(flag.contains(&format!("--memory: {expected}")), "{flag}");
+        assert!(option.contains(&format!("--black: agent option memory: {expected}")), "{option}");
+    }
+}

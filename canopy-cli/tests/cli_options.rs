@@ -17,7 +17,7 @@ fn negative_numbers_are_refused_with_what_the_option_takes() {
         (ttt(&["--threads", "-1"]), "error: --threads: -1 is not a whole number from 1 to 1024"),
         (ttt(&["--playouts", "-5"]), "error: --playouts: -5 is not a whole number from 1 to 1000000000000"),
         (ttt(&["--time", "-10"]), "error: --time: -10 is not a whole number from 1 to 1000000000"),
-        (ttt(&["--seed", "-1"]), "error: --seed: -1 is not a whole number from 0 to 18446744073709551615"),
+        (ttt(&["--seed", "-1"]), "error: --seed: -1 is not a whole number from 0 to 2^64-1"),
         (vec!["play", "2048", "--games", "-3"], "error: --games: -3 is not a whole number from 1 to 1000000"),
         (vec!["match", "gomoku", "--games", "-3"], "error: --games: -3 is not a whole number from 1 to 1000000"),
         (

@@ -67,8 +67,8 @@ impl fmt::Display for Kind {
     /// The form of the values: `1..=1024`, `0..=100`, `true|false`, `uct|puct`, `64KiB..`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Kind::Int { min, max } => write!(f, "{min}..={max}"),
-            Kind::Limit { min, max, none } => write!(f, "{min}..={max}|{none}"),
+            Kind::Int { min, max } => write!(f, "{}..={}", int_text(*min), int_text(*max)),
+            Kind::Limit { min, max, none } => write!(f, "{}..={}|{none}", int_text(*min), int_text(*max)),
             Kind::Real { min, max } => write!(f, "{min}..={max}"),
             Kind::Flag => f.write_str("true|false"),
             Kind::Choice(names) => f.write_str(&names.join("|")),
@@ -84,8 +84,10 @@ impl Kind {
     /// upper bound (one up to the address space) is written with its lower bound alone.
     pub fn describe(&self) -> String {
         match self {
-            Kind::Int { min, max } => format!("a whole number from {min} to {max}"),
-            Kind::Limit { min, max, none } => format!("a whole number from {min} to {max}, or {none}"),
+            Kind::Int { min, max } => format!("a whole number from {} to {}", int_text(*min), int_text(*max)),
+            Kind::Limit { min, max, none } => {
+                format!("a whole number from {} to {}, or {none}", int_text(*min), int_text(*max))
+            }
             Kind::Real { min, max } => format!("a number from {min} to {max}"),
             Kind::Flag => "true or false".to_string(),
             Kind::Choice(names) => format!("one of {}", names.join(", ")),
@@ -96,6 +98,16 @@ impl Kind {
                 format!("a byte count from {} to {} (e.g. 512MB, 2GiB)", byte_text(*min), byte_text(*max))
             }
         }
+    }
+}
+
+/// A whole number as the help and errors write it: `u64::MAX` (a seed's or a key's whole range) as
+/// `2^64-1`, which a reader checks at a glance, every other number in digits.
+fn int_text(n: u64) -> String {
+    if n == u64::MAX {
+        "2^64-1".to_string()
+    } else {
+        n.to_string()
     }
 }
 
@@ -309,5 +321,15 @@ mod tests {
         assert_eq!(closed.to_string(), "1000 bytes..=3GiB");
         assert_eq!(byte_text(1536 << 20), "1536MiB");
         assert_eq!(byte_text(1 << 40), "1TiB");
+    }
+
+    #[test]
+    fn the_whole_u64_range_reads_as_a_power_of_two() {
+        let seed = Kind::Int { min: 0, max: u64::MAX };
+        assert_eq!(seed.to_string(), "0..=2^64-1");
+        assert_eq!(seed.describe(), "a whole number from 0 to 2^64-1");
+        let threads = Kind::Int { min: 1, max: 1024 };
+        assert_eq!(threads.to_string(), "1..=1024");
+        assert_eq!(threads.describe(), "a whole number from 1 to 1024");
     }
 }
