@@ -94,42 +94,67 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         (infos, secs, rate(rollouts, secs))
     };
 
-    // All positions at `threads` workers, best of `repeat` each; `shared_paths`: one worker on the
+    // One configuration of the searches: `threads` workers; `shared_paths`: one worker on the
     // several-worker code paths (`SearchParams::shared_paths`, for the contention model).
-    // `bare`: time the bare rollouts of each round right before its search.
-    let at = |threads: usize, shared_paths: bool, mut bare: Option<&mut Vec<(f64, G::Returns)>>| -> ThreadResult {
-        let params = SearchParams { threads, shared_paths, ..cfg.params.clone() };
-        let runs: Vec<PositionRun> = positions
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let mut best: Option<PositionRun> = None;
-                let mut slowest_ms = 0.0f64;
-                for _ in 0..cfg.repeat {
-                    if let Some(bare) = bare.as_deref_mut() {
-                        time_bare(p, &mut bare[i]);
-                    }
-                    let r = Search::with_policy(game, policy, params.clone()).run(&p.state);
-                    let run = PositionRun {
-                        name: p.name.to_string(),
-                        playouts: r.playouts,
-                        elapsed_ms: r.elapsed_ms,
-                        playouts_per_sec: r.playouts_per_sec,
-                        nodes: r.nodes,
-                        max_depth: r.max_depth,
-                        mean_depth: r.mean_depth,
-                        top_share: r.actions.iter().map(|a| a.share).fold(0.0, f64::max),
-                        memory_limited: r.memory_limited,
-                        slowest_ms: 0.0,
-                    };
-                    slowest_ms = slowest_ms.max(run.elapsed_ms);
-                    if best.as_ref().is_none_or(|b| run.elapsed_ms < b.elapsed_ms) {
-                        best = Some(run);
-                    }
+    let variants: Vec<(usize, bool)> = cfg
+        .threads
+        .iter()
+        .flat_map(|&t| {
+            let paths = (t == 1 && cfg.shared_paths_pass).then_some((1, true));
+            std::iter::once((t, false)).chain(paths)
+        })
+        .collect();
+    // One untimed search per position at every thread count before the timed ones: a process's first
+    // searches at a thread count run on memory fresh from the system (its pages are faulted in on first
+    // touch) and often on cores still raising their clocks, which would make those runs slower for
+    // reasons of their own, not of the machine's steadiness.
+    for &threads in &cfg.threads {
+        let params = SearchParams { threads, ..cfg.params.clone() };
+        for p in positions {
+            let _ = Search::with_policy(game, policy, params.clone()).run(&p.state);
+        }
+    }
+    // The cores' time others take counts from here, the timed searches (not the start-up of, say, the
+    // program that reads the output).
+    let cpu_start = super::cpu::CpuTimes::now();
+    // Every round of a position runs each configuration in turn (the bare rollouts right before the
+    // one-thread search), so that the thread counts' figures, and the speedups, come from the same
+    // stretch of the machine's time: on a virtual machine whose cache-line transfers slow down and speed
+    // up within minutes, timing every one-thread run before every two-thread run made the speedup the
+    // ratio of two different machines. `best[v][i]`: the fastest run of configuration `v` on position
+    // `i`, with the slowest run's wall time.
+    let mut best: Vec<Vec<Option<PositionRun>>> = vec![vec![None; positions.len()]; variants.len()];
+    for (i, p) in positions.iter().enumerate() {
+        for _ in 0..cfg.repeat {
+            for (v, &(threads, shared_paths)) in variants.iter().enumerate() {
+                if threads == 1 && !shared_paths {
+                    time_bare(p, &mut bare[i]);
                 }
-                PositionRun { slowest_ms, ..best.expect("repeat >= 1") }
-            })
-            .collect();
+                let params = SearchParams { threads, shared_paths, ..cfg.params.clone() };
+                let r = Search::with_policy(game, policy, params).run(&p.state);
+                let run = PositionRun {
+                    name: p.name.to_string(),
+                    playouts: r.playouts,
+                    elapsed_ms: r.elapsed_ms,
+                    playouts_per_sec: r.playouts_per_sec,
+                    nodes: r.nodes,
+                    max_depth: r.max_depth,
+                    mean_depth: r.mean_depth,
+                    top_share: r.actions.iter().map(|a| a.share).fold(0.0, f64::max),
+                    memory_limited: r.memory_limited,
+                    slowest_ms: r.elapsed_ms,
+                };
+                let slot = &mut best[v][i];
+                let slowest_ms = slot.as_ref().map_or(run.elapsed_ms, |b| b.slowest_ms.max(run.elapsed_ms));
+                match slot {
+                    Some(b) if b.elapsed_ms <= run.elapsed_ms => b.slowest_ms = slowest_ms,
+                    _ => *slot = Some(PositionRun { slowest_ms, ..run }),
+                }
+            }
+        }
+    }
+    // A configuration's figures over all positions.
+    let result_of = |threads: usize, runs: Vec<PositionRun>| -> ThreadResult {
         let playouts: u64 = runs.iter().map(|r| r.playouts).sum();
         let elapsed_ms: f64 = runs.iter().map(|r| r.elapsed_ms).sum();
         let slowest_ms: f64 = runs.iter().map(|r| r.slowest_ms).sum();
@@ -152,47 +177,32 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
             unshared: None,
         }
     };
-    // One untimed search per position at the first thread count before the timed ones: a process's first
-    // searches run on memory fresh from the system (its pages are faulted in on first touch) and often on
-    // cores still raising their clocks, which would make the first thread count's slowest runs slower for
-    // reasons of its own, not of the machine's steadiness.
-    if let Some(&first) = cfg.threads.first() {
-        let params = SearchParams { threads: first, ..cfg.params.clone() };
-        for p in positions {
-            let _ = Search::with_policy(game, policy, params.clone()).run(&p.state);
-        }
-    }
-    // The cores' time others take counts from here, the timed searches (not the start-up of, say, the
-    // program that reads the output).
-    let cpu_start = super::cpu::CpuTimes::now();
     let mut results: Vec<ThreadResult> = Vec::new();
     let mut shared_paths = None;
-    let mut split = None;
-    let mut clock_pair = None;
-    let mut figures = (!interleaved).then(|| bare_figures(&bare));
-    for &threads in &cfg.threads {
-        let mut result = at(threads, false, (threads == 1).then_some(&mut bare));
-        if threads == 1 {
-            figures = Some(bare_figures(&bare));
-        }
-        if threads > 1 && threads <= logical_cores() && cfg.unshared_pass {
-            // Right after the shared tree's figures at the same thread count.
-            result.unshared = Some(unshared(game, policy, positions, cfg, threads));
-        }
-        results.push(result);
-        if threads == 1 && cfg.shared_paths_pass {
-            // Right after the one-thread figures, so that both see the same machine.
-            shared_paths = Some(at(1, true, None));
-        }
-        if threads == 1 && cfg.split_pass {
-            let one = results.last().expect("the one-thread result was just pushed");
-            let clock_us = clock_pair_us();
-            clock_pair = Some(clock_us);
-            let infos = &figures.as_ref().expect("the bare rollouts were timed with the one-thread searches").0;
-            split = Some(split_positions(game, policy, positions, cfg, infos, one, clock_us));
+    for (&(threads, paths), runs) in variants.iter().zip(best) {
+        let runs: Vec<PositionRun> = runs.into_iter().map(|r| r.expect("repeat >= 1")).collect();
+        let result = result_of(threads, runs);
+        if paths {
+            shared_paths = Some(result);
+        } else {
+            results.push(result);
         }
     }
-    let (infos, rollout_secs, rollouts_per_sec) = figures.expect("the bare rollouts are timed before or with 1 thread");
+    let figures = bare_figures(&bare);
+    let mut split = None;
+    let mut clock_pair = None;
+    for result in results.iter_mut() {
+        let threads = result.threads;
+        if threads > 1 && threads <= logical_cores() && cfg.unshared_pass {
+            result.unshared = Some(unshared(game, policy, positions, cfg, threads));
+        }
+        if threads == 1 && cfg.split_pass {
+            let clock_us = clock_pair_us();
+            clock_pair = Some(clock_us);
+            split = Some(split_positions(game, policy, positions, cfg, &figures.0, result, clock_us));
+        }
+    }
+    let (infos, rollout_secs, rollouts_per_sec) = figures;
     let baseline_threads = results.first().map_or(1, |r| r.threads);
     let base = results.first().map_or(0.0, |r| r.playouts_per_sec);
     let base_positions: Vec<f64> =

@@ -2,7 +2,8 @@
 //!
 //! For each thread count the command runs one search of `--playouts` playouts on every position of the
 //! game, `--repeat` times, and keeps the fastest run of each (best of N: the noise of a shared machine only
-//! ever slows a run down). It reports playouts per second over all positions, the speedup and parallel
+//! ever slows a run down). Each round of a position runs every thread count in turn, so that the
+//! speedups compare runs from the same stretch of the machine's time. It reports playouts per second over all positions, the speedup and parallel
 //! efficiency against the smallest thread count, and the nodes the searches created. It also times the
 //! bare rollout policy, one thread, on the same positions with the same random number generator type
 //! (`--playouts` rollouts per position), so the cost of the tree shows as the ratio "vs rollouts"; with 1

@@ -287,8 +287,8 @@ pub(super) fn print_report(r: &BenchReport) {
             println!("{line}");
             println!(
                 "page faults: {} during the timed searches (pages of 4 KiB the kernel mapped in for this process, a \
-                 cost inside the timings: the first searches at a thread count map their workers' memory in, later \
-                 ones reuse it)",
+                 cost inside the timings; an untimed search per position and thread count maps most of the \
+                 workers' memory in first)",
                 c.page_faults
             );
         }
