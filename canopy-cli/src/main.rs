@@ -362,7 +362,8 @@ fn game_error_line(e: &clap::Error, command: &str) -> Option<String> {
 }
 
 fn main() {
-    canopy_mcts::keep_freed_memory();
+    // SAFETY: [I15] the first statement of `main`: no other thread has been started yet.
+    unsafe { canopy_mcts::keep_freed_memory() };
     std::process::exit(run());
 }
 

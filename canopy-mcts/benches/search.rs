@@ -230,7 +230,8 @@ criterion_group!(benches, search, table);
 /// that memory in again depends on the order of the process's allocations, which differs from build to
 /// build (docs/BENCHMARKS.md).
 fn main() {
-    canopy_mcts::keep_freed_memory();
+    // SAFETY: [I15] the first statement of `main`: no other thread has been started yet.
+    unsafe { canopy_mcts::keep_freed_memory() };
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

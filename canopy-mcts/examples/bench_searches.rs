@@ -36,7 +36,8 @@ fn run<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::Stat
 
 fn main() {
     // As the command-line tools do: each search reuses the memory of the one before (`canopy_mcts::keep_freed_memory`).
-    canopy_mcts::keep_freed_memory();
+    // SAFETY: [I15] the first statement of `main`: no other thread has been started yet.
+    unsafe { canopy_mcts::keep_freed_memory() };
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: bench_searches 2048|gomoku9|gomoku15 [ROUNDS]";
     if args.len() > 3 {

@@ -95,7 +95,8 @@ fn number<T: std::str::FromStr + PartialOrd>(args: &[String], k: usize, default:
 
 fn main() {
     // As the command-line tools do: each search reuses the memory of the one before (`canopy_mcts::keep_freed_memory`).
-    canopy_mcts::keep_freed_memory();
+    // SAFETY: [I15] the first statement of `main`: no other thread has been started yet.
+    unsafe { canopy_mcts::keep_freed_memory() };
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: rollout_split 2048|gomoku|tictactoe|snake [SIZE] [ROUNDS] [PLAYOUTS]\n\
                  SIZE: gomoku 5..=20 (default 15), snake 6..=32 (default 10), 0 for the default (the only \

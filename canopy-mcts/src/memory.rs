@@ -22,22 +22,35 @@ const TRIM_THRESHOLD: i32 = 1 << 30;
 /// whose search differed by a cache of a few hundred kilobytes, and its kernel time went from 2% to 10%
 /// of the run (docs/BENCHMARKS.md). This fixes the mmap threshold at 32 MiB and the trim threshold at
 /// 1 GiB (`mallopt`), so that freed arenas stay in the heap for the next search (the same bench: 2 794
-/// page faults). The cost: the process's resident memory stays at its peak, which its largest search
-/// reaches anyway.
+/// page faults).
 ///
-/// Call it first in `main`, before any thread starts. Elsewhere than on Linux with glibc it does
+/// The settings are the whole process's, not canopy's alone: every allocation of the program follows
+/// them. The cost: memory the program frees stays in its heaps (up to 1 GiB free at the top of each
+/// heap) instead of going back to the system, so its resident memory stays near its peak; blocks of
+/// up to 32 MiB come from the heaps instead of mappings of their own. For a program whose largest use
+/// of memory is its searches that peak is reached anyway; a program that frees much else and wants it
+/// back should leave the defaults.
+///
+/// Call it first in `main`, before any thread starts (see Safety). A program whose runtime starts
+/// threads before its own code runs (an async runtime's generated `main`, a plugin in a host process)
+/// should call it before that runtime starts, or not at all. Elsewhere than on Linux with glibc it does
 /// nothing. The library never calls it itself; canopy's command-line tools, search benches and
 /// measuring examples do.
 ///
+/// # Safety
+/// No other thread of the process may be running: glibc's manual marks `mallopt` MT-Unsafe
+/// (`const:mallopt`), as it changes settings that other threads' allocations read without a lock.
+///
 /// ```
-/// // The first line of `main`:
-/// canopy_mcts::keep_freed_memory();
+/// // The first statement of `main`:
+/// // SAFETY: no other thread has been started yet.
+/// unsafe { canopy_mcts::keep_freed_memory() };
 /// // ... the program's searches ...
 /// ```
-pub fn keep_freed_memory() {
+pub unsafe fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: [I15] `mallopt` only changes two of glibc's allocation thresholds; the caller's `main`
-    // calls this before it starts any thread, as documented above, so no allocation runs beside it.
+    // SAFETY: [I15] `mallopt` only changes two of glibc's allocation thresholds; the caller guarantees
+    // that no other thread is running, so no allocation runs beside the change.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
         libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_THRESHOLD);

@@ -230,6 +230,15 @@ fn truncated_and_corrupt_files_are_refused() {
     assert!(matches!(NTuple::from_bytes(&bad), Err(NTupleError::NotFinite(0))));
 }
 
+/// A device that reports no length and never ends is refused from its first bytes, not read until
+/// memory runs out.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_endless_device_is_refused_by_its_magic_bytes() {
+    let e = NTuple::load(std::path::Path::new("/dev/zero")).unwrap_err();
+    assert!(matches!(e, NTupleError::BadMagic), "{e}");
+}
+
 /// Mean score of the greedy player with `net` over seeds `0..games` (spawn streams apart from training).
 fn greedy_mean(net: &mut NTuple, games: u64) -> f64 {
     let total: u64 = (0..games).map(|g| net.play_greedy(&mut rng::seeded(1_000 + g, 7)).score).sum();

@@ -26,7 +26,8 @@ use canopy_mcts::games::gomoku::protocol::{run_stdio, BrainConfig};
 struct Cli {}
 
 fn main() {
-    canopy_mcts::keep_freed_memory();
+    // SAFETY: [I15] the first statement of `main`: no other thread has been started yet.
+    unsafe { canopy_mcts::keep_freed_memory() };
     if let Err(e) = Cli::try_parse() {
         use clap::error::ErrorKind;
         if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {

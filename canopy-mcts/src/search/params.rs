@@ -65,8 +65,11 @@ pub enum Statistics {
     /// the path's edges and, with several workers, no node but the root (and the count of a leaf not
     /// yet expanded, for the expansion threshold): the nodes below the root are read, not written, so
     /// workers hand each other fewer cache lines (docs/BENCHMARKS.md, "Throughput at hot roots", items
-    /// 14 to 16). Edges are the same size either way (40 bytes). The default (Gomoku's search defaults
-    /// keep [`Statistics::Node`]: [`crate::games::gomoku::DEFAULT_STATISTICS`]).
+    /// 14 to 16). Edges are the same size either way (40 bytes). With MCTS-Solver off, a leaf's node is
+    /// created when the leaf is expanded, not when it is first reached (its edge holds its statistics
+    /// until then; the transposition table's node for the position is still linked when there is one),
+    /// so the search creates fewer nodes (docs/ARCHITECTURE.md, "One playout"). The default (Gomoku's
+    /// search defaults keep [`Statistics::Node`]: [`crate::games::gomoku::DEFAULT_STATISTICS`]).
     #[default]
     Edge,
 }

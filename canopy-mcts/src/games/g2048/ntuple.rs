@@ -446,12 +446,25 @@ impl NTuple {
     /// [`NTupleError::Io`] when the file cannot be read, [`NTupleError::TooLarge`] above
     /// [`MAX_FILE_BYTES`], and every error of [`NTuple::from_bytes`].
     pub fn load(path: &Path) -> Result<NTuple, NTupleError> {
+        use std::io::Read as _;
         let io = |source| NTupleError::Io { path: path.to_path_buf(), source };
         let len = std::fs::metadata(path).map_err(io)?.len();
         if len > MAX_FILE_BYTES {
             return Err(NTupleError::TooLarge(len));
         }
-        NTuple::from_bytes(&std::fs::read(path).map_err(io)?)
+        // Read through a limit, and check the magic bytes before the rest: a device or a pipe reports
+        // no length (`/dev/zero` would otherwise be read until memory runs out).
+        let mut file = std::fs::File::open(path).map_err(io)?.take(MAX_FILE_BYTES + 1);
+        let mut bytes = Vec::new();
+        (&mut file).take(MAGIC.len() as u64).read_to_end(&mut bytes).map_err(io)?;
+        if bytes != MAGIC {
+            return NTuple::from_bytes(&bytes);
+        }
+        file.read_to_end(&mut bytes).map_err(io)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(NTupleError::TooLarge(bytes.len() as u64));
+        }
+        NTuple::from_bytes(&bytes)
     }
 }
 
