@@ -9,7 +9,7 @@
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
-use canopy_mcts::param::{Kind, ParamError, Settings, Value};
+use canopy_mcts::param::{byte_text, Kind, ParamError, Settings, Value};
 
 /// The argument id of parameter `name` (kept apart from hand-written flags by its prefix).
 pub fn id(name: &str) -> String {
@@ -38,13 +38,11 @@ pub fn add_flags<T: Settings>(
                 let default = match (p.kind, default) {
                     _ if !state_defaults => String::new(),
                     (_, Value::Unset) => String::new(),
-                    (Kind::Bytes { .. }, Value::Int(n)) => {
-                        format!(", default {}", super::common::format_bytes(n as usize))
-                    }
+                    (Kind::Bytes { .. }, Value::Int(n)) => format!(", default {}", byte_text(n)),
                     (_, v) => format!(", default {v}"),
                 };
                 let range = match p.kind {
-                    Kind::Bytes { min, .. } => format!("at least {}", super::common::format_bytes(min as usize)),
+                    Kind::Bytes { min, .. } => format!("at least {}", byte_text(min)),
                     kind => kind.to_string(),
                 };
                 Arg::new(id(p.name))

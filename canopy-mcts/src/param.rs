@@ -112,8 +112,8 @@ fn int_text(n: u64) -> String {
 }
 
 /// A byte count in the largest binary unit that divides it (`65536` → `64KiB`), or bare bytes
-/// (`1000` → `1000 bytes`).
-fn byte_text(n: u64) -> String {
+/// (`1000` → `1000 bytes`): how parameter ranges and their errors write byte counts.
+pub fn byte_text(n: u64) -> String {
     const UNITS: [(&str, u32); 4] = [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)];
     for (unit, shift) in UNITS {
         if n >= 1 << shift && n % (1 << shift) == 0 {

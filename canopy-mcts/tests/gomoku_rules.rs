@@ -500,6 +500,32 @@ proptest! {
         prop_assert_eq!(r.key(), s.key());
     }
 
+    /// Where `apply` leaves the game going, `apply_to_non_terminal` (the search's move down a path
+    /// whose node says the game goes on) leaves the same state, under all three rules (renju's fouls
+    /// end the game too).
+    #[test]
+    fn apply_to_non_terminal_matches_apply_where_the_game_goes_on(
+        picks in prop::collection::vec(any::<u16>(), 0..80),
+        rule in 0u8..3,
+    ) {
+        let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju][rule as usize];
+        let game = Gomoku::new(9, rule);
+        let mut s = game.new_game();
+        for p in picks {
+            let empty: Vec<Cell> = (0..81).map(|i| Cell::from_index(i, 9)).filter(|&c| s.stone(c).is_none()).collect();
+            let c = empty[p as usize % empty.len()];
+            let mut next = s.clone();
+            game.apply(&mut next, c);
+            if next.is_terminal() {
+                break;
+            }
+            let mut skipped = s.clone();
+            game.apply_to_non_terminal(&mut skipped, c);
+            prop_assert_eq!(&skipped, &next);
+            s = next;
+        }
+    }
+
     /// `winning_moves` agrees with playing each empty cell and asking whether it won.
     #[test]
     fn winning_moves_agree_with_apply(

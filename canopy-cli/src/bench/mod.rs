@@ -141,7 +141,15 @@ fn bench_defaults() -> SearchParams {
 
 impl clap::Args for BenchSearch {
     fn augment_args(cmd: Command) -> Command {
-        params::add_flags(cmd, &bench_defaults(), "Search options", &BENCH_SKIPPED, true)
+        let cmd = params::add_flags(cmd, &bench_defaults(), "Search options", &BENCH_SKIPPED, true);
+        // The declared help speaks of searches with a time limit too, which `bench` does not take.
+        let range = SearchParams::param("playouts").map(|p| p.kind.to_string()).unwrap_or_default();
+        cmd.mut_arg(params::id("playouts"), |a| {
+            a.help(format!(
+                "Playouts of each search (all threads together), and bare rollouts per position; the default \
+                 depends on the game (below) [{range}]"
+            ))
+        })
     }
 
     fn augment_args_for_update(cmd: Command) -> Command {

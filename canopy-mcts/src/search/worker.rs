@@ -593,6 +593,15 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 }
             }
             match edge.step {
+                // A linked child that is not terminal says the move does not end the game (in closed
+                // loop the node is the position's own, whatever path reached it).
+                Step::Action(a)
+                    if G::APPLY_TO_NON_TERMINAL_SKIPS_WORK
+                        && !open_loop
+                        && edge.child_acquire().is_some_and(|c| c.kind() != NodeKind::Terminal) =>
+                {
+                    game.apply_to_non_terminal(&mut self.state, a);
+                }
                 Step::Action(a) => {
                     game.apply(&mut self.state, a);
                 }

@@ -329,6 +329,18 @@ impl Game for Gomoku {
         0.0
     }
 
+    /// Looking for a five through the new stone is most of what [`Gomoku::apply`] costs.
+    const APPLY_TO_NON_TERMINAL_SKIPS_WORK: bool = true;
+
+    /// Places the stone without looking for a five or a foul: the caller knows the game goes on, so
+    /// [`Gomoku::apply`] would record no winner.
+    fn apply_to_non_terminal(&self, state: &mut GomokuState, cell: Cell) -> f64 {
+        let player = state.mover();
+        state.put(player, cell);
+        debug_assert!(!wins_at(state, player, cell, self.rule), "{cell} makes a five on a non-terminal path");
+        0.0
+    }
+
     fn returns(&self, state: &GomokuState) -> [f64; 2] {
         win_draw_loss_returns(state.winner())
     }
