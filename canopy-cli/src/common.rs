@@ -2,6 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
+use canopy_mcts::param::int_text;
 use canopy_mcts::search::{
     parse_bytes, physical_memory_bytes, ActionStats, Progress, ProgressObserver, SearchReport, DEFAULT_MEMORY_BYTES,
 };
@@ -42,7 +43,7 @@ impl Whole {
         let t = text.trim();
         match t.parse::<u64>() {
             Ok(v) if (self.min..=self.max).contains(&v) => Ok(v),
-            _ => Err(format!("{t} is not a whole number from {} to {}", self.min, self.max)),
+            _ => Err(format!("{t} is not a whole number from {} to {}", int_text(self.min), int_text(self.max))),
         }
     }
 

@@ -275,16 +275,22 @@ fn every_game_and_rollout_policy_runs() {
 }
 
 #[test]
-fn the_synthetic_tree_reports_its_shape_and_one_node_per_playout() {
+fn the_synthetic_tree_reports_its_shape_and_its_nodes() {
     let v = bench_json(&["--game", "synthetic", "--threads", "1", "--playouts", "500", "--repeat", "1"]);
     assert_eq!(v["game"], "synthetic");
     assert_eq!(u(&v["tree"], "branching"), 8);
     assert_eq!(u(&v["tree"], "depth"), 12);
     assert!(v.get("size").is_some_and(Value::is_null));
-    // Expansion threshold 1 and no transpositions: the root, and each playout adds the one node it steps
-    // into (none when it ends at a leaf of the tree already in it; at depth 12 and 500 playouts rare).
-    let nodes = u(&v["results"][0], "nodes");
-    assert!((450..=501).contains(&nodes), "{nodes} nodes for 500 playouts");
+    let edge = u(&v["results"][0], "nodes");
+    // With node statistics, expansion threshold 1 and no transpositions: the root, and each playout adds
+    // the one node it steps into (none when it ends at a leaf of the tree already in it; at depth 12
+    // and 500 playouts rare).
+    let args = ["--game", "synthetic", "--threads", "1", "--playouts", "500", "--repeat", "1", "--statistics", "node"];
+    let node = u(&bench_json(&args)["results"][0], "nodes");
+    assert!((450..=501).contains(&node), "{node} nodes for 500 playouts");
+    // With edge statistics (the default) a leaf gets its node when it is expanded, on its second visit:
+    // a node's eight children are each reached once before any is reached again.
+    assert!(edge > 8 && edge < node / 2, "{edge} nodes with edge statistics, {node} with node statistics");
     let out = text(&["bench", "--no-pin", "--game", "synthetic", "--depth", "3", "--threads", "1", "--playouts", "50"]);
     assert!(out.contains("synthetic branching 8 depth 3"), "{out}");
 }

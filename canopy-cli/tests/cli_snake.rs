@@ -266,7 +266,7 @@ fn the_search_policy_settings_come_from_their_declarations() {
     assert_eq!(v["tail_filter"], "timed");
     // Out of the declared range: the declaration's message.
     let line = common::refused(&["analyze", "snake", "--state", state, "--rollout-moves", "0"]);
-    assert!(line.starts_with("error: --rollout-moves: 0 is not a whole number from 1 to 4294967295"), "{line}");
+    assert!(line.starts_with("error: --rollout-moves: 0 is not a whole number from 1 to 2^32-1"), "{line}");
     // A policy setting can be swept like a search parameter.
     let v = common::json(&[
         "sweep",

@@ -242,7 +242,7 @@ fn robust_to_case_blank_lines_and_malformed_input() {
     // A number past the range says what the range is.
     assert_eq!(
         b.expect("INFO timeout_turn 100000000000000000000"),
-        "ERROR INFO timeout_turn needs a whole number from 0 to 18446744073709551615, got '100000000000000000000'"
+        "ERROR INFO timeout_turn needs a whole number from 0 to 2^64-1, got '100000000000000000000'"
     );
     b.send("INFO timeout_turn 300");
     b.send("INFO unknown_key 7");

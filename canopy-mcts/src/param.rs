@@ -101,13 +101,14 @@ impl Kind {
     }
 }
 
-/// A whole number as the help and errors write it: `u64::MAX` (a seed's or a key's whole range) as
-/// `2^64-1`, which a reader checks at a glance, every other number in digits.
-fn int_text(n: u64) -> String {
-    if n == u64::MAX {
-        "2^64-1".to_string()
-    } else {
-        n.to_string()
+/// A whole number as the help and errors write it: the largest 64- and 32-bit values (a seed's whole
+/// range, a 32-bit count's) as `2^64-1` and `2^32-1`, which a reader checks at a glance, every other
+/// number in digits.
+pub fn int_text(n: u64) -> String {
+    match n {
+        u64::MAX => "2^64-1".to_string(),
+        n if n == u64::from(u32::MAX) => "2^32-1".to_string(),
+        n => n.to_string(),
     }
 }
 
@@ -328,6 +329,8 @@ mod tests {
         let seed = Kind::Int { min: 0, max: u64::MAX };
         assert_eq!(seed.to_string(), "0..=2^64-1");
         assert_eq!(seed.describe(), "a whole number from 0 to 2^64-1");
+        let count = Kind::Int { min: 1, max: u64::from(u32::MAX) };
+        assert_eq!(count.to_string(), "1..=2^32-1");
         let threads = Kind::Int { min: 1, max: 1024 };
         assert_eq!(threads.to_string(), "1..=1024");
         assert_eq!(threads.describe(), "a whole number from 1 to 1024");

@@ -214,17 +214,14 @@ impl<W: Write> Brain<'_, W> {
                     Ok(Flow::Continue)
                 }
                 Err(_) => self.error(&format!(
-                    "INFO time_left needs a whole number from {} to {}, got '{}'",
-                    i64::MIN,
-                    i64::MAX,
+                    "INFO time_left needs a whole number from -2^63 to 2^63-1, got '{}'",
                     printable(value)
                 )),
             },
             "timeout_turn" | "timeout_match" | "max_memory" | "game_type" | "rule" => {
                 let Ok(n) = number() else {
                     return self.error(&format!(
-                        "INFO {key} needs a whole number from 0 to {}, got '{}'",
-                        u64::MAX,
+                        "INFO {key} needs a whole number from 0 to 2^64-1, got '{}'",
                         printable(value)
                     ));
                 };
