@@ -196,10 +196,13 @@ pub trait Game: Sync {
     const APPLY_TO_NON_TERMINAL_SKIPS_WORK: bool = false;
 
     /// [`Game::apply`] where the caller knows that the position `action` leads to is not terminal: the
-    /// search calls it on its way down the tree when the move's child node is stored as a decision or
-    /// chance node and [`Game::APPLY_TO_NON_TERMINAL_SKIPS_WORK`] is set, so that a game whose `apply`
-    /// checks for the end of the game (a five in Gomoku) may skip the check. The state must end as
-    /// `apply` leaves it. Default: `apply`.
+    /// search calls it on its way down the tree (never below a sampled chance outcome) when the move's
+    /// child node is stored as a decision or chance node and [`Game::APPLY_TO_NON_TERMINAL_SKIPS_WORK`]
+    /// is set, so that a game whose `apply` checks for the end of the game (a five in Gomoku) may skip
+    /// the check. The state must end as `apply` leaves it. A game that opts in must give a terminal
+    /// position and a non-terminal one different [`Game::zobrist`] keys (the transposition table shares
+    /// a node between positions of one key: Gomoku's renju keys mark a position lost by a foul). Default:
+    /// `apply`.
     ///
     /// # Panics
     /// As [`Game::apply`]; a game that skips its checks may leave a meaningless state if the position

@@ -149,8 +149,9 @@ fn a_100_000_deep_tree_is_dropped_on_a_small_stack() {
 
 #[test]
 fn a_64_mib_budget_is_respected_and_playouts_continue() {
-    // Each playout adds one node (40 bytes) and about one in two expands a node (eight 32-byte edges),
-    // so the budget is reached after some 450 000 playouts and the rest run without growing the tree.
+    // Each playout adds at most one node, and about one in two expands a node (eight 40-byte edges),
+    // so the budget is reached well before the millionth playout and the rest run without growing the
+    // tree.
     let r = wide_chain_within(64 << 20, 1_000_000);
     // Far fewer nodes than playouts (each playout adds at most one): many playouts ran after the tree
     // stopped growing.

@@ -385,3 +385,27 @@ fn limits_since_an_earlier_start_keep_what_is_left_of_the_time() {
     assert_eq!(Limits::playouts(7).since(began), Limits::playouts(7));
     assert_eq!(Limits::none().since(began), Limits::none());
 }
+
+/// After a move the kept root records its value for the player who made the move; the report turns it
+/// round for the player to move, who is read from the position, not from a child node: with edge
+/// statistics and no solver a root edge may have visits and no node below it (a leaf gets its node
+/// when it is expanded), which once gave the mover's opponent's value.
+#[test]
+fn the_root_value_after_a_move_is_the_player_to_moves_when_no_child_is_linked() {
+    let params = SearchParams { solver: false, ..one_thread() };
+    // X to move takes 6 and wins by a double threat: after it, O is lost.
+    let fork = TicTacToeState::parse("x.o/.o./..x").unwrap();
+    let mut session = Session::new(TicTacToe, fork, params);
+    let first = session.search(Limits::playouts(11));
+    assert_eq!(first.best, Some(6), "{first:?}");
+    session.advance(Event::Action(6)).unwrap();
+    // The kept root: each of O's moves tried at most once after one more playout, none with a node
+    // (seed 7: the first search passed 6 four times, three of them below its node).
+    let report = session.search(Limits::playouts(1));
+    assert!(report.actions.iter().all(|a| a.visits <= 1), "{report:?}");
+    let visits: u64 = report.actions.iter().map(|a| a.visits).sum();
+    let weighted: f64 = report.actions.iter().filter_map(|a| a.mean.map(|m| m * a.visits as f64)).sum::<f64>();
+    let value = report.root_value.expect("playouts ran");
+    assert!(value < 0.5, "O is lost after 6, yet its root value is {value}: {report:?}");
+    assert!((value - weighted / visits as f64).abs() < 0.2, "{value} against the moves' {}", weighted / visits as f64);
+}

@@ -403,7 +403,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         let elapsed_ms = elapsed.as_secs_f64() * 1e3;
 
         let actions = root_actions(game, root, root.visits_relaxed(), params.statistics);
-        let (root_value, root_proof) = root_for_mover(game, root);
+        let (root_value, root_proof) = root_for_mover(game, root, root_turn);
         let best = best_action(&actions);
         let mut pv = Vec::new();
         if let Some(b) = &best {

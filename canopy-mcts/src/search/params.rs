@@ -53,7 +53,8 @@ pub enum Backup {
 /// Where the search keeps the statistics that UCT's means come from (Childs, Brodeur and Kocsis,
 /// "Transpositions and move groups in Monte Carlo tree search", CIG 2008). The two are the same search
 /// where no position is reached by two paths (the tree stays a tree: no transposition table, or none
-/// found), and differ only in what transposed nodes share.
+/// found), and differ in what transposed nodes share and, without MCTS-Solver, in when a transposed
+/// position is expanded (see [`Statistics::Edge`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -67,8 +68,10 @@ pub enum Statistics {
     /// workers hand each other fewer cache lines (docs/BENCHMARKS.md, "Throughput at hot roots", items
     /// 14 to 16). Edges are the same size either way (40 bytes). With MCTS-Solver off, a leaf's node is
     /// created when the leaf is expanded, not when it is first reached (its edge holds its statistics
-    /// until then; the transposition table's node for the position is still linked when there is one),
-    /// so the search creates fewer nodes (docs/ARCHITECTURE.md, "One playout"). The default (Gomoku's
+    /// until then; the transposition table's node for the position is still linked when there is one;
+    /// not at the batched plies of several workers, nor below a sampled chance outcome), so the search
+    /// creates fewer nodes, and a position reached through several edges is expanded once one of them
+    /// reaches the expansion threshold (docs/ARCHITECTURE.md, "One playout"). The default (Gomoku's
     /// search defaults keep [`Statistics::Node`]: [`crate::games::gomoku::DEFAULT_STATISTICS`]).
     #[default]
     Edge,

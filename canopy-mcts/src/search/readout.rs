@@ -127,14 +127,18 @@ pub(super) fn root_actions<G: Game>(
         .collect()
 }
 
-/// The root's mean return and proven result for the player to move. The root records them for its own
-/// player: the player to move in a fresh tree, but in a tree re-rooted on a move
-/// ([`crate::Session::advance`]) the player who made that move (a decision root's children tell the player
-/// to move: each records the player who moved into it). In a win/draw/loss game the two players' views
-/// are exact complements, so the root's are turned round; other games' are read as they stand.
-pub(super) fn root_for_mover<G: Game>(game: &G, root: &GameNode<G>) -> (Option<f64>, Option<Proof>) {
+/// The root's mean return and proven result for the player to move at the root (`to_move`, the root
+/// position's turn). The root records them for its own player: the player to move in a fresh tree, but
+/// in a tree re-rooted on a move ([`crate::Session::advance`]) the player who made that move. In a
+/// win/draw/loss game the two players' views are exact complements, so the root's are turned round;
+/// other games' are read as they stand. (The player to move is taken from the position, not from a
+/// child node: a root edge may have visits and no child yet.)
+pub(super) fn root_for_mover<G: Game>(game: &G, root: &GameNode<G>, to_move: Turn) -> (Option<f64>, Option<Proof>) {
     let (mean, proof) = (root.mean_relaxed(), root.proof_relaxed());
-    let mover = root.children_acquire().and_then(|c| c.iter().find_map(|e| e.child_acquire())).map(|c| c.player());
+    let mover = match to_move {
+        Turn::Player(m) => Some(m),
+        _ => None,
+    };
     if root.kind() == NodeKind::Decision && game.win_draw_loss() && mover.is_some_and(|m| m != root.player()) {
         (mean.map(|m| 1.0 - m), proof.map(Proof::flipped))
     } else {

@@ -576,6 +576,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
         let gauges: Arc<[CachePadded<AtomicUsize>]> = memory_gauges(self.params.threads.max(1)).into();
         let readings = Arc::clone(&gauges);
         let statistics = self.params.statistics;
+        let to_move = self.game.to_move(&self.state);
         let mut session = self;
         let thread = std::thread::spawn(move || {
             // The session (and the tree the handle reads) lives until the handle joins this thread, even
@@ -585,7 +586,17 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
             }));
             (session, report)
         });
-        SearchHandle { thread: Some(thread), stop, root, game, start: Instant::now(), before, gauges, statistics }
+        SearchHandle {
+            thread: Some(thread),
+            stop,
+            root,
+            game,
+            start: Instant::now(),
+            before,
+            gauges,
+            statistics,
+            to_move,
+        }
     }
 }
 
@@ -614,6 +625,8 @@ pub struct SearchHandle<G: Game, P: Policy<G>> {
     gauges: Arc<[CachePadded<AtomicUsize>]>,
     /// Where the search keeps its means.
     statistics: Statistics,
+    /// The root position's turn (whose view the root value is given in).
+    to_move: Turn,
 }
 
 // SAFETY: [I11] the handle reads the tree only through `root`, whose node lives in the session the
@@ -662,7 +675,7 @@ impl<G: Game, P: Policy<G>> SearchHandle<G, P> {
             root_visits,
             best: best.map(|b| b.action),
             pv,
-            root_value: root_for_mover(&self.game, root).0,
+            root_value: root_for_mover(&self.game, root, self.to_move).0,
             memory_bytes: gauged_bytes(&self.gauges),
             actions,
         }

@@ -514,7 +514,8 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         self.state.clone_from(shared.root_state);
         self.path.clear();
         let mut node: &GameNode<G> = shared.root;
-        // The node at the end of the path (None: memory ran out before the leaf got a node).
+        // The node at the end of the path (None: the leaf has no node, because it waits for one
+        // (`leaf_waits_for_its_node`) or because memory ran out).
         let leaf: Option<&GameNode<G>>;
         let value: G::Returns;
         // Below a sampled (open-loop) chance outcome a node stands for many positions: its stored kind
@@ -725,11 +726,13 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
 
     /// Whether `edge`'s unlinked target (whose turn is `turn`) waits for its node: the playout then
     /// links the position's node if the transposition table has one, and otherwise ends there with a
-    /// rollout without creating it. With [`Statistics::Edge`] a leaf's node holds nothing the search
-    /// reads until the node is expanded: the edge keeps the leaf's visits and values, and expansion
-    /// waits for the edge's visits to reach `expand_threshold` ([`Worker::expansion_due`]). So a new
-    /// node is created by the playout that expands it, not by the first playout to reach it; with the
-    /// default threshold of 1, by the second. Not for terminal positions (their node carries the exact
+    /// rollout without creating it. With [`Statistics::Edge`] the edge keeps the leaf's visits and
+    /// values, and expansion waits for the edge's visits to reach `expand_threshold`
+    /// ([`Worker::expansion_due`]), so a new node is created by the playout that expands it, not by the
+    /// first playout to reach it; with the default threshold of 1, by the second through that edge.
+    /// What a created leaf node held besides is given up: its count of visits by every path, which
+    /// let a position reached once through each of two edges be expanded at its second visit; a
+    /// transposed position now waits until one of its edges reaches the threshold. Not for terminal positions (their node carries the exact
     /// result), with MCTS-Solver (a position proven through another path is seen as proven only
     /// through the edges linked to its node: with the leaves' nodes waiting, proving tic-tac-toe's
     /// empty board took 1.3 to 6.6 times the playouts, seeds 1 to 4), below a sampled outcome (open loop), at a

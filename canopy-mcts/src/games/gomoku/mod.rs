@@ -336,6 +336,10 @@ impl Game for Gomoku {
     /// [`Gomoku::apply`] would record no winner.
     fn apply_to_non_terminal(&self, state: &mut GomokuState, cell: Cell) -> f64 {
         let player = state.mover();
+        debug_assert!(
+            !(self.rule.has_fouls() && player == BLACK && renju::foul_in(state, cell).is_some()),
+            "{cell} is a foul on a non-terminal path"
+        );
         state.put(player, cell);
         debug_assert!(!wins_at(state, player, cell, self.rule), "{cell} makes a five on a non-terminal path");
         0.0
