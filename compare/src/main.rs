@@ -7,9 +7,11 @@
 //! engines' own cost per playout), and freestyle Gomoku (`--size`, default 9) and tic-tac-toe from the empty board
 //! with uniform random rollouts (`canopy_mcts::UniformPolicy`, every legal move a candidate): `canopy bench`'s hot
 //! roots. All three engines call canopy's code for the rules and for the evaluation of a new node (the synthetic
-//! tree's logistic evaluation, or one rollout), and run UCT with one new node per playout, a transposition table,
-//! and one virtual visit of value 0 per playout in progress (the crates' `virtual_loss` 0 counts the visit on the
-//! way down and adds the value on the way up; canopy's `--virtual-loss 1` counts the same). The crates' evaluations
+//! tree's logistic evaluation, or one rollout), and run UCT with one new node per playout (canopy with its default
+//! edge statistics creates a leaf's node when it expands it, so fewer; `--statistics node` keeps one per playout),
+//! a transposition table, and one virtual visit of value 0 per playout in progress (the crates' `virtual_loss` 0
+//! counts the visit on the way down and adds the value on the way up; canopy's `--virtual-loss 1` counts the
+//! same). The crates' evaluations
 //! are whole numbers, so values are scaled by [`SCALE`] and their exploration constant by the same; their UCT term
 //! is `C·2·sqrt(ln(N+1)/n)`, so `C = SCALE · c / 2` gives canopy's `c·sqrt(ln N / n)`.
 //!
