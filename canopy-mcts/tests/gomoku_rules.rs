@@ -457,6 +457,26 @@ fn threat_scores_follow_the_tiers() {
     assert_eq!(threat_score(&game, &s, Cell::new(1, 1)), None);
 }
 
+/// The moves of a 9x9 game from the empty board, each the empty cell that the next of `picks` chooses
+/// (modulo the empty cells), as (position before, cell, position after), up to the first move that
+/// would end the game.
+fn moves_going_on(game: &Gomoku, picks: &[u16]) -> Vec<(GomokuState, Cell, GomokuState)> {
+    let mut s = game.new_game();
+    let mut moves = Vec::new();
+    for &p in picks {
+        let empty: Vec<Cell> = (0..81).map(|i| Cell::from_index(i, 9)).filter(|&c| s.stone(c).is_none()).collect();
+        let c = empty[p as usize % empty.len()];
+        let mut next = s.clone();
+        game.apply(&mut next, c);
+        if next.is_terminal() {
+            break;
+        }
+        moves.push((s, c, next.clone()));
+        s = next;
+    }
+    moves
+}
+
 proptest! {
     /// Zobrist keys: the incrementally kept key equals the key from scratch after every move, and the
     /// same stones reached in another order (or built from a stone list) have the same key.
@@ -510,19 +530,10 @@ proptest! {
     ) {
         let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju][rule as usize];
         let game = Gomoku::new(9, rule);
-        let mut s = game.new_game();
-        for p in picks {
-            let empty: Vec<Cell> = (0..81).map(|i| Cell::from_index(i, 9)).filter(|&c| s.stone(c).is_none()).collect();
-            let c = empty[p as usize % empty.len()];
-            let mut next = s.clone();
-            game.apply(&mut next, c);
-            if next.is_terminal() {
-                break;
-            }
-            let mut skipped = s.clone();
+        for (before, c, after) in moves_going_on(&game, &picks) {
+            let mut skipped = before;
             game.apply_to_non_terminal(&mut skipped, c);
-            prop_assert_eq!(&skipped, &next);
-            s = next;
+            prop_assert_eq!(&skipped, &after);
         }
     }
 
@@ -534,17 +545,7 @@ proptest! {
     ) {
         let rule = if standard { Rule::Standard } else { Rule::Freestyle };
         let game = Gomoku::new(9, rule);
-        let mut s = game.new_game();
-        for p in picks {
-            let empty: Vec<Cell> = (0..81).map(|i| Cell::from_index(i, 9)).filter(|&c| s.stone(c).is_none()).collect();
-            let c = empty[p as usize % empty.len()];
-            let mut next = s.clone();
-            game.apply(&mut next, c);
-            if next.is_terminal() {
-                break;
-            }
-            s = next;
-        }
+        let s = moves_going_on(&game, &picks).pop().map_or_else(|| game.new_game(), |(_, _, after)| after);
         let me = s.mover();
         let expected: Vec<Cell> = (0..81)
             .map(|i| Cell::from_index(i, 9))

@@ -732,12 +732,12 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     /// first playout to reach it; with the default threshold of 1, by the second through that edge.
     /// What a created leaf node held besides is given up: its count of visits by every path, which
     /// let a position reached once through each of two edges be expanded at its second visit; a
-    /// transposed position now waits until one of its edges reaches the threshold. Not for terminal positions (their node carries the exact
-    /// result), with MCTS-Solver (a position proven through another path is seen as proven only
-    /// through the edges linked to its node: with the leaves' nodes waiting, proving tic-tac-toe's
-    /// empty board took 1.3 to 6.6 times the playouts, seeds 1 to 4), below a sampled outcome (open loop), at a
-    /// batched ply (whose edge visits wait in the batch), or with [`Statistics::Node`] (a move's mean
-    /// is its node's).
+    /// transposed position now waits until one of its edges reaches the threshold. Not for terminal
+    /// positions (their node carries the exact result), with MCTS-Solver (a position proven through
+    /// another path is seen as proven only through the edges linked to its node: with the leaves'
+    /// nodes waiting, proving tic-tac-toe's empty board took 1.3 to 6.6 times the playouts, seeds 1
+    /// to 4), below a sampled outcome (open loop), at a batched ply (whose edge visits wait in the
+    /// batch), or with [`Statistics::Node`] (a move's mean is its node's).
     #[inline]
     fn leaf_waits_for_its_node(&self, edge: &GameEdge<G>, turn: Turn, open_loop: bool, batched_step: bool) -> bool {
         self.edge_stats
