@@ -79,6 +79,22 @@ impl fmt::Display for Kind {
 }
 
 impl Kind {
+    /// Whether `value`, as [`Param::get`] reads it back, is one this kind accepts: a whole number in
+    /// range, a finite real number in range, any flag or listed choice, and `Unset` (a value
+    /// not given, such as a search's playout limit left to its default).
+    pub fn admits(&self, value: Value) -> bool {
+        match (self, value) {
+            (Kind::Int { min, max } | Kind::Bytes { min, max }, Value::Int(v)) => (*min..=*max).contains(&v),
+            (Kind::Limit { min, max, .. }, Value::Int(v)) => (*min..=*max).contains(&v),
+            // A value left unset (a limit that does not apply, an optional count not given).
+            (_, Value::Unset) => true,
+            (Kind::Real { min, max }, Value::Real(v)) => v.is_finite() && (*min..=*max).contains(&v),
+            (Kind::Flag, Value::Flag(_)) => true,
+            (Kind::Choice(names), Value::Choice(v)) => names.contains(&v),
+            _ => false,
+        }
+    }
+
     /// The values in words, for error messages: `a whole number from 1 to 1024`, `a number from 0 to
     /// 100`, `true or false`, `one of uct, puct`, `a byte count of at least 64KiB`. A byte range without an
     /// upper bound (one up to the address space) is written with its lower bound alone.
@@ -305,6 +321,23 @@ pub trait Settings: Sized + 'static {
     /// The current value of every parameter, in declaration order.
     fn values(&self) -> Vec<(&'static str, Value)> {
         Self::params().iter().map(|p| (p.name, (p.get)(self))).collect()
+    }
+
+    /// Checks every parameter's current value against its declared range, as [`Settings::set`] checks
+    /// a value given as text: for settings built in code (struct literals, fields written directly),
+    /// which `set` never sees.
+    ///
+    /// # Errors
+    /// [`ParamError::Invalid`] for the first parameter, in declaration order, whose value is out of its
+    /// range or not finite, with the value as [`Value`] writes it and the range in words.
+    fn check(&self) -> Result<(), ParamError> {
+        for p in Self::params() {
+            let value = (p.get)(self);
+            if !p.kind.admits(value) {
+                return Err(ParamError::Invalid { name: p.name, value: value.to_string(), range: p.kind.describe() });
+            }
+        }
+        Ok(())
     }
 }
 

@@ -25,6 +25,7 @@ trait Table {
     fn kind(&self, name: &str) -> Kind;
     fn get(&self, name: &str) -> Value;
     fn put(&mut self, name: &str, text: &str) -> Result<(), ParamError>;
+    fn check_all(&self) -> Result<(), ParamError>;
 }
 
 impl<T: Settings> Table for T {
@@ -39,6 +40,9 @@ impl<T: Settings> Table for T {
     }
     fn put(&mut self, name: &str, text: &str) -> Result<(), ParamError> {
         self.set(name, text)
+    }
+    fn check_all(&self) -> Result<(), ParamError> {
+        Settings::check(self)
     }
 }
 
@@ -68,6 +72,66 @@ fn every_default_round_trips_through_its_text() {
             assert_eq!(q.get(name), v, "{name}");
         }
     });
+}
+
+#[test]
+fn defaults_and_every_value_set_from_text_pass_the_check_of_values_built_in_code() {
+    every_table(|fresh| {
+        assert_eq!(fresh().check_all(), Ok(()), "defaults");
+        for name in fresh().names() {
+            let kind = fresh().kind(name);
+            let ends: Vec<String> = match kind {
+                Kind::Int { min, max } | Kind::Limit { min, max, .. } | Kind::Bytes { min, max } => {
+                    vec![min.to_string(), max.min(usize::MAX as u64).to_string()]
+                }
+                Kind::Real { min, max } => vec![min.to_string(), max.to_string()],
+                Kind::Flag => vec!["true".into(), "false".into()],
+                Kind::Choice(names) => names.iter().map(|n| n.to_string()).collect(),
+            };
+            for text in ends {
+                let mut q = fresh();
+                q.put(name, &text).unwrap_or_else(|e| panic!("{name} = {text}: {e}"));
+                assert_eq!(q.check_all(), Ok(()), "{name} = {text}");
+                assert!(kind.admits(q.get(name)), "{name} = {text}");
+            }
+        }
+    });
+}
+
+#[test]
+fn search_params_built_in_code_out_of_range_fail_the_check_with_the_flags_wording() {
+    let ok = SearchParams::default();
+    let refused = |p: SearchParams| p.check().unwrap_err().to_string();
+    assert_eq!(refused(SearchParams { threads: 0, ..ok.clone() }), "threads: 0 is not a whole number from 1 to 1024");
+    assert_eq!(
+        refused(SearchParams { exploration: f64::NAN, ..ok.clone() }),
+        "exploration: NaN is not a number from 0 to 100"
+    );
+    assert_eq!(
+        refused(SearchParams { exploration: f64::INFINITY, ..ok.clone() }),
+        "exploration: inf is not a number from 0 to 100"
+    );
+    assert_eq!(refused(SearchParams { min_span: -0.5, ..ok.clone() }), "min_span: -0.5 is not a number from 0 to 1");
+    assert_eq!(
+        refused(SearchParams { playouts: Some(0), ..ok.clone() }),
+        "playouts: 0 is not a whole number from 1 to 1000000000000"
+    );
+    assert_eq!(
+        refused(SearchParams { time_ms: Some(0), ..ok.clone() }),
+        "time: 0 is not a whole number from 1 to 1000000000"
+    );
+    assert_eq!(
+        refused(SearchParams { memory_bytes: 1000, ..ok.clone() }),
+        "memory: 1000 is not a byte count of at least 64KiB (e.g. 512MB, 2GiB)"
+    );
+    assert_eq!(
+        refused(SearchParams { batch_plies: 3, ..ok.clone() }),
+        "batch_plies: 3 is not a whole number from 0 to 2"
+    );
+    // The first parameter out of range, in declaration order.
+    assert!(refused(SearchParams { threads: 0, exploration: f64::NAN, ..ok.clone() }).starts_with("threads:"));
+    // Limits left unset are no limits.
+    assert_eq!(SearchParams { playouts: None, time_ms: None, ..ok }.check(), Ok(()));
 }
 
 #[test]

@@ -25,6 +25,12 @@ fn one_thread_with_a_seed_is_reproducible() {
 }
 
 #[test]
+#[should_panic(expected = "invalid search parameters: threads: 0 is not a whole number from 1 to 1024")]
+fn a_search_refuses_parameters_out_of_range() {
+    let _ = Search::new(&TicTacToe, SearchParams { threads: 0, ..SearchParams::default() });
+}
+
+#[test]
 fn root_visits_equal_playouts_with_threads() {
     // (1, true): one worker on the several-worker paths (`shared_paths`, a measuring aid) keeps the same
     // accounting.
@@ -172,13 +178,13 @@ fn check_memory_limited<A>(r: &SearchReport<A>, playouts: u64, label: &str) {
 
 #[test]
 fn a_failed_expansion_gives_its_claim_back_and_marks_the_search_memory_limited() {
-    // Twenty actions per step and the table on: the chain is a DAG of one node per step, each new node is
-    // 40 bytes and each expansion a 640-byte children block. With a few kilobytes the arena soon has room
-    // for nodes but not for a block, so an expansion fails while node allocations still succeed.
+    // 200 actions per step and the table on: the chain is a DAG of one node per step, each new node is
+    // 48 bytes and each expansion an 8000-byte children block. With the smallest budgets the arena soon
+    // has room for nodes but not for a block, so an expansion fails while node allocations still succeed.
     // Tic-tac-toe, with smaller blocks, runs into the same budgets.
-    let chain = Chain { length: 50, width: 20 };
+    let chain = Chain { length: 500, width: 200 };
     for threads in [1, 2] {
-        for budget in [4 << 10, 16 << 10] {
+        for budget in [64 << 10, 128 << 10] {
             let params = SearchParams {
                 playouts: Some(5_000),
                 threads,
@@ -199,8 +205,8 @@ fn a_failed_expansion_gives_its_claim_back_and_marks_the_search_memory_limited()
 
 #[test]
 fn the_roots_children_count_against_the_budget() {
-    // 250 actions per step: the root's children block alone is 8000 bytes, a quarter of the budget.
-    let budget = 32 << 10;
+    // 250 actions per step: the root's children block alone is 10 000 bytes, a sixth of the budget.
+    let budget = 64 << 10;
     let game = Chain { length: 1_000, width: 250 };
     for threads in [1, 2] {
         let params = SearchParams {

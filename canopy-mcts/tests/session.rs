@@ -409,3 +409,15 @@ fn the_root_value_after_a_move_is_the_player_to_moves_when_no_child_is_linked() 
     assert!(value < 0.5, "O is lost after 6, yet its root value is {value}: {report:?}");
     assert!((value - weighted / visits as f64).abs() < 0.2, "{value} against the moves' {}", weighted / visits as f64);
 }
+
+#[test]
+fn set_params_refuses_parameters_out_of_range_and_keeps_the_ones_it_had() {
+    let mut session = Session::new(TicTacToe, TicTacToeState::default(), one_thread());
+    session.search(Limits::playouts(200));
+    let bad = SearchParams { exploration: f64::NAN, ..one_thread() };
+    let payload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| session.set_params(bad))).unwrap_err();
+    let message = payload.downcast_ref::<String>().map(String::as_str).unwrap_or_default();
+    assert_eq!(message, "invalid search parameters: exploration: NaN is not a number from 0 to 100");
+    assert_eq!(session.params().exploration, 1.0);
+    assert_eq!(session.root_visits(), 200);
+}

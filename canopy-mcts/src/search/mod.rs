@@ -131,6 +131,9 @@ pub struct Search<'g, G: Game, P: Policy<G> = UniformPolicy> {
 impl<'g, G: Game> Search<'g, G> {
     /// A search of `game` with `params` and the plain-MCTS [`UniformPolicy`]: every legal move is
     /// expanded, rollouts play uniformly random moves.
+    ///
+    /// # Panics
+    /// When `params` is outside its documented ranges ([`Search::with_policy`]).
     pub fn new(game: &'g G, params: SearchParams) -> Self {
         Search::with_policy(game, &UniformPolicy, params)
     }
@@ -138,7 +141,22 @@ impl<'g, G: Game> Search<'g, G> {
 
 impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
     /// A search of `game` with `params` and `policy`'s candidates, priors and rollouts.
+    ///
+    /// # Panics
+    /// When a parameter is outside the range its field documents (no threads, a playout or time limit
+    /// of 0, an exploration constant that is not a finite number from 0 to 100, ...): the message is
+    /// [`SearchParams::check`]'s error, which a caller that takes parameters from its users can check
+    /// first.
     pub fn with_policy(game: &'g G, policy: &'g P, params: SearchParams) -> Self {
+        if let Err(e) = params.check() {
+            panic!("invalid search parameters: {e}");
+        }
+        Self::with_checked_params(game, policy, params)
+    }
+
+    /// [`Search::with_policy`] for parameters checked already but for their limits: a [`Session`]'s
+    /// searches take what is left of their own [`Limits`], which may be 0 (the search then ends at once).
+    pub(crate) fn with_checked_params(game: &'g G, policy: &'g P, params: SearchParams) -> Self {
         Self { game, policy, params, root_moves: None }
     }
 
@@ -228,11 +246,10 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         self.run_on(&mut tree, root_state, &params, start, control, progress, prime)
     }
 
-    /// The parameters a run uses: at least one thread and, with neither a playout nor a time limit nor a
-    /// stop flag, [`DEFAULT_PLAYOUTS`] playouts.
+    /// The parameters a run uses: with neither a playout nor a time limit nor a stop flag,
+    /// [`DEFAULT_PLAYOUTS`] playouts (the others are checked when the search is made).
     pub(crate) fn effective_params(&self, has_stop: bool) -> SearchParams {
         let mut params = self.params.clone();
-        params.threads = params.threads.max(1);
         if params.playouts.is_none() && params.time_ms.is_none() && !has_stop {
             params.playouts = Some(params::DEFAULT_PLAYOUTS);
         }

@@ -81,16 +81,20 @@ pub enum Statistics {
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SearchParams {
-    /// Stop after this many playouts (all threads together). `None` (the default): no playout limit; a
-    /// search given no playout limit, no time limit and no stop flag runs [`DEFAULT_PLAYOUTS`].
+    /// Stop after this many playouts (all threads together), 1 to [`MAX_PLAYOUTS`]. `None` (the
+    /// default): no playout limit; a search given no playout limit, no time limit and no stop flag runs
+    /// [`DEFAULT_PLAYOUTS`].
     pub playouts: Option<u64>,
-    /// Stop after this many milliseconds of wall time. `None` (the default): no time limit. Given alone,
-    /// the search runs for the whole time (unless MCTS-Solver proves the root first).
+    /// Stop after this many milliseconds of wall time, 1 to [`MAX_TIME_MS`]. `None` (the default): no
+    /// time limit. Given alone, the search runs for the whole time (unless MCTS-Solver proves the root
+    /// first).
     pub time_ms: Option<u64>,
     /// Memory budget in bytes for the tree and the transposition table together. Past it the search stops
-    /// adding nodes and keeps running playouts from the leaves it reaches. Default 1 GiB.
+    /// adding nodes and keeps running playouts from the leaves it reaches. At least
+    /// [`MIN_MEMORY_BYTES`]; default 1 GiB.
     pub memory_bytes: usize,
-    /// Worker threads, >= 1. Default: the number of logical cores.
+    /// Worker threads, 1 to [`MAX_THREADS`]. Default: the number of logical cores (at most
+    /// [`MAX_THREADS`]).
     pub threads: usize,
     /// Seed of the workers' RNGs (worker `i` uses stream `i`). With one thread a search is reproducible.
     pub seed: u64,
@@ -99,7 +103,7 @@ pub struct SearchParams {
     /// Use the transposition table when the game provides Zobrist keys. Default true.
     pub transposition_table: bool,
     /// UCT exploration constant `C` in `q + C·sqrt(ln N / n)`, on values normalised to `[0, 1]`.
-    /// Range `0.0..`; default 1.0 (Kocsis and Szepesvári's UCT, ECML 2006, uses `sqrt(2)` for rewards in
+    /// A finite number from 0 to [`MAX_EXPLORATION`]; default 1.0 (Kocsis and Szepesvári's UCT, ECML 2006, uses `sqrt(2)` for rewards in
     /// `[0, 1]`; smaller values exploit more).
     pub exploration: f64,
     /// Selection formula at decision nodes. Default [`Selection::Uct`].
@@ -111,7 +115,7 @@ pub struct SearchParams {
     /// scores); range `0.0..=1.0`; default 0 (plain min/max normalisation).
     pub min_span: f64,
     /// Virtual loss: each in-flight playout on an edge counts as this many extra visits with the worst
-    /// normalised value (0). Range `0..`; default 1; 0 disables virtual loss.
+    /// normalised value (0). 0 to [`MAX_VIRTUAL_LOSS`]; default 1; 0 disables virtual loss.
     pub virtual_loss: u32,
     /// With more than one worker, each worker backs up the edges of this many plies from the root (and
     /// the nodes below them) into its own batch and adds the batch to the tree every `root visits / 64`
@@ -122,7 +126,8 @@ pub struct SearchParams {
     /// two-thread Gomoku searches of 2 000 playouts a move weaker; docs/BENCHMARKS.md, "Strength at two
     /// threads"); 0 writes every backup at once; one worker always writes at once (docs/CONCURRENCY.md).
     pub batch_plies: u32,
-    /// A node is expanded (its children block built) once it has this many visits. Range `0..`; default 1
+    /// A node is expanded (its children block built) once it has this many visits, 0 to
+    /// [`MAX_EXPAND_THRESHOLD`]; default 1
     /// (0 expands a node the first time it is reached, so one playout can descend arbitrarily deep).
     pub expand_threshold: u32,
     /// Chance-node outcome selection. Default [`ChanceSelection::Stratified`].
@@ -164,7 +169,7 @@ impl Default for SearchParams {
             playouts: None,
             time_ms: None,
             memory_bytes: DEFAULT_MEMORY_BYTES,
-            threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS as usize),
             seed: 1,
             pin_threads: true,
             transposition_table: true,
@@ -242,13 +247,13 @@ pub const MAX_BATCH_PLIES: u64 = crate::search::worker::BATCH_PLIES as u64;
 /// Largest expansion threshold, visits.
 pub const MAX_EXPAND_THRESHOLD: u64 = 1_000_000;
 
-use crate::param::{Kind, Param, Settings, Store, Value};
+use crate::param::{Kind, Param, ParamError, Settings, Store, Value};
 
 /// The engine's parameters, each declared once (see [`crate::param`]).
 static SEARCH_PARAMS: &[Param<SearchParams>] = &[
     Param {
         name: "playouts",
-        help: "Playouts per search, all threads together (whichever of playouts and time comes first; with neither, 10000 or the command's own default)",
+        help: "Playouts per search, all threads together (whichever of playouts and time comes first; with neither, 10000)",
         kind: Kind::Int { min: 1, max: MAX_PLAYOUTS },
         store: Store::Int(|p, v| p.playouts = Some(v)),
         get: |p| p.playouts.map_or(Value::Unset, Value::Int),
@@ -380,5 +385,17 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
 impl Settings for SearchParams {
     fn params() -> &'static [Param<SearchParams>] {
         SEARCH_PARAMS
+    }
+}
+
+impl SearchParams {
+    /// Checks every parameter against the range its field documents (the ranges the command line
+    /// accepts): what [`crate::Search`] and [`crate::Session`] require of the parameters they are given.
+    ///
+    /// # Errors
+    /// [`ParamError::Invalid`] naming the first parameter out of range, its value and the range in words
+    /// (`threads: 0 is not a whole number from 1 to 1024`).
+    pub fn check(&self) -> Result<(), ParamError> {
+        <Self as Settings>::check(self)
     }
 }

@@ -48,9 +48,9 @@ use crossbeam_utils::CachePadded;
 /// [`Session::start`] runs until stopped (or until MCTS-Solver proves the root).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Playouts of this search (all threads together).
+    /// Playouts of this search (all threads together); 0 ends the search at once.
     pub playouts: Option<u64>,
-    /// Wall time of this search, milliseconds.
+    /// Wall time of this search, milliseconds; 0 ends the search at once.
     pub time_ms: Option<u64>,
 }
 
@@ -214,6 +214,9 @@ impl<G: Game, P: Policy<G>> Follower<G, P> {
 impl<G: Game> Session<G> {
     /// A session on `state` of `game`, with `params` for every search (their playout and time limits
     /// are not used: each search takes its own [`Limits`]) and the plain-MCTS [`UniformPolicy`].
+    ///
+    /// # Panics
+    /// When `params` is outside its documented ranges ([`SearchParams::check`]).
     pub fn new(game: G, state: G::State, params: SearchParams) -> Self {
         Session::with_policy(game, UniformPolicy, state, params)
     }
@@ -221,7 +224,13 @@ impl<G: Game> Session<G> {
 
 impl<G: Game, P: Policy<G>> Session<G, P> {
     /// A session on `state` of `game` searched with `policy`'s candidates, priors and rollouts.
+    ///
+    /// # Panics
+    /// When `params` is outside its documented ranges: the message is [`SearchParams::check`]'s error.
     pub fn with_policy(game: G, policy: P, state: G::State, params: SearchParams) -> Self {
+        if let Err(e) = params.check() {
+            panic!("invalid search parameters: {e}");
+        }
         let tree = Tree::new(&game, &state, &table_params(&params, Limits::playouts(0)));
         Session { game, policy, params, state, tree, root_moves: None }
     }
@@ -244,7 +253,14 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// Sets the parameters of the next searches (a new seed per move, say). The transposition table
     /// keeps the size it was given when the tree was started. A change of [`SearchParams::statistics`]
     /// starts a fresh tree: the kept one holds its means where the old setting put them.
+    ///
+    /// # Panics
+    /// When `params` is outside its documented ranges: the message is [`SearchParams::check`]'s error
+    /// (the session is unchanged).
     pub fn set_params(&mut self, params: SearchParams) {
+        if let Err(e) = params.check() {
+            panic!("invalid search parameters: {e}");
+        }
         let fresh = params.statistics != self.params.statistics;
         self.params = params;
         if fresh {
@@ -419,7 +435,7 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     ) -> SearchReport<G::Action> {
         let start = Instant::now();
         let params = SearchParams { playouts: limits.playouts, time_ms: limits.time_ms, ..self.params.clone() };
-        let mut search = Search::with_policy(&self.game, &self.policy, params);
+        let mut search = Search::with_checked_params(&self.game, &self.policy, params);
         if let Some((moves, left_out)) = &self.root_moves {
             search = search.with_root_moves(moves.clone(), *left_out);
         }

@@ -488,7 +488,9 @@ impl<'a, W: Write> Brain<'a, W> {
         };
         let mut params = self.config.params.clone();
         let spent = received.elapsed().as_millis() as u64;
-        params.time_ms = Some(budget.hard_ms.saturating_sub(spent).max(1));
+        // A manager's time may pass what a search takes (`MAX_TIME_MS`, eleven days): the search then
+        // runs that long, unless stopped.
+        params.time_ms = Some(budget.hard_ms.saturating_sub(spent).clamp(1, crate::search::MAX_TIME_MS));
         params.memory_bytes = memory_budget(self.max_memory, params.memory_bytes);
         params.seed = params.seed.wrapping_add(self.moves);
         let policy = tuning.policy();
@@ -744,6 +746,20 @@ mod tests {
         assert_eq!(answers[..2], ["OK", "OK"], "{answers:?}");
         assert!(answers[2].starts_with("name="));
         assert_eq!(answers.len(), 3);
+    }
+
+    #[test]
+    fn a_move_time_past_what_a_search_takes_is_searched_not_refused() {
+        // 2^64-1 ms a move: the search's time limit is capped at MAX_TIME_MS, which its parameters take;
+        // the playout limit ends it. With and without the kept tree (which passes the time as a limit).
+        for reuse in [false, true] {
+            let brain = BrainConfig { tuning: Tuning { reuse, ..Tuning::default() }, ..config(Some(300)) };
+            let lines = run_all("START 15\nINFO timeout_turn 18446744073709551615\nTURN 7,7\n", &brain, None);
+            assert!(!lines.iter().any(|l| l.contains("failed")), "reuse {reuse}: {lines:?}");
+            let answers = answer_lines(lines);
+            assert_eq!(answers.len(), 2, "{answers:?}");
+            assert!(Cell::parse(&answers[1]).is_some(), "{answers:?}");
+        }
     }
 
     #[test]
