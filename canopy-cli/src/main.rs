@@ -300,9 +300,8 @@ fn value_error_line(e: &clap::Error) -> Option<String> {
 /// an error points to: the program name and the words before the first option, at most a command and
 /// a game, and only words that name them.
 fn command_words() -> String {
-    use clap::CommandFactory;
     let mut words = vec!["canopy".to_string()];
-    let mut cmd = Cli::command();
+    let mut cmd = cli_command();
     for word in std::env::args().skip(1).take(2) {
         match cmd.find_subcommand(&word) {
             Some(sub) => {
@@ -335,9 +334,8 @@ fn unknown_argument_line(e: &clap::Error, command: &str) -> Option<String> {
 /// have. `None` for every other error (and for commands without games).
 fn game_error_line(e: &clap::Error, command: &str) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
-    use clap::CommandFactory;
     let name = command.split(' ').nth(1)?;
-    let cli = Cli::command();
+    let cli = cli_command();
     let games: Vec<String> = cli
         .find_subcommand(name)?
         .get_subcommands()
@@ -367,10 +365,78 @@ fn main() {
     std::process::exit(run());
 }
 
+/// What a search command searches when given neither `--playouts` nor `--time`, by command and game
+/// (`None`: the command says it in its own help, as `bench` does, or runs no search).
+fn default_budget(command: &str, game: Option<&str>) -> Option<String> {
+    let playouts = |n: u64| format!("{n} playouts a search");
+    Some(match (command, game) {
+        ("analyze", Some(_)) => {
+            format!("{}, or with --infinite until stopped", playouts(canopy_mcts::search::DEFAULT_PLAYOUTS))
+        }
+        ("play" | "compare" | "sweep", Some("2048")) => playouts(g2048::PLAY_DEFAULT_PLAYOUTS),
+        ("play" | "compare" | "sweep", Some("snake")) => format!("{} ms a move", snake::PLAY_DEFAULT_MS),
+        ("play" | "match" | "compare" | "sweep", Some("gomoku" | "tictactoe")) => {
+            playouts(matches::MATCH_DEFAULT_PLAYOUTS)
+        }
+        ("gomocup", None) => format!(
+            "the manager's time for the move: INFO timeout_turn and the match clock, {} ms a move when it \
+             sends none",
+            canopy_mcts::games::gomoku::protocol::DEFAULT_TIMEOUT_TURN_MS
+        ),
+        _ => return None,
+    })
+}
+
+/// The command line's definition: the derived commands, with the help of each search command's
+/// `--playouts` naming what that command searches when neither `--playouts` nor `--time` is given.
+fn cli_command() -> clap::Command {
+    use canopy_mcts::param::Settings;
+    use clap::CommandFactory;
+    let Some(declared) = canopy_mcts::SearchParams::param("playouts") else { return Cli::command() };
+    let help = |budget: String| {
+        format!(
+            "Playouts per search, all threads together (whichever of playouts and time comes first; with neither, \
+             {budget}) [{}]",
+            declared.kind
+        )
+    };
+    let id = params::id("playouts");
+    let mut cli = Cli::command();
+    let commands: Vec<String> = cli.get_subcommands().map(|c| c.get_name().to_string()).collect();
+    for command in commands {
+        cli = cli.mut_subcommand(&command, |mut cmd| {
+            if cmd.get_arguments().any(|a| a.get_id() == id.as_str()) {
+                if let Some(budget) = default_budget(&command, None) {
+                    cmd = cmd.mut_arg(&id, |a| a.help(help(budget)));
+                }
+            }
+            let games: Vec<String> = cmd.get_subcommands().map(|g| g.get_name().to_string()).collect();
+            for game in games {
+                cmd = cmd.mut_subcommand(&game, |g| match default_budget(&command, Some(&game)) {
+                    Some(budget) if g.get_arguments().any(|a| a.get_id() == id.as_str()) => {
+                        g.mut_arg(&id, |a| a.help(help(budget)))
+                    }
+                    _ => g,
+                });
+            }
+            cmd
+        });
+    }
+    cli
+}
+
+/// Parses the process arguments with [`cli_command`]'s definition (as `Cli::try_parse` does with the
+/// derived one).
+fn parse_cli() -> Result<Cli, clap::Error> {
+    use clap::FromArgMatches;
+    let mut matches = cli_command().try_get_matches()?;
+    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cli_command()))
+}
+
 /// Runs the tool with the process arguments; returns the exit status.
 fn run() -> i32 {
     exit_quietly_on_broken_pipe();
-    let cli = match Cli::try_parse() {
+    let cli = match parse_cli() {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -465,13 +531,54 @@ fn run() -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory;
-
     /// clap checks argument ids and flags for clashes only in debug builds; run the check explicitly so
     /// release-mode tests catch two flattened option groups claiming the same name.
     #[test]
     fn command_line_definition_is_consistent() {
-        super::Cli::command().debug_assert();
+        super::cli_command().debug_assert();
+    }
+
+    /// Every search command's `--playouts` says what the command searches when given neither
+    /// `--playouts` nor `--time`: each command's own default, not one figure for all.
+    #[test]
+    fn every_playouts_help_names_its_commands_default_budget() {
+        let cli = super::cli_command();
+        let help = |words: &[&str]| -> String {
+            let mut cmd = &cli;
+            for w in words {
+                cmd = cmd.find_subcommand(w).unwrap_or_else(|| panic!("no {words:?}"));
+            }
+            let arg = cmd.get_arguments().find(|a| a.get_long() == Some("playouts"));
+            arg.and_then(|a| a.get_help()).map(|h| h.to_string()).unwrap_or_default()
+        };
+        assert!(
+            help(&["play", "2048"]).contains("with neither, 1000 playouts a search)"),
+            "{}",
+            help(&["play", "2048"])
+        );
+        assert!(help(&["compare", "2048"]).contains("with neither, 1000 playouts a search)"));
+        assert!(help(&["play", "snake"]).contains("with neither, 50 ms a move)"));
+        assert!(help(&["sweep", "snake"]).contains("with neither, 50 ms a move)"));
+        assert!(help(&["match", "gomoku"]).contains("with neither, 10000 playouts a search)"));
+        assert!(help(&["analyze", "snake"]).contains("10000 playouts a search, or with --infinite until stopped)"));
+        assert!(help(&["gomocup"]).contains("5000 ms a move when it sends none"));
+        assert!(help(&["bench"]).contains("the default depends on the game"));
+        // No command is left with the engine's generic figure.
+        for cmd in cli.get_subcommands() {
+            let games: Vec<&clap::Command> = cmd.get_subcommands().filter(|g| g.get_name() != "help").collect();
+            let leaves: Vec<Vec<&str>> = if games.is_empty() {
+                vec![vec![cmd.get_name()]]
+            } else {
+                games.iter().map(|g| vec![cmd.get_name(), g.get_name()]).collect()
+            };
+            for words in leaves {
+                let h = help(&words);
+                if !h.is_empty() && words[0] != "bench" {
+                    assert!(super::default_budget(words[0], words.get(1).copied()).is_some(), "{words:?}: {h}");
+                    assert!(!h.contains("with neither, 10000)"), "{words:?}: {h}");
+                }
+            }
+        }
     }
 
     /// Every command that takes a numeric search option states the range it checks in the option's help.
@@ -488,7 +595,7 @@ mod tests {
                 })
                 .collect();
         // Every command, and every game of a command that takes one: `analyze 2048`, `bench`, ...
-        let cli = super::Cli::command();
+        let cli = super::cli_command();
         let mut leaves: Vec<(String, clap::Command)> = Vec::new();
         // `train` runs no search: it takes none of the search options.
         for cmd in cli.get_subcommands().filter(|c| c.get_name() != "train") {

@@ -29,6 +29,11 @@ fn negative_numbers_are_refused_with_what_the_option_takes() {
             "error: --size: -9 is not a whole number from 5 to 20",
         ),
         (vec!["play", "snake", "--delay", "-5"], "error: --delay: -5 is not a whole number from 0 to 10000"),
+        (
+            vec!["play", "snake", "--size", "99x99"],
+            "error: --size: 99x99 is not WxH or N with each side from 2 to 32 (e.g. 8x10 or 8)",
+        ),
+        (vec!["bench", "--game", "gomoku", "--size", "3"], "error: --size: 3 is not a whole number from 5 to 20"),
         (vec!["bench", "--threads", "-1,2"], "error: --threads: -1 is not a whole number from 1 to 1024"),
         (vec!["bench", "--repeat", "-2"], "error: --repeat: -2 is not a whole number from 1 to 100"),
         (

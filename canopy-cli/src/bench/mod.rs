@@ -556,10 +556,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             return Err(input_error("--size applies to --game gomoku and --game snake only"))
         }
         (BenchGame::Gomoku, Some(s)) if !(GOMOKU_MIN..=GOMOKU_MAX).contains(&s) => {
-            return Err(input_error(format!("--size: {s} is outside {GOMOKU_MIN} to {GOMOKU_MAX} for gomoku")))
+            return Err(input_error(format!(
+                "--size: {s} is not a whole number from {GOMOKU_MIN} to {GOMOKU_MAX} (gomoku's bench boards)"
+            )))
         }
         (BenchGame::Snake, Some(s)) if !(SNAKE_MIN_SIDE..=SNAKE_MAX).contains(&s) => {
-            return Err(input_error(format!("--size: {s} is outside {SNAKE_MIN_SIDE} to {SNAKE_MAX} for snake")))
+            return Err(input_error(format!(
+                "--size: {s} is not a whole number from {SNAKE_MIN_SIDE} to {SNAKE_MAX} (snake's bench boards)"
+            )))
         }
         (BenchGame::Gomoku, s) => Some(s.unwrap_or(15)),
         (BenchGame::Snake, s) => Some(s.unwrap_or(10)),

@@ -12,9 +12,10 @@ use super::params::SettingsFlags;
 use super::search_args::ForSnake;
 use super::{input_error, AgentName};
 use canopy_mcts::games::snake::{Cell, Dir, MctsAgent, Snake, SnakePolicy, SnakeState, MAX_SIDE};
+use canopy_mcts::param::shown;
 use canopy_mcts::search::Search;
 
-pub use play::{play, progress_bar, warn_unused_options, GameResult, SeriesSetup, Summary};
+pub use play::{play, progress_bar, warn_unused_options, GameResult, SeriesSetup, Summary, PLAY_DEFAULT_MS};
 
 /// Pauses of `--watch` (`--delay`), in milliseconds.
 const DELAY_MS: Whole = Whole { min: 0, max: 10_000 };
@@ -109,7 +110,7 @@ fn search_policy(flags: &SnakeSearchArgs, width: usize, height: usize) -> SnakeP
 /// Reads `WxH`, or `N` for a square board.
 fn parse_size(text: &str) -> anyhow::Result<(usize, usize)> {
     let bad =
-        || input_error(format!("bad --size '{text}': expected WxH or N with each side in 2..=32 (e.g. 8x10 or 8)"));
+        || input_error(format!("--size: {} is not WxH or N with each side from 2 to 32 (e.g. 8x10 or 8)", shown(text)));
     let (w, h) = text.trim().split_once(['x', 'X']).unwrap_or((text.trim(), text.trim()));
     let w: usize = w.parse().map_err(|_| bad())?;
     let h: usize = h.parse().map_err(|_| bad())?;
