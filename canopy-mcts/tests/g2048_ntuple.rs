@@ -239,6 +239,42 @@ fn an_endless_device_is_refused_by_its_magic_bytes() {
     assert!(matches!(e, NTupleError::BadMagic), "{e}");
 }
 
+/// A pipe whose bytes go on past a valid file is refused one byte past the size its header gives (not
+/// read up to the 1 GiB limit), and a pipe that holds exactly a file loads as the file does.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stream_is_read_no_further_than_its_header_says() {
+    use std::io::Write as _;
+    let net = NTuple::new(&[&[0, 1, 2]]).unwrap();
+    let file = net.to_bytes();
+    let dir = std::env::temp_dir().join(format!("canopy-ntuple-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("weights");
+    for endless in [true, false] {
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let (path, bytes) = (fifo.clone(), file.clone());
+        let writer = std::thread::spawn(move || {
+            let mut w = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+            // Once the reader has closed the pipe every write fails: the endless stream ends there.
+            if w.write_all(&bytes).is_err() || !endless {
+                return;
+            }
+            let zeros = vec![0u8; 1 << 16];
+            while w.write_all(&zeros).is_ok() {}
+        });
+        let loaded = NTuple::load(&fifo);
+        writer.join().unwrap();
+        match (endless, loaded) {
+            (true, Err(NTupleError::TooLong(n))) => assert_eq!(n, file.len() as u64),
+            (false, Ok(read)) => assert_eq!(read.weights(), net.weights()),
+            (_, other) => panic!("endless {endless}: {:?}", other.map(|_| "a network")),
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Mean score of the greedy player with `net` over seeds `0..games` (spawn streams apart from training).
 fn greedy_mean(net: &mut NTuple, games: u64) -> f64 {
     let total: u64 = (0..games).map(|g| net.play_greedy(&mut rng::seeded(1_000 + g, 7)).score).sum();

@@ -121,6 +121,30 @@ pub enum NTupleError {
     /// The file is larger than [`MAX_FILE_BYTES`].
     #[error("weights file is {0} bytes, more than the {MAX_FILE_BYTES} bytes allowed")]
     TooLarge(u64),
+    /// A stream with no length (a pipe, a device) goes on past the size its header gives; it is read
+    /// no further than one byte past it.
+    #[error("weights stream goes on past the {0} bytes its header says")]
+    TooLong(u64),
+}
+
+/// The most bytes a file's header (magic bytes to the weight count) can take: [`MAX_TUPLES`] tuples of
+/// up to 255 cells as the format can write them.
+const MAX_HEADER_BYTES: u64 = 16 + MAX_TUPLES as u64 * 256 + 8;
+
+/// The file size the header at the start of `bytes` declares (header, weights, checksum); `None` when
+/// `bytes` ends inside the header or it lists more than [`MAX_TUPLES`] tuples ([`NTuple::from_bytes`]
+/// says what is wrong then).
+fn declared_size(bytes: &[u8]) -> Option<u64> {
+    let count = u32::from_le_bytes(bytes.get(12..16)?.try_into().ok()?) as usize;
+    if count > MAX_TUPLES {
+        return None;
+    }
+    let mut at = 16;
+    for _ in 0..count {
+        at += 1 + *bytes.get(at)? as usize;
+    }
+    let stored = u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?);
+    Some((at as u64 + 8).saturating_add(stored.saturating_mul(4)).saturating_add(8))
 }
 
 /// One tuple in one orientation: where its weights start and the bit offsets (4 × cell) of its cells.
@@ -444,23 +468,43 @@ impl NTuple {
     ///
     /// # Errors
     /// [`NTupleError::Io`] when the file cannot be read, [`NTupleError::TooLarge`] above
-    /// [`MAX_FILE_BYTES`], and every error of [`NTuple::from_bytes`].
+    /// [`MAX_FILE_BYTES`], [`NTupleError::TooLong`] for a stream longer than its header says, and every
+    /// error of [`NTuple::from_bytes`].
     pub fn load(path: &Path) -> Result<NTuple, NTupleError> {
         use std::io::Read as _;
         let io = |source| NTupleError::Io { path: path.to_path_buf(), source };
-        let len = std::fs::metadata(path).map_err(io)?.len();
+        let meta = std::fs::metadata(path).map_err(io)?;
+        let len = meta.len();
         if len > MAX_FILE_BYTES {
             return Err(NTupleError::TooLarge(len));
         }
-        // Read through a limit, and check the magic bytes before the rest: a device or a pipe reports
-        // no length (`/dev/zero` would otherwise be read until memory runs out).
+        // Read through limits, the magic bytes first. A device or a pipe reports no length: it is read
+        // to the header, then no further than one byte past the size the header gives (`/dev/zero`
+        // would otherwise be read until memory runs out, and an endless stream after a valid header up
+        // to MAX_FILE_BYTES). A regular file's length is known and at most MAX_FILE_BYTES.
         let mut file = std::fs::File::open(path).map_err(io)?.take(MAX_FILE_BYTES + 1);
         let mut bytes = Vec::new();
         (&mut file).take(MAGIC.len() as u64).read_to_end(&mut bytes).map_err(io)?;
         if bytes != MAGIC {
             return NTuple::from_bytes(&bytes);
         }
-        file.read_to_end(&mut bytes).map_err(io)?;
+        if meta.is_file() {
+            file.read_to_end(&mut bytes).map_err(io)?;
+        } else {
+            // Without a declared size (the stream ended in the header, or its tuple count is out of
+            // range) `from_bytes` says what is wrong with what was read.
+            (&mut file).take(MAX_HEADER_BYTES - MAGIC.len() as u64).read_to_end(&mut bytes).map_err(io)?;
+            if let Some(total) = declared_size(&bytes) {
+                if total > MAX_FILE_BYTES {
+                    return Err(NTupleError::TooLarge(total));
+                }
+                let limit = total + 1;
+                (&mut file).take(limit.saturating_sub(bytes.len() as u64)).read_to_end(&mut bytes).map_err(io)?;
+                if bytes.len() as u64 > total {
+                    return Err(NTupleError::TooLong(total));
+                }
+            }
+        }
         if bytes.len() as u64 > MAX_FILE_BYTES {
             return Err(NTupleError::TooLarge(bytes.len() as u64));
         }
