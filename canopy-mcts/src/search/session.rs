@@ -464,7 +464,10 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
 
     /// Moves the session on by `event` (the move played, or the chance outcome that happened): the new
     /// root is the node the event leads to, with its subtree and statistics; when the tree has no such
-    /// node (never searched, or below a sampled chance outcome), the session starts a fresh tree there.
+    /// node (never searched; reached by no more playouts than the expansion threshold, as with
+    /// [`crate::Statistics::Edge`] a leaf's node is created when it is expanded; or below a sampled
+    /// chance outcome), the
+    /// session starts a fresh tree there.
     ///
     /// # Errors
     /// [`AdvanceError`] when the event cannot happen in the current position; the session is unchanged.
