@@ -222,9 +222,10 @@ enum MatchGame {
     /// mcts keys: playouts, time, threads, exploration, selection=uct|puct, virtual_loss, batch_plies,
     /// expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|attacks|uniform, radius,
     /// quiet_radius, rollout_radius, prior_temperature (the ranges of the options of the same names,
-    /// radii 1..=20; 0 lifts a playout or time limit).
+    /// radii 1..=20; 0 lifts a playout or time limit, so that the other one ends the searches).
     Gomoku(matches::MatchGomoku),
-    /// Tic-tac-toe: agents mcts[:key=value,...] (the search options' names) or random.
+    /// Tic-tac-toe: agents mcts[:key=value,...] (the search options' names and ranges, and reuse=true|false;
+    /// 0 lifts a playout or time limit, so that the other one ends the searches) or random.
     Tictactoe(two_player::MatchTicTacToe),
 }
 

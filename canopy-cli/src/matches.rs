@@ -43,7 +43,7 @@ pub struct MatchOptions {
 
 /// Sets the declared search parameter `k` of a per-side setting to `v`, as the command's own flag would
 /// (a memory budget no larger than the machine's memory); a playout or time limit of 0 lifts that limit
-/// (the other limit, or the command's default, ends the search).
+/// (the other limit then ends the search; an agent left with neither is refused, [`check_some_limit`]).
 ///
 /// # Errors
 /// The declaration's message for an unknown name or a value out of range.
@@ -68,6 +68,27 @@ pub fn set_search(params: &mut SearchParams, k: &str, v: &str) -> Result<(), Str
             params.set(name, text).map_err(|e| format!("{e}, or 0 to lift the limit"))?;
         }
         (name, text) => params.set(name, text).map_err(|e| e.to_string())?,
+    }
+    Ok(())
+}
+
+/// Refuses an mcts agent description `text` whose per-side settings lift its last limit
+/// (`playouts=0,time=0`, or one of them where the command gave only that one): its searches would end
+/// at the engine's default playouts, which nobody asked for.
+///
+/// # Errors
+/// A one-line message naming the agent description `text`.
+pub fn check_some_limit(params: &SearchParams, text: &str) -> Result<(), String> {
+    let lifted = text.split_once(':').is_some_and(|(_, opts)| {
+        opts.split(',')
+            .filter_map(|kv| kv.split_once('='))
+            .any(|(k, v)| matches!(k.trim().replace('-', "_").as_str(), "playouts" | "time") && v.trim() == "0")
+    });
+    if lifted && params.playouts.is_none() && params.time_ms.is_none() {
+        return Err(format!(
+            "'{text}' lifts every limit of its searches: keep a playout or time limit (e.g. \
+             mcts:playouts=0,time=500)"
+        ));
     }
     Ok(())
 }
@@ -125,6 +146,7 @@ pub fn parse_agent(text: &str, base: &SearchParams, brain: Tuning, exploration_g
                 };
                 result.map_err(|e| format!("agent option {e}"))?;
             }
+            check_some_limit(&params, text)?;
             let has = |name: &str| pairs.iter().any(|(k, _)| k.replace('-', "_") == name);
             if has("selection") && !has("exploration") && !exploration_given {
                 params.exploration = default_exploration(params.selection);
@@ -357,6 +379,28 @@ mod tests {
         assert_eq!(exploration("mcts:selection=uct", &given, true), 3.0);
         let uct = SearchParams { selection: canopy_mcts::search::Selection::Uct, exploration: 0.5, ..base };
         assert_eq!(exploration("mcts:selection=puct", &uct, false), DEFAULT_PUCT_EXPLORATION);
+    }
+
+    /// Lifting one limit leaves the other to end the searches; lifting both (or the only one) is refused
+    /// instead of falling back to the engine's default playouts.
+    #[test]
+    fn an_agent_left_without_a_limit_is_refused() {
+        let base = SearchParams { playouts: Some(500), time_ms: None, ..default_search_params() };
+        let parse = |text: &str| parse_agent(text, &base, Tuning::default(), false);
+        match parse("mcts:playouts=0,time=300") {
+            Ok(Player::Mcts { params, .. }) => assert_eq!((params.playouts, params.time_ms), (None, Some(300))),
+            other => panic!("{}", other.err().unwrap_or_default()),
+        }
+        for text in ["mcts:playouts=0", "mcts:playouts=0,time=0"] {
+            let e = parse(text).err().unwrap_or_default();
+            assert!(e.contains("lifts every limit of its searches"), "{text}: {e}");
+        }
+        // The tic-tac-toe agents' options take the same rule.
+        let tictactoe = |text: &str| super::super::two_player::tictactoe_agent_with_params(text, &base).err();
+        let e = tictactoe("mcts:playouts=0").unwrap_or_default();
+        assert!(e.contains("lifts every limit of its searches"), "{e}");
+        assert!(tictactoe("mcts:playouts=0,time=300").is_none());
+        assert_eq!(tictactoe("random:threads=2").as_deref(), Some("agent 'random' takes no options"));
     }
 
     /// A per-side playout or time limit takes 0 (no limit) beside its declared range, and a value

@@ -142,7 +142,7 @@ pub fn tictactoe_agent(text: &str, base: &SearchParams) -> Result<AgentMaker<Tic
 ///
 /// # Errors
 /// As [`tictactoe_agent`].
-fn tictactoe_agent_with_params(
+pub(crate) fn tictactoe_agent_with_params(
     text: &str,
     base: &SearchParams,
 ) -> Result<(AgentMaker<TicTacToe>, Option<SearchParams>), String> {
@@ -172,9 +172,11 @@ fn tictactoe_agent_with_params(
                 }
                 super::matches::set_search(&mut params, k, v).map_err(|e| format!("agent option {e}"))?;
             }
+            super::matches::check_some_limit(&params, text)?;
             let settings = params.clone();
             Ok((Box::new(move || Box::new(Mcts::<TicTacToe>::new(params.clone()).with_reuse(reuse))), Some(settings)))
         }
+        "random" => Err("agent 'random' takes no options".to_string()),
         other => Err(format!("'{other}' is not a tic-tac-toe agent (mcts[:key=value,...] or random)")),
     }
 }

@@ -153,6 +153,10 @@ fn per_side_settings_follow_the_flags_rules() {
     // Tic-tac-toe's match has its own default opponent, and a limit of 0 lifts that limit.
     let v = json(&["match", "tictactoe", "--black", "mcts:playouts=0,time=30,threads=1", "--games", "1", "--json"]);
     assert_eq!(v["agents"]["b"], "random");
+    // Lifting the only limit would leave the engine's default playouts: refused.
+    for game in ["gomoku", "tictactoe"] {
+        assert!(refused(&["match", game, "--black", "mcts:playouts=0"]).contains("lifts every limit of its searches"));
+    }
     // A per-side memory budget is checked against the machine like --memory.
     for game in ["gomoku", "tictactoe"] {
         assert!(refused(&["match", game, "--black", "mcts:memory=1000T"]).contains("memory: 1000T is more than"));

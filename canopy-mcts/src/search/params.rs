@@ -393,8 +393,10 @@ impl SearchParams {
     /// accepts): what [`crate::Search`] and [`crate::Session`] require of the parameters they are given.
     ///
     /// # Errors
-    /// [`ParamError::Invalid`] naming the first parameter out of range, its value and the range in words
-    /// (`threads: 0 is not a whole number from 1 to 1024`).
+    /// [`ParamError::Invalid`] naming the first parameter out of range as the command line and
+    /// [`Settings::set`] name it (`time` for [`SearchParams::time_ms`], `memory` for
+    /// [`SearchParams::memory_bytes`]), its value and the range in words (`threads: 0 is not a whole
+    /// number from 1 to 1024`).
     pub fn check(&self) -> Result<(), ParamError> {
         <Self as Settings>::check(self)
     }
