@@ -95,7 +95,7 @@ pub fn check_some_limit(params: &SearchParams, text: &str) -> Result<(), String>
 
 /// The declared search parameters a per-side setting of the two-player games may set (those their
 /// commands offer as flags).
-fn two_player_search_params() -> Vec<&'static str> {
+pub fn two_player_search_params() -> Vec<&'static str> {
     let skip = <super::search_args::ForGomoku as super::search_args::Profile>::SKIP;
     SearchParams::params().iter().map(|p| p.name).filter(|n| !skip.contains(n)).collect()
 }

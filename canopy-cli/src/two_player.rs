@@ -161,7 +161,7 @@ pub(crate) fn tictactoe_agent_with_params(
                 if seen.contains(&key) {
                     return Err(format!("agent option {} is given twice in '{text}'", k.trim()));
                 }
-                seen.push(key);
+                seen.push(key.clone());
                 if k.trim() == "reuse" {
                     reuse = match v.trim() {
                         "true" => true,
@@ -169,6 +169,13 @@ pub(crate) fn tictactoe_agent_with_params(
                         other => return Err(format!("agent option reuse: {other} is not true or false")),
                     };
                     continue;
+                }
+                if <SearchParams as canopy_mcts::param::Settings>::param(&key).is_none() {
+                    return Err(format!(
+                        "unknown mcts option '{}' in '{text}' (known: {}, reuse)",
+                        k.trim(),
+                        super::matches::two_player_search_params().join(", ")
+                    ));
                 }
                 super::matches::set_search(&mut params, k, v).map_err(|e| format!("agent option {e}"))?;
             }

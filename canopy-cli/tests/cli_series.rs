@@ -140,7 +140,7 @@ fn match_works_for_tictactoe_with_declared_settings() {
     assert_eq!(records[1]["first"], "B", "colours alternate");
     // The search never loses tic-tac-toe to random moves.
     assert_eq!(v["summary"]["b_wins"], 0, "{v}");
-    assert!(refused(&["match", "tictactoe", "--black", "mcts:explore=1"]).contains("unknown parameter 'explore'"));
+    assert!(refused(&["match", "tictactoe", "--black", "mcts:explore=1"]).contains("unknown mcts option 'explore'"));
     assert!(refused(&["match", "tictactoe", "--black", "mcts:threads=0"]).contains("threads: 0 is not a whole number"));
     assert_eq!(
         refused(&["match", "snake"]),
