@@ -411,6 +411,19 @@ fn cli_command() -> clap::Command {
                     cmd = cmd.mut_arg(&id, |a| a.help(help(budget)));
                 }
             }
+            if command == "gomocup" {
+                // The brain's limits cap the manager's, which it keeps to.
+                let time = params::id("time");
+                if let Some(declared) = canopy_mcts::SearchParams::param("time") {
+                    cmd = cmd.mut_arg(&time, |a| {
+                        a.help(format!(
+                            "Most wall time per move, milliseconds: the brain searches for the manager's time or \
+                             this, whichever is shorter (--playouts caps each search the same way) [{}]",
+                            declared.kind
+                        ))
+                    });
+                }
+            }
             let games: Vec<String> = cmd.get_subcommands().map(|g| g.get_name().to_string()).collect();
             for game in games {
                 cmd = cmd.mut_subcommand(&game, |g| match default_budget(&command, Some(&game)) {
@@ -563,6 +576,10 @@ mod tests {
         assert!(help(&["match", "gomoku"]).contains("with neither, 10000 playouts a search)"));
         assert!(help(&["analyze", "snake"]).contains("10000 playouts a search, or with --infinite until stopped)"));
         assert!(help(&["gomocup"]).contains("5000 ms a move when it sends none"));
+        let time =
+            cli.find_subcommand("gomocup").and_then(|g| g.get_arguments().find(|a| a.get_long() == Some("time")));
+        let time = time.and_then(|a| a.get_help()).map(|h| h.to_string()).unwrap_or_default();
+        assert!(time.contains("the manager's time or this, whichever is shorter"), "{time}");
         assert!(help(&["bench"]).contains("the default depends on the game"));
         // No command is left with the engine's generic figure.
         for cmd in cli.get_subcommands() {
