@@ -533,7 +533,8 @@ fn run() -> i32 {
         Ok(()) => 0,
         Err(e) => {
             if e.downcast_ref::<InputError>().is_some() {
-                eprintln!("error: {e}");
+                // As the errors found while parsing: the help of the command that refused the input.
+                eprintln!("error: {e} (see {} --help)", command_words());
                 2
             } else {
                 eprintln!("error: {e:#}");

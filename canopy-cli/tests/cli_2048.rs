@@ -55,7 +55,10 @@ fn terminal_board_reports_game_over() {
 #[test]
 fn an_empty_board_is_no_position() {
     let line = refused(&["analyze", "2048", "--board", "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"]);
-    assert_eq!(line, "error: bad board: the board has no tile: a 2048 position holds at least one");
+    assert_eq!(
+        line,
+        "error: bad board: the board has no tile: a 2048 position holds at least one (see canopy analyze 2048 --help)"
+    );
 }
 
 #[test]

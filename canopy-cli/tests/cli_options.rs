@@ -155,7 +155,7 @@ fn search_options_outside_their_ranges_are_refused_by_every_command() {
         let line = refused(&["match", "gomoku", "--black", &agent]);
         // A per-agent playout or time limit also takes 0 (no limit), and its message says so.
         let zero = if matches!(flag, "playouts" | "time") { ", or 0 to lift the limit" } else { "" };
-        assert_eq!(line, format!("error: --black: agent option {key}: {why}{zero}"));
+        assert_eq!(line, format!("error: --black: agent option {key}: {why}{zero} (see canopy match gomoku --help)"));
     }
     // Sweep's values are checked against the same ranges, before any game.
     for (param, values, why) in [
@@ -165,7 +165,7 @@ fn search_options_outside_their_ranges_are_refused_by_every_command() {
         ("threads", "1,2000", "2000 is not a whole number from 1 to 1024"),
     ] {
         let line = refused(&["sweep", "2048", "--param", param, "--values", values]);
-        assert_eq!(line, format!("error: --values: {param}: {why}"));
+        assert_eq!(line, format!("error: --values: {param}: {why} (see canopy sweep 2048 --help)"));
     }
     // The edges of the ranges are accepted, and -0 is 0.
     let v = common::json(&ttt(&[
@@ -226,7 +226,7 @@ fn a_missing_game_is_named_and_options_a_game_does_not_take_are_refused() {
     assert!(line.contains("[possible values: mcts, greedy, tailfollow, hamilton, random]"), "{line}");
     // A list that names an item twice is refused, not shortened.
     let line = refused(&["compare", "2048", "--agents", "greedy,greedy"]);
-    assert_eq!(line, "error: --agents: greedy is given twice");
+    assert_eq!(line, "error: --agents: greedy is given twice (see canopy compare 2048 --help)");
 }
 
 /// A comma-separated list with an empty element (two commas in a row, one at an end, or nothing at all)

@@ -217,7 +217,11 @@ fn a_sweep_refuses_a_fixed_value_of_the_parameter_it_varies() {
     ] {
         assert_eq!(
             refused(args),
-            format!("error: --param {param}: {flag} also sets it; give its values with --values alone"),
+            format!(
+                "error: --param {param}: {flag} also sets it; give its values with --values alone (see canopy {} {} \
+                 --help)",
+                args[0], args[1]
+            ),
             "{args:?}"
         );
     }
@@ -242,25 +246,29 @@ fn a_sweep_refuses_a_fixed_value_of_the_parameter_it_varies() {
         ),
         (&["sweep", "snake", "--param", "reuse", "--values", "true,yes"], "true and yes are the same value of reuse"),
     ] {
-        assert_eq!(refused(args), format!("error: --values: {same}"), "{args:?}");
+        let see = format!("(see canopy {} {} --help)", args[0], args[1]);
+        assert_eq!(refused(args), format!("error: --values: {same} {see}"), "{args:?}");
     }
     // A value out of range is named by the parameter as --param takes it.
     assert_eq!(
         refused(&["sweep", "2048", "--param", "expand-threshold", "--values", "1,zz"]),
-        "error: --values: expand-threshold: zz is not a whole number from 0 to 1000000"
+        "error: --values: expand-threshold: zz is not a whole number from 0 to 1000000 (see canopy sweep 2048 --help)"
     );
     // A parameter the agent does not use would play the same games for every value.
     assert_eq!(
         refused(&["sweep", "2048", "--param", "depth", "--values", "1,2"]),
-        "error: --param depth: mcts does not use it; every value would play the same games"
+        "error: --param depth: mcts does not use it; every value would play the same games (see canopy sweep 2048 \
+         --help)"
     );
     assert_eq!(
         refused(&["sweep", "2048", "--agent", "expectimax", "--param", "exploration", "--values", "1,2"]),
-        "error: --param exploration: expectimax does not use it; every value would play the same games"
+        "error: --param exploration: expectimax does not use it; every value would play the same games (see canopy \
+         sweep 2048 --help)"
     );
     assert_eq!(
         refused(&["sweep", "snake", "--agent", "greedy", "--param", "rollout-moves", "--values", "10,20"]),
-        "error: --param rollout-moves: greedy does not search; every value would play the same games"
+        "error: --param rollout-moves: greedy does not search; every value would play the same games (see canopy \
+         sweep snake --help)"
     );
     // A per-side setting lists only the settings the two-player games take.
     for game in ["tictactoe", "gomoku"] {
