@@ -72,19 +72,16 @@ pub fn set_search(params: &mut SearchParams, k: &str, v: &str) -> Result<(), Str
     Ok(())
 }
 
-/// Refuses an mcts agent description `text` whose per-side settings lift its last limit
-/// (`playouts=0,time=0`, or one of them where the command gave only that one): its searches would end
-/// at the engine's default playouts, which nobody asked for.
+/// Refuses an mcts agent description `text` whose per-side settings lifted the last limit of `base`,
+/// the command's parameters (`playouts=0,time=0`, or one of them where the command gave only that
+/// one), leaving `params` with neither: its searches would end at the engine's default playouts, which
+/// nobody asked for.
 ///
 /// # Errors
 /// A one-line message naming the agent description `text`.
-pub fn check_some_limit(params: &SearchParams, text: &str) -> Result<(), String> {
-    let lifted = text.split_once(':').is_some_and(|(_, opts)| {
-        opts.split(',')
-            .filter_map(|kv| kv.split_once('='))
-            .any(|(k, v)| matches!(k.trim().replace('-', "_").as_str(), "playouts" | "time") && v.trim() == "0")
-    });
-    if lifted && params.playouts.is_none() && params.time_ms.is_none() {
+pub fn check_some_limit(params: &SearchParams, base: &SearchParams, text: &str) -> Result<(), String> {
+    let limited = |p: &SearchParams| p.playouts.is_some() || p.time_ms.is_some();
+    if limited(base) && !limited(params) {
         return Err(format!(
             "'{text}' lifts every limit of its searches: keep a playout or time limit (e.g. \
              mcts:playouts=0,time=500)"
@@ -146,7 +143,7 @@ pub fn parse_agent(text: &str, base: &SearchParams, brain: Tuning, exploration_g
                 };
                 result.map_err(|e| format!("agent option {e}"))?;
             }
-            check_some_limit(&params, text)?;
+            check_some_limit(&params, base, text)?;
             let has = |name: &str| pairs.iter().any(|(k, _)| k.replace('-', "_") == name);
             if has("selection") && !has("exploration") && !exploration_given {
                 params.exploration = default_exploration(params.selection);

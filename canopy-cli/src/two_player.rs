@@ -179,7 +179,7 @@ pub(crate) fn tictactoe_agent_with_params(
                 }
                 super::matches::set_search(&mut params, k, v).map_err(|e| format!("agent option {e}"))?;
             }
-            super::matches::check_some_limit(&params, text)?;
+            super::matches::check_some_limit(&params, base, text)?;
             let settings = params.clone();
             Ok((Box::new(move || Box::new(Mcts::<TicTacToe>::new(params.clone()).with_reuse(reuse))), Some(settings)))
         }
