@@ -57,6 +57,46 @@ impl Whole {
     }
 }
 
+/// A square board's side as `--size` takes it: `N`, or `NxN` as the commands write a board's size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SquareSide {
+    /// The side.
+    pub side: usize,
+    /// The text given, for messages that name it.
+    pub text: String,
+}
+
+impl std::fmt::Display for SquareSide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl SquareSide {
+    /// Reads `text` as `N` or `NxN` (or `NXN`) with both sides equal and each a whole number in
+    /// `range`; `what` names the boards in messages (e.g. "gomoku boards").
+    ///
+    /// # Errors
+    /// One line naming the text as given, e.g. `9x11: the boards are square: give one side (e.g. 9)` or
+    /// `99x99 is not a side from 5 to 20 (gomoku boards): give N or NxN`.
+    pub fn parse(text: &str, range: Whole, what: &str) -> Result<SquareSide, String> {
+        let t = text.trim();
+        let bad = || format!("{t} is not a side from {} to {} ({what}): give N or NxN", range.min, range.max);
+        let side = |s: &str| range.parse(s).map_err(|_| bad());
+        let side = match t.split_once(['x', 'X']) {
+            Some((w, h)) => {
+                let (w, h) = (side(w)?, side(h)?);
+                if w != h {
+                    return Err(format!("{t}: the boards are square: give one side (e.g. {w})"));
+                }
+                w
+            }
+            None => side(t)?,
+        };
+        Ok(SquareSide { side: side as usize, text: t.to_string() })
+    }
+}
+
 /// The items of a comma-separated option, each once.
 ///
 /// # Errors

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::common::{self, Whole};
+use super::common::{self, SquareSide, Whole};
 use super::params::SettingsFlags;
 use super::search_args::{ForGomoku, SearchFlags};
 use super::{args, input_error};
@@ -67,8 +67,8 @@ pub struct PositionArgs {
     /// 0-based), separated by spaces or ';', e.g. "7,7 8,8 7,8".
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
-    /// Board side, 5..=20.
-    #[arg(long, default_value_t = 15, allow_negative_numbers = true, value_parser = |t: &str| BOARD_SIDE.parse(t).map(|s| s as usize))]
+    /// Board side, N or NxN (the board is square), 5..=20.
+    #[arg(long, value_name = "N", default_value_t = 15, allow_negative_numbers = true, value_parser = |t: &str| SquareSide::parse(t, BOARD_SIDE, "gomoku boards").map(|s| s.side))]
     pub size: usize,
     /// The rule: which lines win and, under renju, which moves Black may not play.
     #[arg(long, value_enum, default_value_t = RuleArg::Freestyle)]

@@ -26,14 +26,25 @@ fn negative_numbers_are_refused_with_what_the_option_takes() {
         ),
         (
             vec!["analyze", "gomoku", "--moves", "7,7", "--size", "-9"],
-            "error: --size: -9 is not a whole number from 5 to 20",
+            "error: --size: -9 is not a side from 5 to 20 (gomoku boards): give N or NxN",
         ),
         (vec!["play", "snake", "--delay", "-5"], "error: --delay: -5 is not a whole number from 0 to 10000"),
         (
             vec!["play", "snake", "--size", "99x99"],
             "error: --size: 99x99 is not WxH or N with each side from 2 to 32 (e.g. 8x10 or 8)",
         ),
-        (vec!["bench", "--game", "gomoku", "--size", "3"], "error: --size: 3 is not a whole number from 5 to 20"),
+        (
+            vec!["bench", "--game", "gomoku", "--size", "3"],
+            "error: --size: 3 is not a side from 5 to 20 (gomoku's bench boards)",
+        ),
+        (
+            vec!["bench", "--game", "gomoku", "--size", "99x99"],
+            "error: --size: 99x99 is not a side from 5 to 20 (gomoku's bench boards)",
+        ),
+        (
+            vec!["analyze", "gomoku", "--moves", "4,4", "--size", "9x10"],
+            "error: --size: 9x10: the boards are square: give one side (e.g. 9)",
+        ),
         (vec!["bench", "--threads", "-1,2"], "error: --threads: -1 is not a whole number from 1 to 1024"),
         (vec!["bench", "--repeat", "-2"], "error: --repeat: -2 is not a whole number from 1 to 100"),
         (
@@ -44,6 +55,15 @@ fn negative_numbers_are_refused_with_what_the_option_takes() {
     for (args, want) in cases {
         let line = refused(&args);
         assert!(line.starts_with(want), "{args:?}: {line}");
+    }
+}
+
+#[test]
+fn a_gomoku_size_is_read_as_n_or_nxn() {
+    // `analyze` writes a board's size as NxN; the same text is read back, as `bench --size` reads it.
+    for size in ["9", "9x9", "9X9"] {
+        let out = common::json(&["analyze", "gomoku", "--moves", "4,4", "--size", size, "--playouts", "50", "--json"]);
+        assert_eq!(out["size"], 9, "--size {size}: {out}");
     }
 }
 

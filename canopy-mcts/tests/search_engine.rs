@@ -31,6 +31,16 @@ fn a_search_refuses_parameters_out_of_range() {
 }
 
 #[test]
+fn try_new_returns_the_parameters_error_instead_of_panicking() {
+    let bad = SearchParams { playouts: Some(0), ..SearchParams::default() };
+    let e = Search::try_new(&TicTacToe, bad).err().expect("a playout limit of 0 is refused");
+    assert_eq!(e.to_string(), "playouts: 0 is not a whole number from 1 to 1000000000000");
+    let good = SearchParams { playouts: Some(50), threads: 1, ..SearchParams::default() };
+    let r = Search::try_new(&TicTacToe, good).expect("parameters in range").run(&TicTacToeState::default());
+    assert_eq!(r.playouts, 50);
+}
+
+#[test]
 fn root_visits_equal_playouts_with_threads() {
     // (1, true): one worker on the several-worker paths (`shared_paths`, a measuring aid) keeps the same
     // accounting.

@@ -421,3 +421,16 @@ fn set_params_refuses_parameters_out_of_range_and_keeps_the_ones_it_had() {
     assert_eq!(session.params().exploration, 1.0);
     assert_eq!(session.root_visits(), 200);
 }
+
+#[test]
+fn the_try_constructors_and_setter_return_the_parameters_error() {
+    let bad = SearchParams { threads: 0, ..one_thread() };
+    let e = Session::try_new(TicTacToe, TicTacToeState::default(), bad.clone()).err().expect("0 threads is refused");
+    assert_eq!(e.to_string(), "threads: 0 is not a whole number from 1 to 1024");
+    let mut session = Session::try_new(TicTacToe, TicTacToeState::default(), one_thread()).expect("in range");
+    session.search(Limits::playouts(100));
+    assert_eq!(session.try_set_params(bad).unwrap_err().to_string(), e.to_string());
+    assert_eq!((session.params().threads, session.root_visits()), (1, 100));
+    session.try_set_params(SearchParams { seed: 7, ..one_thread() }).expect("in range");
+    assert_eq!((session.params().seed, session.root_visits()), (7, 100));
+}

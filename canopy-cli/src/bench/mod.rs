@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use clap::{ArgMatches, Command};
 
-use super::common::{self, comma_list, parse_memory, Whole};
+use super::common::{self, comma_list, parse_memory, SquareSide, Whole};
 use super::{input_error, params};
 use canopy_mcts::games::fixtures::{self, Fixture, SNAKE_MIN_SIDE};
 use canopy_mcts::games::g2048::{G2048Policy, G2048};
@@ -62,7 +62,7 @@ pub struct BenchArgs {
     /// Board side, N or NxN (the positions are square boards): gomoku 5..=20 (default 15), snake 6..=32
     /// (default 10).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_side)]
-    pub size: Option<usize>,
+    pub size: Option<SquareSide>,
     /// Synthetic tree: moves per position, 2..=64 (default 8).
     #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| BRANCHING.parse_u32(t))]
     pub branching: Option<u32>,
@@ -212,8 +212,8 @@ pub enum RolloutArg {
 
 /// Reads `--size`: a side `N`, or `NxN` as `play` and `analyze` write a board's size; the bench positions
 /// are square boards, so the two sides must be equal.
-fn parse_side(text: &str) -> Result<usize, String> {
-    match text.split_once(['x', 'X']) {
+fn parse_side(text: &str) -> Result<SquareSide, String> {
+    let side = match text.split_once(['x', 'X']) {
         Some((w, h)) => {
             let side = |t: &str| {
                 SIDE.parse(t.trim()).map_err(|_| {
@@ -227,15 +227,16 @@ fn parse_side(text: &str) -> Result<usize, String> {
             if w != h {
                 return Err(format!("{text}: the bench positions are square boards: give one side (e.g. {w})"));
             }
-            Ok(w as usize)
+            w
         }
-        None => SIDE.parse(text).map(|s| s as usize).map_err(|_| {
+        None => SIDE.parse(text).map_err(|_| {
             format!(
                 "{text} is not a board side: give N or NxN (gomoku {GOMOKU_MIN} to {GOMOKU_MAX}, snake {SNAKE_MIN_SIDE} to \
                  {SNAKE_MAX})"
             )
-        }),
-    }
+        })?,
+    };
+    Ok(SquareSide { side: side as usize, text: text.trim().to_string() })
 }
 
 /// A sorted list of distinct thread counts (`--threads 1,2,4`; a count given twice is refused).
@@ -551,22 +552,22 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             }
         }
     }
-    let size = match (args.game, args.size) {
+    let size = match (args.game, args.size.as_ref().map(|s| (s.side, s))) {
         (BenchGame::G2048 | BenchGame::Tictactoe | BenchGame::Synthetic, Some(_)) => {
             return Err(input_error("--size applies to --game gomoku and --game snake only"))
         }
-        (BenchGame::Gomoku, Some(s)) if !(GOMOKU_MIN..=GOMOKU_MAX).contains(&s) => {
+        (BenchGame::Gomoku, Some((side, s))) if !(GOMOKU_MIN..=GOMOKU_MAX).contains(&side) => {
             return Err(input_error(format!(
-                "--size: {s} is not a whole number from {GOMOKU_MIN} to {GOMOKU_MAX} (gomoku's bench boards)"
+                "--size: {s} is not a side from {GOMOKU_MIN} to {GOMOKU_MAX} (gomoku's bench boards)"
             )))
         }
-        (BenchGame::Snake, Some(s)) if !(SNAKE_MIN_SIDE..=SNAKE_MAX).contains(&s) => {
+        (BenchGame::Snake, Some((side, s))) if !(SNAKE_MIN_SIDE..=SNAKE_MAX).contains(&side) => {
             return Err(input_error(format!(
-                "--size: {s} is not a whole number from {SNAKE_MIN_SIDE} to {SNAKE_MAX} (snake's bench boards)"
+                "--size: {s} is not a side from {SNAKE_MIN_SIDE} to {SNAKE_MAX} (snake's bench boards)"
             )))
         }
-        (BenchGame::Gomoku, s) => Some(s.unwrap_or(15)),
-        (BenchGame::Snake, s) => Some(s.unwrap_or(10)),
+        (BenchGame::Gomoku, s) => Some(s.map_or(15, |(side, _)| side)),
+        (BenchGame::Snake, s) => Some(s.map_or(10, |(side, _)| side)),
         (_, None) => None,
     };
     let default_playouts = match (args.game, size) {

@@ -41,6 +41,7 @@ use tree::Tree;
 use tt::TranspositionTable;
 
 use crate::game::{Game, Returns, Turn};
+use crate::param::ParamError;
 use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use readout::{audit_tree, best_action, progress_of, root_actions, root_for_mover, RootCount};
@@ -137,6 +138,14 @@ impl<'g, G: Game> Search<'g, G> {
     pub fn new(game: &'g G, params: SearchParams) -> Self {
         Search::with_policy(game, &UniformPolicy, params)
     }
+
+    /// [`Search::new`] that returns the parameters' error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ParamError::Invalid`] when `params` is outside its documented ranges ([`SearchParams::check`]).
+    pub fn try_new(game: &'g G, params: SearchParams) -> Result<Self, ParamError> {
+        Search::try_with_policy(game, &UniformPolicy, params)
+    }
 }
 
 impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
@@ -148,10 +157,18 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
     /// [`SearchParams::check`]'s error, which a caller that takes parameters from its users can check
     /// first.
     pub fn with_policy(game: &'g G, policy: &'g P, params: SearchParams) -> Self {
-        if let Err(e) = params.check() {
-            panic!("invalid search parameters: {e}");
-        }
-        Self::with_checked_params(game, policy, params)
+        Self::try_with_policy(game, policy, params).unwrap_or_else(|e| panic!("invalid search parameters: {e}"))
+    }
+
+    /// [`Search::with_policy`] that returns the parameters' error instead of panicking: for a caller that
+    /// takes parameters from its users.
+    ///
+    /// # Errors
+    /// [`ParamError::Invalid`] naming the first parameter outside the range its field documents
+    /// ([`SearchParams::check`]).
+    pub fn try_with_policy(game: &'g G, policy: &'g P, params: SearchParams) -> Result<Self, ParamError> {
+        params.check()?;
+        Ok(Self::with_checked_params(game, policy, params))
     }
 
     /// [`Search::with_policy`] for parameters checked already but for their limits: a [`Session`]'s

@@ -30,6 +30,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use crate::game::{Game, Turn};
+use crate::param::ParamError;
 use crate::policy::{Coverage, Policy, UniformPolicy};
 use crate::search::node::Step;
 use crate::search::params::Statistics;
@@ -220,6 +221,14 @@ impl<G: Game> Session<G> {
     pub fn new(game: G, state: G::State, params: SearchParams) -> Self {
         Session::with_policy(game, UniformPolicy, state, params)
     }
+
+    /// [`Session::new`] that returns the parameters' error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ParamError::Invalid`] when `params` is outside its documented ranges ([`SearchParams::check`]).
+    pub fn try_new(game: G, state: G::State, params: SearchParams) -> Result<Self, ParamError> {
+        Session::try_with_policy(game, UniformPolicy, state, params)
+    }
 }
 
 impl<G: Game, P: Policy<G>> Session<G, P> {
@@ -228,11 +237,19 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// # Panics
     /// When `params` is outside its documented ranges: the message is [`SearchParams::check`]'s error.
     pub fn with_policy(game: G, policy: P, state: G::State, params: SearchParams) -> Self {
-        if let Err(e) = params.check() {
-            panic!("invalid search parameters: {e}");
-        }
+        Self::try_with_policy(game, policy, state, params).unwrap_or_else(|e| panic!("invalid search parameters: {e}"))
+    }
+
+    /// [`Session::with_policy`] that returns the parameters' error instead of panicking: for a caller
+    /// that takes parameters from its users.
+    ///
+    /// # Errors
+    /// [`ParamError::Invalid`] naming the first parameter outside the range its field documents
+    /// ([`SearchParams::check`]).
+    pub fn try_with_policy(game: G, policy: P, state: G::State, params: SearchParams) -> Result<Self, ParamError> {
+        params.check()?;
         let tree = Tree::new(&game, &state, &table_params(&params, Limits::playouts(0)));
-        Session { game, policy, params, state, tree, root_moves: None }
+        Ok(Session { game, policy, params, state, tree, root_moves: None })
     }
 
     /// The position the tree's root stands for.
@@ -258,14 +275,22 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// When `params` is outside its documented ranges: the message is [`SearchParams::check`]'s error
     /// (the session is unchanged).
     pub fn set_params(&mut self, params: SearchParams) {
-        if let Err(e) = params.check() {
-            panic!("invalid search parameters: {e}");
-        }
+        self.try_set_params(params).unwrap_or_else(|e| panic!("invalid search parameters: {e}"));
+    }
+
+    /// [`Session::set_params`] that returns the parameters' error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ParamError::Invalid`] when `params` is outside its documented ranges ([`SearchParams::check`]);
+    /// the session is then unchanged.
+    pub fn try_set_params(&mut self, params: SearchParams) -> Result<(), ParamError> {
+        params.check()?;
         let fresh = params.statistics != self.params.statistics;
         self.params = params;
         if fresh {
             self.discard_tree();
         }
+        Ok(())
     }
 
     /// Restricts the root of the searches to `moves` until the next [`Session::advance`], as
