@@ -73,16 +73,20 @@ impl std::fmt::Display for SquareSide {
 }
 
 impl SquareSide {
-    /// Reads `text` as `N` or `NxN` (or `NXN`) with both sides equal and each a whole number in
-    /// `range`; `what` names the boards in messages (e.g. "gomoku boards").
+    /// Reads `text` as `N` or `NxN` (or `NXN`) with both sides equal, each a whole number; the caller
+    /// checks the side against its game's range ([`SquareSide::check`]; [`SquareSide::parse`] does
+    /// both).
     ///
     /// # Errors
-    /// One line naming the text as given, e.g. `9x11: the boards are square: give one side (e.g. 9)` or
-    /// `99x99 is not a side from 5 to 20 (gomoku boards): give N or NxN`.
-    pub fn parse(text: &str, range: Whole, what: &str) -> Result<SquareSide, String> {
+    /// One line naming the text as given: `an empty value is not a board side: give N or NxN`, `abc is
+    /// not a board side: give N or NxN`, `9x11: the boards are square: give one side (e.g. 9)`.
+    pub fn read(text: &str) -> Result<SquareSide, String> {
         let t = text.trim();
-        let bad = || format!("{t} is not a side from {} to {} ({what}): give N or NxN", range.min, range.max);
-        let side = |s: &str| range.parse(s).map_err(|_| bad());
+        let bad = || {
+            let what = if t.is_empty() { "an empty value".to_string() } else { t.to_string() };
+            format!("{what} is not a board side: give N or NxN")
+        };
+        let side = |s: &str| s.trim().parse::<u64>().map_err(|_| bad());
         let side = match t.split_once(['x', 'X']) {
             Some((w, h)) => {
                 let (w, h) = (side(w)?, side(h)?);
@@ -93,7 +97,31 @@ impl SquareSide {
             }
             None => side(t)?,
         };
-        Ok(SquareSide { side: side as usize, text: t.to_string() })
+        Ok(SquareSide { side: usize::try_from(side).unwrap_or(usize::MAX), text: t.to_string() })
+    }
+
+    /// [`SquareSide::read`], then the side checked against `range`; `what` names the boards in the
+    /// message (e.g. "gomoku boards").
+    ///
+    /// # Errors
+    /// As [`SquareSide::read`], and `99x99 is not a side from 5 to 20 (gomoku boards)` for a side out of
+    /// range.
+    pub fn parse(text: &str, range: Whole, what: &str) -> Result<SquareSide, String> {
+        let s = SquareSide::read(text)?;
+        s.check(range, what)?;
+        Ok(s)
+    }
+
+    /// Checks the side against `range`; `what` names the boards in the message.
+    ///
+    /// # Errors
+    /// `99x99 is not a side from 5 to 20 (gomoku boards)` for a side out of range.
+    pub fn check(&self, range: Whole, what: &str) -> Result<(), String> {
+        if (range.min..=range.max).contains(&(self.side as u64)) {
+            Ok(())
+        } else {
+            Err(format!("{} is not a side from {} to {} ({what})", self.text, range.min, range.max))
+        }
     }
 }
 

@@ -204,8 +204,11 @@ fn run_rows<G: Game>(
             );
         }
         println!(
-            "against {} ({} games per row, colours alternating, seed {}; score = (wins + draws/2) / games)",
-            layout.opponent, layout.games, layout.seed
+            "against {} ({} game{} per row, colours alternating, seed {}; score = (wins + draws/2) / games)",
+            layout.opponent,
+            layout.games,
+            if layout.games == 1 { "" } else { "s" },
+            layout.seed
         );
     }
     Ok(())

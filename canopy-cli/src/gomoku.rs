@@ -10,7 +10,8 @@ use super::search_args::{ForGomoku, SearchFlags};
 use super::{args, input_error};
 use canopy_mcts::games::gomoku::protocol::{self, BrainConfig};
 use canopy_mcts::games::gomoku::{
-    forced_move, Cell, Gomoku, GomokuState, How, Plan, Rule, Tuning, BLACK, MAX_SIZE, MIN_SIZE, REFUTATION, WHITE,
+    forced_move, Cell, Gomoku, GomokuState, How, Plan, PositionError, Rule, Tuning, BLACK, MAX_SIZE, MIN_SIZE,
+    REFUTATION, WHITE,
 };
 use canopy_mcts::search::{ActionStats, Proof};
 
@@ -93,9 +94,18 @@ impl PositionArgs {
         match (&self.moves, board) {
             (Some(_), Some(_)) => Err(input_error("give either --moves or --board, not both")),
             (Some(moves), None) => game.from_moves(moves).map_err(|e| input_error(format!("--moves: {e}"))),
-            (None, Some(board)) => {
-                game.parse_board(&board.replace('/', "\n")).map_err(|e| input_error(format!("--board: {e}")))
-            }
+            (None, Some(board)) => game.parse_board(&board.replace('/', "\n")).map_err(|e| {
+                let hint = match e {
+                    // The diagram's own side is the likeliest intent: say how to give it.
+                    PositionError::Rows { rows: n, .. } | PositionError::RowLength { cells: n, .. }
+                        if n != game.size() =>
+                    {
+                        format!(" (for a {n}x{n} board give --size {n})")
+                    }
+                    _ => String::new(),
+                };
+                input_error(format!("--board: {e}{hint}"))
+            }),
             (None, None) if empty_ok => Ok(game.new_game()),
             (None, None) => Err(input_error("gomoku needs a position: --moves \"7,7 8,8 ...\" or --board")),
         }
@@ -225,7 +235,14 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
         return Ok(());
     }
     print!("{}", state.diagram(played));
-    println!("{}x{} {}, {} stones", game.size(), game.size(), game.rule().name(), state.stone_count());
+    let stones = state.stone_count();
+    println!(
+        "{}x{} {}, {stones} stone{}",
+        game.size(),
+        game.size(),
+        game.rule().name(),
+        if stones == 1 { "" } else { "s" }
+    );
     if state.is_terminal() {
         match (state.winner(), game.lost_by_foul(&state)) {
             (Some(w), Some((c, foul))) => {

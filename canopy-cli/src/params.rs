@@ -39,6 +39,8 @@ pub fn add_flags<T: Settings>(
                     _ if !state_defaults => String::new(),
                     (_, Value::Unset) => String::new(),
                     (Kind::Bytes { .. }, Value::Int(n)) => format!(", default {}", byte_text(n)),
+                    // The engine's default is the machine's logical cores: say so beside the number.
+                    (_, v) if p.name == "threads" => format!(", default {v}: the logical cores"),
                     (_, v) => format!(", default {v}"),
                 };
                 let range = match p.kind {

@@ -26,7 +26,7 @@ fn negative_numbers_are_refused_with_what_the_option_takes() {
         ),
         (
             vec!["analyze", "gomoku", "--moves", "7,7", "--size", "-9"],
-            "error: --size: -9 is not a side from 5 to 20 (gomoku boards): give N or NxN",
+            "error: --size: -9 is not a board side: give N or NxN",
         ),
         (vec!["play", "snake", "--delay", "-5"], "error: --delay: -5 is not a whole number from 0 to 10000"),
         (
@@ -44,6 +44,18 @@ fn negative_numbers_are_refused_with_what_the_option_takes() {
         (
             vec!["analyze", "gomoku", "--moves", "4,4", "--size", "9x10"],
             "error: --size: 9x10: the boards are square: give one side (e.g. 9)",
+        ),
+        (
+            vec!["analyze", "gomoku", "--moves", "4,4", "--size", "30x30"],
+            "error: --size: 30x30 is not a side from 5 to 20 (gomoku boards)",
+        ),
+        (
+            vec!["bench", "--game", "gomoku", "--size", ""],
+            "error: --size: an empty value is not a board side: give N or NxN",
+        ),
+        (
+            vec!["analyze", "gomoku", "--board", "x..../...../...../...../....."],
+            "error: --board: diagram row 0 has 5 cells, expected 15 (for a 5x5 board give --size 5)",
         ),
         (vec!["bench", "--threads", "-1,2"], "error: --threads: -1 is not a whole number from 1 to 1024"),
         (vec!["bench", "--repeat", "-2"], "error: --repeat: -2 is not a whole number from 1 to 100"),

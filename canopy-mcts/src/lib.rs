@@ -132,6 +132,7 @@ pub(crate) mod sync;
 
 pub use game::{win_draw_loss_returns, Game, NoOutcome, Returns, Turn};
 pub use memory::keep_freed_memory;
+pub use param::ParamError;
 pub use policy::{Coverage, Policy, UniformPolicy};
 pub use rng::Rng;
 pub use search::{

@@ -433,4 +433,8 @@ fn the_try_constructors_and_setter_return_the_parameters_error() {
     assert_eq!((session.params().threads, session.root_visits()), (1, 100));
     session.try_set_params(SearchParams { seed: 7, ..one_thread() }).expect("in range");
     assert_eq!((session.params().seed, session.root_visits()), (7, 100));
+    // A session's limits are not used (each search takes its own), so they are not checked.
+    let unused = SearchParams { playouts: Some(0), time_ms: Some(0), ..one_thread() };
+    session.try_set_params(unused.clone()).expect("the limits are not checked");
+    Session::try_new(TicTacToe, TicTacToeState::default(), unused).expect("the limits are not checked");
 }

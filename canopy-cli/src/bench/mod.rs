@@ -46,8 +46,10 @@ use output::{plot_svg, print_report};
 
 /// Runs per position and thread count (`--repeat`).
 const REPEAT: Whole = Whole { min: 1, max: 100 };
-/// Board sides `--size` reads; each game then checks its own range.
-const SIDE: Whole = Whole { min: 0, max: 1024 };
+/// Gomoku's bench boards (`--size`).
+const GOMOKU_SIDE: Whole = Whole { min: GOMOKU_MIN as u64, max: GOMOKU_MAX as u64 };
+/// Snake's bench boards (`--size`).
+const SNAKE_SIDE: Whole = Whole { min: SNAKE_MIN_SIDE as u64, max: SNAKE_MAX as u64 };
 /// `--branching` of the synthetic tree.
 const BRANCHING: Whole = Whole { min: SYNTHETIC_BRANCHING.0 as u64, max: SYNTHETIC_BRANCHING.1 as u64 };
 /// `--depth` of the synthetic tree.
@@ -61,7 +63,7 @@ pub struct BenchArgs {
     pub game: BenchGame,
     /// Board side, N or NxN (the positions are square boards): gomoku 5..=20 (default 15), snake 6..=32
     /// (default 10).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_side)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = SquareSide::read)]
     pub size: Option<SquareSide>,
     /// Synthetic tree: moves per position, 2..=64 (default 8).
     #[arg(long, allow_negative_numbers = true, value_parser = |t: &str| BRANCHING.parse_u32(t))]
@@ -208,35 +210,6 @@ pub enum RolloutArg {
     /// outcomes in rollouts); gomoku: `GomokuPolicy`'s candidates with uniformly random empty cells
     /// anywhere on the board until a five.
     Uniform,
-}
-
-/// Reads `--size`: a side `N`, or `NxN` as `play` and `analyze` write a board's size; the bench positions
-/// are square boards, so the two sides must be equal.
-fn parse_side(text: &str) -> Result<SquareSide, String> {
-    let side = match text.split_once(['x', 'X']) {
-        Some((w, h)) => {
-            let side = |t: &str| {
-                SIDE.parse(t.trim()).map_err(|_| {
-                    format!(
-                        "{text} is not a board side: give N or NxN (gomoku {GOMOKU_MIN} to {GOMOKU_MAX}, snake \
-                         {SNAKE_MIN_SIDE} to {SNAKE_MAX})"
-                    )
-                })
-            };
-            let (w, h) = (side(w)?, side(h)?);
-            if w != h {
-                return Err(format!("{text}: the bench positions are square boards: give one side (e.g. {w})"));
-            }
-            w
-        }
-        None => SIDE.parse(text).map_err(|_| {
-            format!(
-                "{text} is not a board side: give N or NxN (gomoku {GOMOKU_MIN} to {GOMOKU_MAX}, snake {SNAKE_MIN_SIDE} to \
-                 {SNAKE_MAX})"
-            )
-        })?,
-    };
-    Ok(SquareSide { side: side as usize, text: text.trim().to_string() })
 }
 
 /// A sorted list of distinct thread counts (`--threads 1,2,4`; a count given twice is refused).
@@ -552,22 +525,19 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             }
         }
     }
-    let size = match (args.game, args.size.as_ref().map(|s| (s.side, s))) {
+    // The side as given, checked against the game's bench boards.
+    let side = |range: Whole, what: &str, default: usize| -> anyhow::Result<usize> {
+        match &args.size {
+            Some(s) => s.check(range, what).map(|()| s.side).map_err(|e| input_error(format!("--size: {e}"))),
+            None => Ok(default),
+        }
+    };
+    let size = match (args.game, &args.size) {
         (BenchGame::G2048 | BenchGame::Tictactoe | BenchGame::Synthetic, Some(_)) => {
             return Err(input_error("--size applies to --game gomoku and --game snake only"))
         }
-        (BenchGame::Gomoku, Some((side, s))) if !(GOMOKU_MIN..=GOMOKU_MAX).contains(&side) => {
-            return Err(input_error(format!(
-                "--size: {s} is not a side from {GOMOKU_MIN} to {GOMOKU_MAX} (gomoku's bench boards)"
-            )))
-        }
-        (BenchGame::Snake, Some((side, s))) if !(SNAKE_MIN_SIDE..=SNAKE_MAX).contains(&side) => {
-            return Err(input_error(format!(
-                "--size: {s} is not a side from {SNAKE_MIN_SIDE} to {SNAKE_MAX} (snake's bench boards)"
-            )))
-        }
-        (BenchGame::Gomoku, s) => Some(s.map_or(15, |(side, _)| side)),
-        (BenchGame::Snake, s) => Some(s.map_or(10, |(side, _)| side)),
+        (BenchGame::Gomoku, _) => Some(side(GOMOKU_SIDE, "gomoku's bench boards", 15)?),
+        (BenchGame::Snake, _) => Some(side(SNAKE_SIDE, "snake's bench boards", 10)?),
         (_, None) => None,
     };
     let default_playouts = match (args.game, size) {

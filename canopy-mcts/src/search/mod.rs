@@ -134,7 +134,8 @@ impl<'g, G: Game> Search<'g, G> {
     /// expanded, rollouts play uniformly random moves.
     ///
     /// # Panics
-    /// When `params` is outside its documented ranges ([`Search::with_policy`]).
+    /// When `params` is outside its documented ranges ([`Search::with_policy`]; [`Search::try_new`]
+    /// returns the error instead).
     pub fn new(game: &'g G, params: SearchParams) -> Self {
         Search::with_policy(game, &UniformPolicy, params)
     }
@@ -154,8 +155,8 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
     /// # Panics
     /// When a parameter is outside the range its field documents (no threads, a playout or time limit
     /// of 0, an exploration constant that is not a finite number from 0 to 100, ...): the message is
-    /// [`SearchParams::check`]'s error, which a caller that takes parameters from its users can check
-    /// first.
+    /// [`SearchParams::check`]'s error, which [`Search::try_with_policy`] returns instead, for a caller
+    /// that takes parameters from its users.
     pub fn with_policy(game: &'g G, policy: &'g P, params: SearchParams) -> Self {
         Self::try_with_policy(game, policy, params).unwrap_or_else(|e| panic!("invalid search parameters: {e}"))
     }

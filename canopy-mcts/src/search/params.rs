@@ -267,7 +267,7 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
     },
     Param {
         name: "threads",
-        help: "Worker threads, by default one per logical core",
+        help: "Worker threads",
         kind: Kind::Int { min: 1, max: MAX_THREADS },
         store: Store::Int(|p, v| p.threads = v as usize),
         get: |p| Value::Int(p.threads as u64),

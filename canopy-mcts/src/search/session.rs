@@ -212,12 +212,19 @@ impl<G: Game, P: Policy<G>> Follower<G, P> {
     }
 }
 
+/// [`SearchParams::check`] of a session's parameters, whose playout and time limits are not used (each
+/// search takes its own [`Limits`]) and so not checked.
+fn check_unlimited(params: &SearchParams) -> Result<(), ParamError> {
+    SearchParams { playouts: None, time_ms: None, ..params.clone() }.check()
+}
+
 impl<G: Game> Session<G> {
     /// A session on `state` of `game`, with `params` for every search (their playout and time limits
     /// are not used: each search takes its own [`Limits`]) and the plain-MCTS [`UniformPolicy`].
     ///
     /// # Panics
-    /// When `params` is outside its documented ranges ([`SearchParams::check`]).
+    /// When `params` is outside its documented ranges ([`SearchParams::check`], the limits aside);
+    /// [`Session::try_new`] returns the error instead.
     pub fn new(game: G, state: G::State, params: SearchParams) -> Self {
         Session::with_policy(game, UniformPolicy, state, params)
     }
@@ -235,7 +242,9 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// A session on `state` of `game` searched with `policy`'s candidates, priors and rollouts.
     ///
     /// # Panics
-    /// When `params` is outside its documented ranges: the message is [`SearchParams::check`]'s error.
+    /// When `params` is outside its documented ranges, its playout and time limits aside (they are not
+    /// used): the message is [`SearchParams::check`]'s error, which [`Session::try_with_policy`] returns
+    /// instead.
     pub fn with_policy(game: G, policy: P, state: G::State, params: SearchParams) -> Self {
         Self::try_with_policy(game, policy, state, params).unwrap_or_else(|e| panic!("invalid search parameters: {e}"))
     }
@@ -245,9 +254,9 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     ///
     /// # Errors
     /// [`ParamError::Invalid`] naming the first parameter outside the range its field documents
-    /// ([`SearchParams::check`]).
+    /// ([`SearchParams::check`]), the playout and time limits aside: they are not used.
     pub fn try_with_policy(game: G, policy: P, state: G::State, params: SearchParams) -> Result<Self, ParamError> {
-        params.check()?;
+        check_unlimited(&params)?;
         let tree = Tree::new(&game, &state, &table_params(&params, Limits::playouts(0)));
         Ok(Session { game, policy, params, state, tree, root_moves: None })
     }
@@ -272,8 +281,9 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// starts a fresh tree: the kept one holds its means where the old setting put them.
     ///
     /// # Panics
-    /// When `params` is outside its documented ranges: the message is [`SearchParams::check`]'s error
-    /// (the session is unchanged).
+    /// When `params` is outside its documented ranges, the limits aside: the message is
+    /// [`SearchParams::check`]'s error (the session is unchanged), which [`Session::try_set_params`]
+    /// returns instead.
     pub fn set_params(&mut self, params: SearchParams) {
         self.try_set_params(params).unwrap_or_else(|e| panic!("invalid search parameters: {e}"));
     }
@@ -281,10 +291,10 @@ impl<G: Game, P: Policy<G>> Session<G, P> {
     /// [`Session::set_params`] that returns the parameters' error instead of panicking.
     ///
     /// # Errors
-    /// [`ParamError::Invalid`] when `params` is outside its documented ranges ([`SearchParams::check`]);
-    /// the session is then unchanged.
+    /// [`ParamError::Invalid`] when `params` is outside its documented ranges ([`SearchParams::check`],
+    /// the limits aside); the session is then unchanged.
     pub fn try_set_params(&mut self, params: SearchParams) -> Result<(), ParamError> {
-        params.check()?;
+        check_unlimited(&params)?;
         let fresh = params.statistics != self.params.statistics;
         self.params = params;
         if fresh {

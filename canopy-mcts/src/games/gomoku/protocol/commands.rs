@@ -87,9 +87,8 @@ impl<W: Write> Brain<'_, W> {
             "INFO" => self.info(rest),
             "ABOUT" => {
                 let about = format!(
-                    "name=\"canopy\", version=\"{}\", author=\"the canopy authors\", country=\"-\", www=\"{}\"",
-                    env!("CARGO_PKG_VERSION"),
-                    "https://crates.io/crates/canopy-mcts"
+                    "name=\"canopy\", version=\"{}\", author=\"the canopy authors\", country=\"-\"",
+                    env!("CARGO_PKG_VERSION")
                 );
                 self.say(&about)?;
                 Ok(Flow::Continue)
