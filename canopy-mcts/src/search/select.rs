@@ -3,7 +3,7 @@
 
 use std::collections::hash_map::Entry;
 
-use crate::game::{Game, Turn};
+use crate::game::{Game, Returns, Turn};
 use crate::policy::Policy;
 use crate::rng::{self, Rng};
 use crate::search::node::{count_f64, Edge, Node, NodeKind, Proof};
@@ -35,9 +35,14 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 (index, node.player() as u8)
             }
             _ => {
-                let mover = match self.shared.game.to_move(&self.state) {
-                    Turn::Player(p) => p,
-                    _ => node.player(),
+                // With returns for one player the mover is player 0 whatever the position (no turn to read).
+                let mover = if <G::Returns as Returns>::PLAYERS == 1 {
+                    0
+                } else {
+                    match self.shared.game.to_move(&self.state) {
+                        Turn::Player(p) => p,
+                        _ => node.player(),
+                    }
                 };
                 let edge_stats = self.edge_stats;
                 let index = match self.batched_level() {
