@@ -86,7 +86,12 @@ impl SquareSide {
             let what = if t.is_empty() { "an empty value".to_string() } else { t.to_string() };
             format!("{what} is not a board side: give N or NxN")
         };
-        let side = |s: &str| s.trim().parse::<u64>().map_err(|_| bad());
+        // A number too large for 64 bits is a side out of every range, not a malformed one.
+        let side = |s: &str| match s.trim().parse::<u64>() {
+            Ok(n) => Ok(n),
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Ok(u64::MAX),
+            Err(_) => Err(bad()),
+        };
         let side = match t.split_once(['x', 'X']) {
             Some((w, h)) => {
                 let (w, h) = (side(w)?, side(h)?);

@@ -94,18 +94,26 @@ impl PositionArgs {
         match (&self.moves, board) {
             (Some(_), Some(_)) => Err(input_error("give either --moves or --board, not both")),
             (Some(moves), None) => game.from_moves(moves).map_err(|e| input_error(format!("--moves: {e}"))),
-            (None, Some(board)) => game.parse_board(&board.replace('/', "\n")).map_err(|e| {
-                let hint = match e {
-                    // The diagram's own side is the likeliest intent: say how to give it.
-                    PositionError::Rows { rows: n, .. } | PositionError::RowLength { cells: n, .. }
-                        if n != game.size() =>
-                    {
-                        format!(" (for a {n}x{n} board give --size {n})")
-                    }
-                    _ => String::new(),
-                };
-                input_error(format!("--board: {e}{hint}"))
-            }),
+            (None, Some(board)) => {
+                let text = board.replace('/', "\n");
+                let shape =
+                    |e: &PositionError| matches!(e, PositionError::Rows { .. } | PositionError::RowLength { .. });
+                game.parse_board(&text).map_err(|e| {
+                    // A diagram of another side: say which --size reads it, where one does (a square
+                    // diagram of a side the game takes).
+                    let hint = match e {
+                        PositionError::Rows { rows: n, .. } | PositionError::RowLength { cells: n, .. }
+                            if n != game.size()
+                                && Gomoku::try_new(n, game.rule())
+                                    .is_ok_and(|g| g.parse_board(&text).err().is_none_or(|e| !shape(&e))) =>
+                        {
+                            format!(" (for a {n}x{n} board give --size {n})")
+                        }
+                        _ => String::new(),
+                    };
+                    input_error(format!("--board: {e}{hint}"))
+                })
+            }
             (None, None) if empty_ok => Ok(game.new_game()),
             (None, None) => Err(input_error("gomoku needs a position: --moves \"7,7 8,8 ...\" or --board")),
         }

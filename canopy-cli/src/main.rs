@@ -236,7 +236,7 @@ pub enum AgentName {
     Mcts,
     /// 2048: depth-limited expectimax with a probability cut-off and a cache.
     Expectimax,
-    /// 2048: flat Monte Carlo (rollouts from each move, best mean).
+    /// 2048 and Gomoku: flat Monte Carlo (rollouts from each move, best mean).
     Flat,
     /// 2048: best merge score plus evaluation of the afterstate. Snake: a shortest path to the food.
     Greedy,

@@ -57,6 +57,15 @@ fn negative_numbers_are_refused_with_what_the_option_takes() {
             vec!["analyze", "gomoku", "--board", "x..../...../...../...../....."],
             "error: --board: diagram row 0 has 5 cells, expected 15 (for a 5x5 board give --size 5)",
         ),
+        // No size reads a diagram of rows of different lengths: no hint.
+        (
+            vec!["analyze", "gomoku", "--board", "x..../...../...../....../.....", "--size", "5"],
+            "error: --board: diagram row 3 has 6 cells, expected 5 (see",
+        ),
+        (
+            vec!["analyze", "gomoku", "--moves", "4,4", "--size", "99999999999999999999"],
+            "error: --size: 99999999999999999999 is not a side from 5 to 20 (gomoku boards)",
+        ),
         (vec!["bench", "--threads", "-1,2"], "error: --threads: -1 is not a whole number from 1 to 1024"),
         (vec!["bench", "--repeat", "-2"], "error: --repeat: -2 is not a whole number from 1 to 100"),
         (

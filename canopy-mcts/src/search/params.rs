@@ -292,7 +292,7 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
     },
     Param {
         name: "pin",
-        help: "Pin worker threads to cores, worker i to core i (a core that another program keeps busy then holds its worker back and a time-limited search overruns its time: on a shared machine turn it off)",
+        help: "Pin worker i to core i (a core busy with another program holds its worker back and timed searches overrun: turn off on a shared machine)",
         kind: Kind::Flag,
         store: Store::Flag(|p, v| p.pin_threads = v),
         get: |p| Value::Flag(p.pin_threads),
