@@ -66,12 +66,6 @@ pub struct SquareSide {
     pub text: String,
 }
 
-impl std::fmt::Display for SquareSide {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
 impl SquareSide {
     /// Reads `text` as `N` or `NxN` (or `NXN`) with both sides equal, each a whole number; the caller
     /// checks the side against its game's range ([`SquareSide::check`]; [`SquareSide::parse`] does
