@@ -232,7 +232,8 @@ impl<G: Game> Session<G> {
     /// [`Session::new`] that returns the parameters' error instead of panicking.
     ///
     /// # Errors
-    /// [`ParamError::Invalid`] when `params` is outside its documented ranges ([`SearchParams::check`]).
+    /// [`ParamError::Invalid`] when `params` is outside its documented ranges ([`SearchParams::check`],
+    /// the playout and time limits aside: they are not used).
     pub fn try_new(game: G, state: G::State, params: SearchParams) -> Result<Self, ParamError> {
         Session::try_with_policy(game, UniformPolicy, state, params)
     }
