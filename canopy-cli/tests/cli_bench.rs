@@ -313,6 +313,10 @@ fn the_contention_model_is_fitted_to_one_and_two_threads() {
     }
     // The root's most visited move is a share of the playouts.
     assert!(f(m, "top_share") <= 1.0);
+    // The hot-line bound at two threads, and whether the two-thread run went faster than it allows.
+    let bound = 4.0 * f(m, "top_share") * f(m, "line_transfer_us");
+    assert!((f(m, "hot_line_at_two_us") - bound).abs() < 1e-9, "{m}");
+    assert_eq!(m["hot_line_above_measured"].as_bool(), Some(bound > f(m, "t2_us")), "{m}");
     assert!(v["results"][0]["positions"][0]["top_share"].as_f64().is_some());
     // Without --model the JSON has no model.
     let plain = bench_json(&["--game", "tictactoe", "--threads", "1", "--playouts", "50", "--repeat", "1"]);

@@ -204,9 +204,9 @@ fn table(c: &mut Criterion) {
         for (i, &k) in keys.iter().enumerate() {
             match t.probe_exclusive(k) {
                 // SAFETY: [I6] as in `fill`; [I13] this thread is the table's only writer.
-                Some(Vacancy::Vacant(slot)) => unsafe { t.insert_exclusive(slot, k, base.add(i)) },
-                Some(Vacancy::Hit(_)) => hits += 1,
-                _ => {}
+                Vacancy::Vacant(slot) => unsafe { t.insert_exclusive(slot, k, base.add(i)) },
+                Vacancy::Hit(_) => hits += 1,
+                Vacancy::Full => {}
             }
         }
         hits

@@ -28,9 +28,13 @@
 //! - `table_insert_and_probe`: making `probe` accept a slot whose key matches in its low 4 bits only and
 //!   dropping the check of the key stored in the node (`[I8]`) → loom finds a probe of key 21 that
 //!   returns the node of key 5.
-//! - `exact_table_finds_what_a_linked_insert_stored`: deleting the `fetch_or` of the occupancy bit in
-//!   `get_or_insert` → loom finds a reader that sees the link but whose probe reads the bit clear and
-//!   misses the node (`[I13]`; the probe after the join misses it too).
+//! - `exact_table_finds_what_a_linked_insert_stored`: deleting the claim's `fetch_or` in `get_or_insert`,
+//!   so that it writes a slot whose occupancy bit it leaves clear → loom finds a reader that sees the
+//!   link but whose probe reads the bit clear and misses the node (`[I7]`, `[I13]`; the probe after the
+//!   join misses it too).
+//! - `table_claims_are_exclusive`: claiming a slot in `get_or_insert` by a load of its bitmap word and a
+//!   store of the word with the bit set, instead of the `fetch_or` → loom finds two inserters of
+//!   different keys with one home slot that both take that slot, and one key lost (`[I7]`).
 #![cfg(canopy_loom)]
 
 use loom::sync::Arc;
@@ -355,9 +359,9 @@ fn table_insert_and_probe() {
     });
 }
 
-/// [I13]: while a table is exact its probes read the occupancy bitmap first, so an insert must set its
-/// bit before anything that publishes the node (here the edge's link): a worker that reaches the node
-/// through the link then finds it in the table too.
+/// [I7], [I13]: probes read the occupancy bitmap first, so an insert must set its bit before anything
+/// that publishes the node (here the edge's link): a worker that reaches the node through the link then
+/// finds it in the table too.
 #[test]
 fn exact_table_finds_what_a_linked_insert_stored() {
     loom::model(|| {
@@ -383,5 +387,44 @@ fn exact_table_finds_what_a_linked_insert_stored() {
         assert!(table.probe(key).is_some());
         // SAFETY: made by Box::into_raw above; all threads joined.
         drop(unsafe { Box::from_raw(node.0) });
+    });
+}
+
+/// [I7]: a slot is claimed by the one `fetch_or` that sets its occupancy bit, so two inserters of
+/// different keys that share a home slot take two slots, and after both both keys are found, each with
+/// its own node; a probe in between never returns another key's node.
+#[test]
+fn table_claims_are_exclusive() {
+    loom::model(|| {
+        let table = Arc::new(TranspositionTable::<u8>::with_slots(16));
+        let keys = [7u64, 7 + 16];
+        let nodes: Vec<SendPtr<Node<u8>>> =
+            keys.iter().map(|&k| SendPtr(Box::into_raw(Box::new(Node::new(NodeKind::Decision, 0, k))))).collect();
+        let inserters: Vec<_> = (0..2)
+            .map(|i| {
+                let table = table.clone();
+                let (key, other, node) = (keys[i], keys[1 - i], nodes[i]);
+                thread::spawn(move || {
+                    // SAFETY: [I6] the node is fully built and outlives the model's threads.
+                    let lookup = unsafe { table.get_or_insert(key, node.0) };
+                    assert!(matches!(lookup, Lookup::Inserted), "a key no one else inserts was found");
+                    if let Some(n) = table.probe(other) {
+                        assert_eq!(n.key(), other, "probe returned another position's node");
+                    }
+                })
+            })
+            .collect();
+        for h in inserters {
+            h.join().unwrap();
+        }
+        for (k, n) in keys.iter().zip(&nodes) {
+            let found = table.probe(*k).map(|f| f as *const Node<u8> as usize);
+            assert_eq!(found, Some(n.0 as usize), "key {k} lost");
+        }
+        assert_eq!(table.filled(), 2);
+        for n in nodes {
+            // SAFETY: made by Box::into_raw above; all threads joined.
+            drop(unsafe { Box::from_raw(n.0) });
+        }
     });
 }

@@ -5,7 +5,7 @@
 //! Inputs, all measured by the same run:
 //! - `t1`, `t2`: the time a thread spends per playout with one and with two threads (µs);
 //! - `t1s`: the time per playout of one thread on the code paths of several workers (locked
-//!   read-modify-writes, batched root statistics, the table without its bitmap: `SearchParams::shared_paths`),
+//!   read-modify-writes, batched root statistics, the table's locked claims: `SearchParams::shared_paths`),
 //!   so `t1s - t1` is what those paths cost and `t2 - t1s` what sharing cache lines costs;
 //! - `c_x`: the time to hand one cache line from one core to the other (µs; a ping-pong between two
 //!   threads on the cores workers 0 and 1 run on, best of `--repeat`);
@@ -51,6 +51,13 @@ pub(super) struct Model {
     pub shared_lines: f64,
     /// The first thread count at which the most written line limits the rate (none up to 4096).
     pub knee_threads: Option<usize>,
+    /// The hot-line bound at two threads, `4 p1 c_x` (µs per playout and thread).
+    pub hot_line_at_two_us: f64,
+    /// Whether that bound is above the measured `t2`: the two-thread run passed the most written line
+    /// faster than the bound allows, so the line is held for less than `c_x` per write (the ping-pong's
+    /// hand-over is not what a write costs there), and the predictions where the hot line decides are
+    /// too low; the prediction at two threads is then below the measured efficiency.
+    pub hot_line_above_measured: bool,
     /// Predicted efficiency and speedup at each of [`PREDICTED`].
     pub predicted: Vec<Prediction>,
 }
@@ -99,7 +106,19 @@ impl Model {
             })
             .collect();
         let knee_threads = (2..=4096).find(|&t| time(t).1 == "hot line");
-        Some(Model { t1_us, t1_shared_us, t2_us, line_transfer_us, top_share, shared_lines, knee_threads, predicted })
+        let hot_line_at_two_us = 4.0 * top_share * line_transfer_us;
+        Some(Model {
+            t1_us,
+            t1_shared_us,
+            t2_us,
+            line_transfer_us,
+            top_share,
+            shared_lines,
+            knee_threads,
+            hot_line_at_two_us,
+            hot_line_above_measured: hot_line_at_two_us > t2_us,
+            predicted,
+        })
     }
 }
 
@@ -157,6 +176,19 @@ mod tests {
         assert_eq!(Model::fit(1.0, 1.6, 1.5, 0.1, 0.01).unwrap().shared_lines, 0.0);
         let low = Model::fit(1.0, 0.8, 1.5, 0.1, 0.01).unwrap();
         assert!((low.shared_lines - whole.shared_lines).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_hot_line_bound_above_the_two_thread_measurement_is_flagged() {
+        // 4 * 0.9 * 0.5 = 1.8 µs at two threads against a measured 1.2: the bound is refuted.
+        let m = Model::fit(1.0, 1.0, 1.2, 0.5, 0.9).unwrap();
+        assert!((m.hot_line_at_two_us - 1.8).abs() < 1e-12, "{}", m.hot_line_at_two_us);
+        assert!(m.hot_line_above_measured);
+        assert_eq!(m.predicted[0].limit, "hot line");
+        assert!(m.predicted[0].efficiency < 1.0 / 1.2);
+        // A bound below the measurement is not.
+        let m = Model::fit(1.0, 1.0, 1.5, 0.1, 0.5).unwrap();
+        assert!(!m.hot_line_above_measured);
     }
 
     #[test]

@@ -254,6 +254,14 @@ pub(super) fn print_report(r: &BenchReport) {
             Some(k) => println!("knee: from {k} threads the most written cache line limits the rate"),
             None => println!("knee: none up to 4096 threads"),
         }
+        if m.hot_line_above_measured {
+            println!(
+                "the hot-line bound at 2 threads ({:.3} us per playout and thread) is above the measured t2 ({:.3} us): \
+                 the most written line was held for less than the hand-over time measured here, so the predictions \
+                 that the hot line decides (2 threads included) are too low",
+                m.hot_line_at_two_us, m.t2_us
+            );
+        }
         println!();
     }
     if let Some(t) = &r.line_transfer_ns {

@@ -304,11 +304,6 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         let claimed = CachePadded::new(AtomicU64::new(0));
         let internal_stop = CachePadded::new(AtomicBool::new(false));
         let Tree { base, arenas, table, nodes: tree_nodes, .. } = tree;
-        if let (Some(t), true) = (table.as_mut(), params.threads > 1 || params.shared_paths) {
-            // [I13] several workers insert at once: they do not keep the occupancy bitmap (nor does one
-            // worker on their paths, `shared_paths`).
-            t.allow_concurrent_writers();
-        }
         let shared = Shared {
             game,
             policy: self.policy,

@@ -151,7 +151,7 @@ pub struct SearchParams {
     pub audit: bool,
     /// Run the search on the code paths of several workers even with one thread: locked
     /// read-modify-writes for the counters, the batched root statistics of [`SearchParams::batch_plies`]
-    /// and the transposition table without its occupancy bitmap (docs/CONCURRENCY.md, I4 and I13). One
+    /// and the transposition table's claims by a locked `fetch_or` (docs/CONCURRENCY.md, I4, I7 and I13). One
     /// thread then pays what each of several workers pays per playout except the cost of sharing cache
     /// lines with them, which is how `canopy bench --model` takes the two apart
     /// (docs/BENCHMARKS.md, "Contention model"). A measuring aid: the tree differs from a one-thread

@@ -197,21 +197,15 @@ impl<G: Game> Tree<G> {
     }
 }
 
-/// Stores `node` for `key` in a table that this thread alone writes (a new tree's, not shared yet): with
-/// the exclusive insert while the table is exact ([I13]), else the shared one; a key already there keeps
-/// its node.
+/// Stores `node` for `key` in a table that this thread alone writes (a new tree's, not shared yet), with
+/// the exclusive insert ([I13]); a key already there keeps its node.
 ///
 /// # Safety
 /// `node` is fully built and lives as long as the table's tree ([I6], [I11]).
 unsafe fn store_alone<M>(table: &TranspositionTable<M>, key: u64, node: *mut Node<M>) {
-    match table.probe_exclusive(key) {
+    if let Vacancy::Vacant(slot) = table.probe_exclusive(key) {
         // SAFETY: the caller's guarantee; [I13] this thread is the table's only writer.
-        Some(Vacancy::Vacant(slot)) => unsafe { table.insert_exclusive(slot, key, node) },
-        Some(Vacancy::Hit(_) | Vacancy::Full) => {}
-        // SAFETY: the caller's guarantee.
-        None => {
-            let _ = unsafe { table.get_or_insert(key, node) };
-        }
+        unsafe { table.insert_exclusive(slot, key, node) };
     }
 }
 

@@ -1,10 +1,13 @@
 //! The transposition table: a fixed-size, power-of-two, open-addressed map from Zobrist key to node,
 //! shared lock-free by all workers. It turns the search tree into a DAG where positions repeat.
 //!
-//! A slot is claimed with a compare-exchange of its key from 0 (empty) to the key; the claimer then
-//! publishes the node pointer with Release ([I7]). A probe that finds the key but no pointer yet treats the
-//! slot as a miss (it never waits), and every probe checks the key stored in the node itself, so it never
-//! returns a node of another position ([I8]).
+//! Every slot has an occupancy bit, in a bitmap a 128th of the table's size that mostly stays in cache.
+//! A slot is claimed by setting its bit with a `fetch_or` (the one that turns it from 0 to 1 claims it);
+//! the claimer then stores the key and publishes the node pointer with Release ([I7]). A probe walks the
+//! bits and reads a slot only where its bit is set ([I13]), so a probe of a key that is not in the table
+//! (most of them) reads no slot. A probe that finds a claimed slot without the key or the pointer yet
+//! passes over it (it never waits), and every probe checks the key stored in the node itself, so it
+//! never returns a node of another position ([I8]).
 
 use crate::search::node::Node;
 use crate::sync::{AtomicPtr, AtomicU64, Ordering};
@@ -27,7 +30,8 @@ const PAGE_BYTES: usize = 4096;
 const ZERO_KEY_STAND_IN: u64 = 0x5151_5151_5151_5151;
 
 struct Slot<M> {
-    /// 0 = empty; otherwise a key. Set once by compare-exchange ([I7]).
+    /// 0 = empty (or claimed and not yet written); otherwise a key. Stored once, by the slot's claimer
+    /// ([I7]).
     key: AtomicU64,
     /// Null until the claimer publishes its node with Release ([I7]).
     node: AtomicPtr<Node<M>>,
@@ -37,14 +41,10 @@ struct Slot<M> {
 pub struct TranspositionTable<M> {
     slots: Box<[Slot<M>]>,
     mask: usize,
-    /// Bit `i % 64` of word `i / 64` is set when slot `i` holds a key, while `exact` holds ([I13]): a
-    /// probe then reads this bitmap (a 128th of the table, so it mostly stays in cache) and reads a slot
-    /// only where its bit is set, and an exclusive insert writes an empty slot without reading it.
+    /// Bit `i % 64` of word `i / 64` is set once slot `i` is claimed ([I7], [I13]): a probe reads this
+    /// bitmap (a 128th of the table, so it mostly stays in cache) and reads a slot only where its bit is
+    /// set, and an insert writes a slot whose bit it set without reading it first.
     occupied: Box<[AtomicU64]>,
-    /// Every insert so far has set its slot's bit ([I13]); cleared for good before the first search with
-    /// several workers ([`TranspositionTable::allow_concurrent_writers`]), which then do not keep the
-    /// bitmap.
-    exact: bool,
 }
 
 /// Result of [`TranspositionTable::get_or_insert`].
@@ -73,7 +73,7 @@ impl<M> TranspositionTable<M> {
         let mut occupied = Vec::new();
         occupied.try_reserve_exact(n / 64 + 1).ok()?;
         occupied.extend((0..n / 64 + 1).map(|_| AtomicU64::new(0)));
-        let table = Self { slots: empty_slots(n)?, mask: n - 1, occupied: occupied.into_boxed_slice(), exact: true };
+        let table = Self { slots: empty_slots(n)?, mask: n - 1, occupied: occupied.into_boxed_slice() };
         if table.bytes() <= PREFAULT_MAX_BYTES {
             table.prefault();
         }
@@ -102,20 +102,6 @@ impl<M> TranspositionTable<M> {
         self.slots.len() * std::mem::size_of::<Slot<M>>() + self.occupied.len() * 8
     }
 
-    /// Whether the occupancy bitmap is exact ([I13]): [`TranspositionTable::probe_exclusive`] answers.
-    #[inline]
-    pub fn occupancy_exact(&self) -> bool {
-        self.exact
-    }
-
-    /// Called before a search in which several workers may insert at once: from then on inserts do not
-    /// keep the occupancy bitmap (a shared word written on every insert would move between cores) and
-    /// probes do not read it ([I13]). There is no way back: the bitmap no longer says which slots are
-    /// empty.
-    pub fn allow_concurrent_writers(&mut self) {
-        self.exact = false;
-    }
-
     /// Whether slot `i`'s occupancy bit is set.
     #[inline]
     fn occupied_bit(&self, i: usize) -> bool {
@@ -136,19 +122,18 @@ impl<M> TranspositionTable<M> {
         }
     }
 
-    /// Finds the node stored for `key`, if any ([I7], [I8]).
+    /// Finds the node stored for `key`, if any ([I7], [I8], [I13]).
     pub fn probe(&self, key: u64) -> Option<&Node<M>> {
         let k = Self::stored_key(key);
         let start = (k as usize) & self.mask;
         for i in 0..PROBE_LIMIT {
             let index = (start + i) & self.mask;
-            if self.exact && !self.occupied_bit(index) {
-                // [I13] a clear bit: the slot is empty (or a racing insert is not visible yet: a miss).
+            if !self.occupied_bit(index) {
+                // [I13] a clear bit: the slot is empty (or a racing claim is not visible yet: a miss).
                 return None;
             }
             let slot = &self.slots[index];
             match slot.key.load(Ordering::Acquire) {
-                0 => return None,
                 sk if sk == k => {
                     let p = slot.node.load(Ordering::Acquire);
                     // SAFETY: [I7] a non-null node pointer was published with Release after the node was
@@ -164,7 +149,8 @@ impl<M> TranspositionTable<M> {
         None
     }
 
-    /// Returns the node already stored for `key`, or stores `candidate` for it.
+    /// Returns the node already stored for `key`, or stores `candidate` for it: in the first slot of the
+    /// key's neighbourhood whose occupancy bit this call sets ([I7]). Safe for any number of writers.
     ///
     /// # Safety
     /// `candidate` points to a fully initialised node with key `key` that lives as long as the search
@@ -173,23 +159,20 @@ impl<M> TranspositionTable<M> {
         let k = Self::stored_key(key);
         let start = (k as usize) & self.mask;
         for i in 0..PROBE_LIMIT {
-            let slot = &self.slots[(start + i) & self.mask];
-            let mut sk = slot.key.load(Ordering::Acquire);
-            if sk == 0 {
-                match slot.key.compare_exchange(0, k, Ordering::AcqRel, Ordering::Acquire) {
-                    Ok(_) => {
-                        slot.node.store(candidate, Ordering::Release);
-                        if self.exact {
-                            // [I13] the bit after the node: a probe that sees it sees the slot filled.
-                            let index = (start + i) & self.mask;
-                            self.occupied[index / 64].fetch_or(1 << (index % 64), Ordering::Release);
-                        }
-                        return Lookup::Inserted;
-                    }
-                    Err(actual) => sk = actual,
-                }
+            let index = (start + i) & self.mask;
+            let (word, bit) = (&self.occupied[index / 64], 1u64 << (index % 64));
+            // [I7] the claim: the one `fetch_or` that finds the bit clear owns the slot, and the slot is
+            // read only where the bit was set already (by the time the bit is seen clear, no one holds it).
+            if word.load(Ordering::Acquire) & bit == 0 && word.fetch_or(bit, Ordering::AcqRel) & bit == 0 {
+                let slot = &self.slots[index];
+                slot.key.store(k, Ordering::Relaxed);
+                slot.node.store(candidate, Ordering::Release);
+                return Lookup::Inserted;
             }
-            if sk == k {
+            let slot = &self.slots[index];
+            // A claimed slot: its key, or 0 while its claimer has not stored it (passed over, as another
+            // key's slot is).
+            if slot.key.load(Ordering::Acquire) == k {
                 let p = slot.node.load(Ordering::Acquire);
                 // SAFETY: [I7] as in `probe`; [I6] arena lifetime.
                 return match unsafe { p.as_ref() } {
@@ -215,34 +198,29 @@ pub enum Vacancy<'a, M> {
 }
 
 impl<M> TranspositionTable<M> {
-    /// A probe for a sole writer while the occupancy bitmap is exact ([I13]; a search with one worker):
-    /// the node stored for `key`, or the empty slot where it goes, found in one walk, so that the
-    /// insert that follows ([`TranspositionTable::insert_exclusive`]) writes that slot without reading
-    /// it, and the processor need not wait for its cache line. `None` when the bitmap is not exact (use
-    /// [`TranspositionTable::probe`] and [`TranspositionTable::get_or_insert`]).
-    pub fn probe_exclusive(&self, key: u64) -> Option<Vacancy<'_, M>> {
-        if !self.exact {
-            return None;
-        }
+    /// A probe for the table's sole writer ([I13]; a search with one worker): the node stored for `key`,
+    /// or the empty slot where it goes, found in one walk, so that the insert that follows
+    /// ([`TranspositionTable::insert_exclusive`]) writes that slot without a locked instruction.
+    pub fn probe_exclusive(&self, key: u64) -> Vacancy<'_, M> {
         let k = Self::stored_key(key);
         let start = (k as usize) & self.mask;
         for i in 0..PROBE_LIMIT {
             let index = (start + i) & self.mask;
             if !self.occupied_bit(index) {
                 // [I13] a clear bit and no other writer: the slot is empty.
-                return Some(Vacancy::Vacant(index));
+                return Vacancy::Vacant(index);
             }
             let slot = &self.slots[index];
             if slot.key.load(Ordering::Acquire) == k {
                 let p = slot.node.load(Ordering::Acquire);
                 // SAFETY: [I7] as in `probe`; [I6] arena lifetime.
-                return Some(match unsafe { p.as_ref() } {
+                return match unsafe { p.as_ref() } {
                     Some(node) if node.key() == key => Vacancy::Hit(node),
                     _ => Vacancy::Full,
-                });
+                };
             }
         }
-        Some(Vacancy::Full)
+        Vacancy::Full
     }
 
     /// Stores `candidate` for `key` in slot `index`, which [`TranspositionTable::probe_exclusive`] just
@@ -300,33 +278,38 @@ mod tests {
 
     #[test]
     fn exclusive_inserts_keep_the_bitmap_and_probes_find_them() {
-        let mut table = TranspositionTable::<u8>::try_with_slots(16).unwrap();
+        let table = TranspositionTable::<u8>::try_with_slots(16).unwrap();
         // Keys 3, 3 + 16 and 3 + 32 share a home slot; 0 is stored under its stand-in.
         let keys = [3u64, 19, 35, 0];
         let nodes: Vec<_> = keys.iter().map(|&k| node(k)).collect();
         for (&k, &n) in keys.iter().zip(&nodes) {
-            let Some(Vacancy::Vacant(index)) = table.probe_exclusive(k) else { panic!("key {k} not vacant") };
+            let Vacancy::Vacant(index) = table.probe_exclusive(k) else { panic!("key {k} not vacant") };
             // SAFETY: [I6] the node is fully built and outlives the table's use.
             unsafe { table.insert_exclusive(index, k, n) };
         }
         for (&k, &n) in keys.iter().zip(&nodes) {
-            assert!(matches!(table.probe_exclusive(k), Some(Vacancy::Hit(h)) if std::ptr::eq(h, n)), "key {k}");
+            assert!(matches!(table.probe_exclusive(k), Vacancy::Hit(h) if std::ptr::eq(h, n)), "key {k}");
             assert!(table.probe(k).is_some_and(|h| std::ptr::eq(h, n)), "key {k}");
         }
         // The three colliding keys took consecutive slots from their home, and the bits say so.
         let home = 3 & table.mask;
         assert!((0..3).all(|i| table.occupied_bit(home + i)));
         assert_eq!(table.filled(), 4);
-        assert!(matches!(table.probe_exclusive(51), Some(Vacancy::Vacant(i)) if i == home + 3));
-        // A shared insert keeps the bitmap exact too; after `allow_concurrent_writers` the exclusive
-        // probe declines and the shared one still finds everything.
+        assert!(matches!(table.probe_exclusive(51), Vacancy::Vacant(i) if i == home + 3));
+        // A shared insert claims the next slot by its bit; both probes find everything, and a shared
+        // insert of a key that is there returns its node.
         let extra = node(51);
         // SAFETY: as above.
         assert!(matches!(unsafe { table.get_or_insert(51, extra) }, Lookup::Inserted));
         assert!(table.occupied_bit(home + 3));
-        table.allow_concurrent_writers();
-        assert!(table.probe_exclusive(3).is_none());
+        assert!(matches!(table.probe_exclusive(51), Vacancy::Hit(h) if std::ptr::eq(h, extra)));
         assert!(keys.iter().chain([51].iter()).all(|&k| table.probe(k).is_some()));
+        let again = node(19);
+        // SAFETY: as above.
+        assert!(matches!(unsafe { table.get_or_insert(19, again) }, Lookup::Hit(h) if std::ptr::eq(h, nodes[1])));
+        assert_eq!(table.filled(), 5);
+        // SAFETY: made by Box::into_raw above; never stored.
+        drop(unsafe { Box::from_raw(again) });
         for n in nodes.into_iter().chain([extra]) {
             // SAFETY: made by Box::into_raw above; the table is no longer used.
             drop(unsafe { Box::from_raw(n) });
@@ -339,12 +322,20 @@ mod tests {
         let keys: Vec<u64> = (0..PROBE_LIMIT as u64).map(|i| 2 + 16 * i).collect();
         let nodes: Vec<_> = keys.iter().map(|&k| node(k)).collect();
         for (&k, &n) in keys.iter().zip(&nodes) {
-            let Some(Vacancy::Vacant(index)) = table.probe_exclusive(k) else { panic!("key {k} not vacant") };
+            let Vacancy::Vacant(index) = table.probe_exclusive(k) else { panic!("key {k} not vacant") };
             // SAFETY: as above.
             unsafe { table.insert_exclusive(index, k, n) };
         }
-        assert!(matches!(table.probe_exclusive(2 + 16 * PROBE_LIMIT as u64), Some(Vacancy::Full)));
+        assert!(matches!(table.probe_exclusive(2 + 16 * PROBE_LIMIT as u64), Vacancy::Full));
         assert!(keys.iter().all(|&k| table.probe(k).is_some()));
+        // The shared insert finds no bit to claim either, and overwrites nothing.
+        let late = node(2 + 16 * PROBE_LIMIT as u64);
+        // SAFETY: as above.
+        assert!(matches!(unsafe { table.get_or_insert(2 + 16 * PROBE_LIMIT as u64, late) }, Lookup::Inserted));
+        assert!(table.probe(2 + 16 * PROBE_LIMIT as u64).is_none());
+        assert!(keys.iter().zip(&nodes).all(|(&k, &n)| table.probe(k).is_some_and(|h| std::ptr::eq(h, n))));
+        // SAFETY: made by Box::into_raw above; never stored.
+        drop(unsafe { Box::from_raw(late) });
         for n in nodes {
             // SAFETY: as above.
             drop(unsafe { Box::from_raw(n) });

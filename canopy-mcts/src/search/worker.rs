@@ -771,18 +771,20 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             Some(_) if !open_loop => game.zobrist(&self.state),
             _ => None,
         };
-        // With one worker and an exact occupancy bitmap, the slot a new node goes to ([I13]).
+        // With one worker, the slot a new node goes to ([I13]).
         let mut vacant = None;
         if let (Some(table), Some(key)) = (self.shared.table, key) {
-            let exclusive = if self.single_writer { table.probe_exclusive(key) } else { None };
-            let found = match exclusive {
-                Some(Vacancy::Hit(node)) => Some(node),
-                Some(Vacancy::Vacant(index)) => {
-                    vacant = Some(index);
-                    None
+            let found = if self.single_writer {
+                match table.probe_exclusive(key) {
+                    Vacancy::Hit(node) => Some(node),
+                    Vacancy::Vacant(index) => {
+                        vacant = Some(index);
+                        None
+                    }
+                    Vacancy::Full => None,
                 }
-                Some(Vacancy::Full) => None,
-                None => table.probe(key),
+            } else {
+                table.probe(key)
             };
             if let Some(existing) = found {
                 self.stats.table_hits += 1;
@@ -814,7 +816,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 // worker is the table's only writer, and `index` was found vacant for `key` above.
                 unsafe { table.insert_exclusive(index, key, fresh) };
             }
-            (Some(table), Some(key), None) if !self.single_writer || !table.occupancy_exact() => {
+            (Some(table), Some(key), None) if !self.single_writer => {
                 // SAFETY: [I6] `fresh` was fully built above and lives in this worker's arena.
                 if let Lookup::Hit(existing) = unsafe { table.get_or_insert(key, fresh) } {
                     self.stats.table_hits += 1;
