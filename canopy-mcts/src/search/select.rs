@@ -29,7 +29,9 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                     _ => None,
                 };
                 let index = match self.batched_level_and_rng() {
-                    (Some(level), rng) => select_outcome(chance, share, rng, children, &WithDeltas(level, false), None),
+                    (Some(level), rng) => {
+                        select_outcome(chance, share, rng, children, &WithDeltas::<false>(level), None)
+                    }
                     (None, rng) => select_outcome(chance, share, rng, children, &InTree::<false>, total),
                 };
                 (index, node.player() as u8)
@@ -46,7 +48,8 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 };
                 let edge_stats = self.edge_stats;
                 let index = match self.batched_level() {
-                    Some(level) => self.uct().select(children, mover, &WithDeltas(level, edge_stats), None),
+                    Some(level) if edge_stats => self.uct().select(children, mover, &WithDeltas::<true>(level), None),
+                    Some(level) => self.uct().select(children, mover, &WithDeltas::<false>(level), None),
                     None => {
                         let edge_visits = self.edge_visits_from_node(node, children, open_loop);
                         if edge_stats {
@@ -153,8 +156,10 @@ impl Uct {
             }
         }
         let solver = self.solver;
-        let vl = self.virtual_loss as f64;
-        let mut total = 0.0;
+        let vl = u64::from(self.virtual_loss);
+        // The node's count in whole numbers, converted once: the sum in `f64` of these counts (each
+        // below 2^53, as is their sum) is the same number, but its additions would wait on each other.
+        let mut count = 0u64;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         let prefetch = solver || V::READS_CHILD;
         for (i, e) in children.iter().enumerate() {
@@ -165,7 +170,7 @@ impl Uct {
                 // MCTS-Solver: a move proven to win for the mover is always taken (the first such).
                 return i;
             }
-            total += count_f64(view.visits(i, e)) + vl * e.in_flight_relaxed() as f64;
+            count += view.visits(i, e) + vl * u64::from(e.in_flight_relaxed());
             if self.bounds.is_none() {
                 if let Some(q) = view.q(i, e, e.child_acquire()) {
                     lo = lo.min(q);
@@ -178,7 +183,7 @@ impl Uct {
             None if self.min_span > 0.0 => (lo, (hi - lo).max(self.min_span * lo.abs().max(hi.abs()))),
             None => (lo, hi - lo),
         };
-        self.score_children(children, mover, view, total, range, false)
+        self.score_children(children, mover, view, count_f64(count), range, false)
             .expect("the scoring pass of two gives up on nothing")
     }
 
@@ -541,7 +546,9 @@ fn select_outcome<M, V: EdgeView>(
                 }
             }
             let count = |i: usize, e: &Edge<M>| view.visits(i, e) + u64::from(e.in_flight_relaxed());
-            let total: f64 = children.iter().enumerate().map(|(i, e)| count(i, e) as f64).sum();
+            // Summed in whole numbers and converted once: the same number as a sum in `f64` (every
+            // partial sum is a whole number below 2^53), without each addition waiting on the last.
+            let total = count_f64(children.iter().enumerate().map(|(i, e)| count(i, e)).sum());
             let (mut best, mut own) = (0, None);
             let (mut best_lag, mut own_lag) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
             for (i, e) in children.iter().enumerate() {
@@ -646,13 +653,12 @@ impl<const EDGE: bool> EdgeView for InTree<EDGE> {
     }
 }
 
-/// A node's statistics with this worker's batched backups added ([`Batched`], one per edge); the bool:
-/// the means are the edges' ([`crate::search::Statistics::Edge`]).
-struct WithDeltas<'d>(&'d [Batched], bool);
+/// A node's statistics with this worker's batched backups added ([`Batched`], one per edge); `EDGE`:
+/// the means are the edges' ([`crate::search::Statistics::Edge`]), so the child nodes are not read.
+struct WithDeltas<'d, const EDGE: bool>(&'d [Batched]);
 
-impl EdgeView for WithDeltas<'_> {
-    // The batched plies are few; the child is loaded there whatever the statistics.
-    const READS_CHILD: bool = true;
+impl<const EDGE: bool> EdgeView for WithDeltas<'_, EDGE> {
+    const READS_CHILD: bool = !EDGE;
 
     #[inline]
     fn visits<M>(&self, i: usize, e: &Edge<M>) -> u64 {
@@ -662,7 +668,7 @@ impl EdgeView for WithDeltas<'_> {
     #[inline]
     fn q<M>(&self, i: usize, e: &Edge<M>, child: Option<&Node<M>>) -> Option<f64> {
         let d = &self.0[i];
-        if self.1 {
+        if EDGE {
             let visits = e.visits_relaxed() + d.visits;
             return (visits > 0).then(|| (e.value_sum_relaxed() + d.value) / count_f64(visits) + e.reward as f64);
         }
@@ -675,7 +681,7 @@ impl EdgeView for WithDeltas<'_> {
 
     #[inline]
     fn q_times_visits<M>(&self, i: usize, e: &Edge<M>, child: Option<&Node<M>>, visits: u64) -> Option<f64> {
-        if self.1 {
+        if EDGE {
             let d = &self.0[i];
             return (visits > 0).then(|| e.value_sum_relaxed() + d.value + e.reward as f64 * count_f64(visits));
         }
