@@ -6,7 +6,7 @@
 //! The searches are those of `canopy bench` on the first position of a game's bench set, one worker,
 //! the engine's default search settings without MCTS-Solver (as `canopy bench` searches), seed 1: `gomoku9` (the default: the 9x9 empty board, uniform
 //! rollouts, 20 000 playouts a search), `synthetic` (the tree of branching 8 and depth 12, 100 000) or
-//! `tictactoe` (the empty board, 20 000).
+//! `tictactoe` (the empty board, 50 000).
 //!
 //! ```sh
 //! cargo build --release -p canopy-mcts --example shared_paths
@@ -58,6 +58,10 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if args.len() > 4 {
+        eprintln!("{usage} (more arguments than that: {})", args[4..].join(" "));
+        std::process::exit(2);
+    }
     let searches: u32 = match args.get(2).map(|s| s.parse()) {
         None => 20,
         Some(Ok(n)) if n > 0 => n,
@@ -79,7 +83,7 @@ fn main() {
         }
         "tictactoe" => {
             let state = &fixtures::tictactoe()[0].state;
-            rate(&TicTacToe, &UniformPolicy, state, shared_paths, searches, 20_000)
+            rate(&TicTacToe, &UniformPolicy, state, shared_paths, searches, 50_000)
         }
         other => {
             eprintln!("{usage} (not a game here: {other})");
@@ -87,5 +91,6 @@ fn main() {
         }
     };
     let paths = if shared_paths { "several-worker" } else { "one-worker" };
-    println!("{paths} paths: {rate:.0} playouts/s, mean of {searches} searches");
+    let plural = if searches == 1 { "" } else { "es" };
+    println!("{paths} paths: {rate:.0} playouts/s, mean of {searches} search{plural}");
 }

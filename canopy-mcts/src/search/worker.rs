@@ -831,13 +831,13 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     }
 
     /// Links `node` as `edge`'s child ([`Edge::link_child_release`]; with one worker by a load and a
-    /// store, [I4]).
+    /// store, [I13]).
     ///
     /// # Safety
     /// As for [`Edge::link_child_release`].
     #[inline]
     unsafe fn link(&self, edge: &'a GameEdge<G>, node: *mut GameNode<G>) -> &'a GameNode<G> {
-        // SAFETY: the caller's guarantee; [I4] with one worker it is the edge's only writer.
+        // SAFETY: the caller's guarantee; [I13] with one worker it is the edge's only writer.
         unsafe {
             if self.single_writer {
                 edge.link_child_single_writer(node)
