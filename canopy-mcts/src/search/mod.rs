@@ -420,6 +420,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             acc.playouts += s.playouts;
             acc.nodes += s.nodes;
             acc.table_hits += s.table_hits;
+            acc.hot_backups += s.hot_backups;
             acc.depth_sum += s.depth_sum;
             acc.max_depth = acc.max_depth.max(s.max_depth);
             acc.memory_limited |= s.memory_limited;
@@ -443,6 +444,7 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         let audit = params.audit.then(|| {
             let mut a = audit_tree(root, params.statistics);
             a.evaluated_value_sum = total.root_value_sum;
+            a.hot_backups = total.hot_backups;
             a.counted_nodes += u64::from(total.root_counted);
             a.miscounted_nodes += u64::from(total.root_miscounted);
             a

@@ -60,6 +60,8 @@ pub(crate) struct WorkerStats {
     pub playouts: u64,
     pub nodes: u64,
     pub table_hits: u64,
+    /// Passes over edges of hot nodes backed up in batches ([`HotBatch`]).
+    pub hot_backups: u64,
     pub depth_sum: u64,
     pub max_depth: u64,
     pub memory_limited: bool,
@@ -77,6 +79,85 @@ struct PathStep<M> {
     edge: *const Edge<M>,
     /// Player credited with the edge's reward (the mover at a decision node).
     mover: u8,
+    /// With several workers, when the edge's node was hot ([`HotBatch`]): the index of the edge's entry
+    /// in [`HotBatch::deltas`]; else [`NOT_HOT`].
+    hot: u32,
+}
+
+/// [`PathStep::hot`] of a step whose backups go straight to the tree.
+const NOT_HOT: u32 = u32::MAX;
+
+/// A worker's batched backups at hot nodes: nodes below the batched plies reached by an edge with at
+/// least `batch_from × (workers − 1)` visits ([`SearchParams::batch_from`]).
+///
+/// The batched plies ([`Batched`]) keep the root's edges and the next ply's off the shared cache lines;
+/// where the search concentrates on one line of play, both workers also pass the nodes below, and write
+/// their edges, on nearly every playout. At such a node each worker keeps its backups here and adds them
+/// at the flushes of the root's batch (every at most [`ROOT_FLUSH`] playouts), so that the other workers
+/// miss at most `64 × (workers − 1)` of its at least `batch_from × (workers − 1)` visits. The map is
+/// keyed by the node's address (nodes live as long as the search, [I6]), and is emptied at the start of
+/// every run and at the first flush after it fills. A pass over a hot node's edge, like one over a batched
+/// ply's, is not published as virtual loss: the flush adds the selections with the visits
+/// ([`Edge::add_backups_relaxed`], [I5]).
+#[derive(Default)]
+pub(super) struct HotBatch {
+    /// Open addressing, [`HOT_SLOTS`] slots: the node's address (0: empty), its first entry in `deltas`
+    /// and its edges' count.
+    slots: Vec<(usize, u32, u32)>,
+    /// Slots in use.
+    used: usize,
+    /// One entry per edge of each node in the map.
+    deltas: Vec<Batched>,
+    /// The slots holding entries not yet flushed; for each slot, its entries not yet flushed (indices
+    /// from its first entry) and whether it is listed.
+    dirty_slots: Vec<u32>,
+    dirty: Vec<Vec<u32>>,
+    slot_dirty: Vec<bool>,
+    /// A hot node found no room: the map is emptied at the next flush.
+    full: bool,
+}
+
+/// Slots of a [`HotBatch`] (a power of two); at most half are used.
+const HOT_SLOTS: usize = 512;
+
+/// Most entries a [`HotBatch`] holds (about 5.6 MiB): a node that would pass it empties the map first.
+const HOT_ENTRIES: usize = 1 << 16;
+
+impl HotBatch {
+    /// Empties the map (nothing in it may be waiting for a flush).
+    fn reset(&mut self) {
+        self.slots.clear();
+        self.slots.resize(HOT_SLOTS, (0, 0, 0));
+        self.used = 0;
+        self.deltas.clear();
+        self.dirty_slots.clear();
+        self.dirty.resize(HOT_SLOTS, Vec::new());
+        self.dirty.iter_mut().for_each(Vec::clear);
+        self.slot_dirty.clear();
+        self.slot_dirty.resize(HOT_SLOTS, false);
+        self.full = false;
+    }
+
+    /// The slot holding `node` (`Ok`), or the empty slot where it would go (`Err`).
+    #[inline]
+    fn find(&self, node: usize) -> Result<usize, usize> {
+        let mask = HOT_SLOTS - 1;
+        // Fibonacci hashing of the address (Knuth, TAOCP vol. 3, 6.4): the top bits of the product.
+        let mut i = ((node >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55) & mask;
+        loop {
+            match self.slots[i].0 {
+                k if k == node => return Ok(i),
+                0 => return Err(i),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// Whether a node of `len` edges can be added.
+    #[inline]
+    fn has_room(&self, len: usize) -> bool {
+        self.used < HOT_SLOTS / 2 && self.deltas.len() + len <= HOT_ENTRIES
+    }
 }
 
 /// One worker thread's search: its arena, random number generator, position and reused buffers. The
@@ -125,6 +206,14 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     pub(super) edge_stats: bool,
     /// Playouts until the next flush of the root's batched statistics.
     until_flush: u64,
+    /// With several workers, this worker's backups at hot nodes ([`HotBatch`]).
+    hot: HotBatch,
+    /// Visits of the edge into a node from which its backups are batched ([`HotBatch`]; `u64::MAX`:
+    /// none are).
+    hot_from: u64,
+    /// The current node's entries in `hot.deltas` (first, count) while the worker selects at it, when the
+    /// node is hot.
+    hot_level: Option<(u32, u32)>,
     /// Square roots of the natural logarithms of small visit counts, for UCT (`select.rs`).
     pub(super) sqrt_ln_table: &'static [f64],
     /// Reciprocals and their square roots of small visit counts, for UCT (`select.rs`).
@@ -260,6 +349,9 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             single_writer: false,
             edge_stats,
             until_flush: ROOT_FLUSH,
+            hot: HotBatch::default(),
+            hot_from: u64::MAX,
+            hot_level: None,
             sqrt_ln_table: super::select::sqrt_ln_table(),
             recip_table: super::select::recip_table(),
             stats: WorkerStats::default(),
@@ -303,6 +395,14 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         self.single_writer = !several;
         self.root_edge_visits = None;
         self.score_cache.clear();
+        self.hot_from = match self.params.batch_from {
+            0 => u64::MAX,
+            _ if !several => u64::MAX,
+            from => from.saturating_mul(threads.saturating_sub(1).max(1)),
+        };
+        if self.hot_from != u64::MAX {
+            self.hot.reset();
+        }
         if several && self.batch_plies > 0 && root.kind() == NodeKind::Decision {
             if let Some(children) = root.children_acquire() {
                 self.batch = vec![Batched::default(); children.len()];
@@ -348,6 +448,9 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     /// The batched statistics of the edges out of the current playout's node, when its statistics are
     /// batched (several workers, and the playout has taken fewer steps than the plies batched).
     pub(super) fn batched_level(&self) -> Option<&[Batched]> {
+        if let Some((s, l)) = self.hot_level {
+            return Some(&self.hot.deltas[s as usize..(s + l) as usize]);
+        }
         batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies)
     }
 
@@ -358,6 +461,9 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
 
     /// [`Worker::batched_level`] and the random number generator, borrowed together.
     pub(super) fn batched_level_and_rng(&mut self) -> (Option<&[Batched]>, &mut Rng) {
+        if let Some((s, l)) = self.hot_level {
+            return (Some(&self.hot.deltas[s as usize..(s + l) as usize]), &mut self.rng);
+        }
         (batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies), &mut self.rng)
     }
 
@@ -457,9 +563,73 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         entry
     }
 
+    /// The entries of hot `node` (with `len` edges) in the hot map, as (first, count): found, or added.
+    /// `None` when the map is full: the node's backups then go to the tree, and the map is emptied at
+    /// the next flush (not during a playout, whose path may hold entries of the map).
+    fn hot_entry(&mut self, node: &GameNode<G>, len: usize) -> Option<(u32, u32)> {
+        let key = node as *const _ as usize;
+        let slot = match self.hot.find(key) {
+            Ok(i) => {
+                let (_, first, count) = self.hot.slots[i];
+                return Some((first, count));
+            }
+            Err(_) if !self.hot.has_room(len) => {
+                self.hot.full = true;
+                return None;
+            }
+            Err(i) => i,
+        };
+        let first = self.hot.deltas.len() as u32;
+        self.hot.deltas.resize(first as usize + len, Batched::default());
+        self.hot.slots[slot] = (key, first, len as u32);
+        self.hot.used += 1;
+        Some((first, len as u32))
+    }
+
+    /// The hot entry `index` of the path's `node`, marked as holding backups not yet flushed.
+    fn hot_delta(&mut self, node: *const GameNode<G>, index: u32) -> &mut Batched {
+        let h = &mut self.hot;
+        if !h.deltas[index as usize].dirty {
+            h.deltas[index as usize].dirty = true;
+            // The node is in the map: the playout found or added it there, and the map is emptied only
+            // between playouts.
+            if let Ok(slot) = h.find(node as usize) {
+                if !h.slot_dirty[slot] {
+                    h.slot_dirty[slot] = true;
+                    h.dirty_slots.push(slot as u32);
+                }
+                h.dirty[slot].push(index - h.slots[slot].1);
+            }
+        }
+        &mut h.deltas[index as usize]
+    }
+
+    /// Adds the backups held in the hot map to the tree ([`flush_batched`]).
+    fn flush_hot(&mut self) {
+        let h = &mut self.hot;
+        for slot in h.dirty_slots.drain(..) {
+            let slot = slot as usize;
+            h.slot_dirty[slot] = false;
+            let (key, first, count) = h.slots[slot];
+            // SAFETY: [I6] the key is the address of a node of this search's tree, which lives in a
+            // search arena until the search ends.
+            let node = unsafe { &*(key as *const GameNode<G>) };
+            // A node is added to the map when a playout selects at it, so its children are published.
+            if let Some(edges) = node.children_acquire() {
+                flush_batched(edges, &mut h.deltas[first as usize..(first + count) as usize], &mut h.dirty[slot]);
+            }
+        }
+    }
+
     /// Adds the root-level backups this worker holds to the tree: the root's counters and, with
     /// several workers, the edges of the first plies and the nodes below them ([`Batched`]).
     fn flush_root(&mut self) {
+        if self.hot_from != u64::MAX {
+            self.flush_hot();
+            if self.hot.full {
+                self.hot.reset();
+            }
+        }
         let root = self.shared.root;
         let (visits, value) = std::mem::take(&mut self.root_pending);
         if visits > 0 {
@@ -570,13 +740,29 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 }
             };
             // The first BATCH_PLIES steps of a playout are batched (several workers only).
-            let batched_step = !self.batch.is_empty() && self.path.len() < self.batch_plies;
-            if batched_step {
+            let fixed_step = !self.batch.is_empty() && self.path.len() < self.batch_plies;
+            if fixed_step {
                 self.size_batched_level(children.len());
             }
+            self.hot_level = None;
+            if !fixed_step && !open_loop && self.hot_from != u64::MAX {
+                let incoming = match self.path.last() {
+                    // SAFETY: [I6] path pointers were taken from the live tree during this playout.
+                    Some(step) => unsafe { &*step.edge }.visits_relaxed(),
+                    None => node.visits_relaxed(),
+                };
+                if incoming >= self.hot_from {
+                    self.hot_level = self.hot_entry(node, children.len());
+                }
+            }
+            let batched_step = fixed_step || self.hot_level.is_some();
             let (index, mover) = self.select(node, children, open_loop);
+            let hot = match self.hot_level.take() {
+                Some((s, _)) => s + index as u32,
+                None => NOT_HOT,
+            };
             let edge = &children[index];
-            if batched_step {
+            if fixed_step {
                 self.batch_path[self.path.len()] = index;
             }
             if let (true, Step::Action(a)) = (open_loop, edge.step) {
@@ -613,7 +799,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                     open_loop = true;
                 }
             }
-            self.path.push(PathStep { node, edge, mover });
+            self.path.push(PathStep { node, edge, mover, hot });
             match edge.child_acquire() {
                 Some(child) => node = child,
                 None => {
@@ -865,6 +1051,11 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 self.count_leaf(leaf);
             } else if d >= 1 && d <= batched_steps {
                 self.batch_child(d - 1, g[leaf.player()]);
+            } else if d >= 1 && self.path[d - 1].hot != NOT_HOT {
+                let (n, h) = (self.path[d - 1].node, self.path[d - 1].hot);
+                let e = self.hot_delta(n, h);
+                e.child_visits += 1;
+                e.child_value += g[leaf.player()];
             } else {
                 self.backup_node(leaf, g[leaf.player()]);
             }
@@ -873,11 +1064,18 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let depth = self.path.len() as u64;
         for k in (0..self.path.len()).rev() {
             let step = &self.path[k];
-            let mover = step.mover;
+            let (mover, hot, node_ptr) = (step.mover, step.hot, step.node);
             // SAFETY: [I6] path pointers were taken from the live tree during this playout.
             let (node, edge) = unsafe { (&*step.node, &*step.edge) };
             if k < batched_steps {
                 let entry = self.batched_entry(k);
+                entry.visits += 1;
+                if edge_stats {
+                    entry.value += g[mover as usize];
+                }
+            } else if hot != NOT_HOT {
+                self.stats.hot_backups += 1;
+                let entry = self.hot_delta(node_ptr, hot);
                 entry.visits += 1;
                 if edge_stats {
                     entry.value += g[mover as usize];
@@ -919,6 +1117,11 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 self.count_node(node);
             } else if k >= 1 && k <= batched_steps {
                 self.batch_child(k - 1, g[node.player()]);
+            } else if k >= 1 && self.path[k - 1].hot != NOT_HOT {
+                let (n, h) = (self.path[k - 1].node, self.path[k - 1].hot);
+                let e = self.hot_delta(n, h);
+                e.child_visits += 1;
+                e.child_value += g[node.player()];
             } else {
                 self.backup_node(node, g[node.player()]);
             }
