@@ -520,16 +520,19 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     /// Whether the leaf `node`, reached by the current path, has the visits the expansion threshold asks
     /// for: its own count or, with [`Statistics::Edge`] (whose backups with several workers do not count
     /// it), the count of the edge the path reached it by. The root is always due: it is always
-    /// expanded, so its children carry the statistics the report needs.
+    /// expanded, so its children carry the statistics the report needs. Below a hot node the counts
+    /// include this worker's backups waiting in its map ([`HotBatch`]), as its selections there do.
     #[inline]
     fn expansion_due(&self, node: &GameNode<G>) -> bool {
         let threshold = u64::from(self.params.expand_threshold);
-        node.visits_relaxed() >= threshold
+        let last = self.path.last();
+        let pending = last.filter(|step| step.hot != NOT_HOT).map(|step| &self.hot.deltas[step.hot as usize]);
+        node.visits_relaxed() + pending.map_or(0, |d| d.child_visits) >= threshold
             || std::ptr::eq(node, self.shared.root)
             || self.edge_stats
-                && self.path.last().is_some_and(|step| {
+                && last.is_some_and(|step| {
                     // SAFETY: [I6] path pointers were taken from the live tree during this playout.
-                    unsafe { &*step.edge }.visits_relaxed() >= threshold
+                    unsafe { &*step.edge }.visits_relaxed() + pending.map_or(0, |d| d.visits) >= threshold
                 })
     }
 
