@@ -131,10 +131,13 @@ pub struct SearchParams {
     pub batch_plies: u32,
     /// With more than one worker, each worker also batches its backups at the nodes below those plies
     /// that are reached by an edge with at least `batch_from × (workers − 1)` visits (hot nodes: where
-    /// the search concentrates on one line of play, both workers pass them on nearly every playout), and
+    /// the search concentrates on one line of play, the workers pass them on nearly every playout), and
     /// adds them to the tree at the same flushes (every at most 64 playouts), so that the other workers
     /// miss at most `64 / batch_from` of such a node's statistics. Visits, 0 to [`MAX_BATCH_FROM`];
-    /// default 1 024 (docs/BENCHMARKS.md, "Hot nodes"); 0 batches no node below the batched plies.
+    /// default 0 (none). It pays where handing a cache line from one core to another is slow: on two
+    /// cores whose hand-over took about 230 ns, 1 024 raised the two-thread rate by 20-27% on the
+    /// synthetic tree and 12% on tic-tac-toe; where it took about 33 ns, the synthetic tree was level and
+    /// tic-tac-toe 7% slower (docs/BENCHMARKS.md, "Hot nodes").
     pub batch_from: u64,
     /// A node is expanded (its children block built) once it has this many visits, 0 to
     /// [`MAX_EXPAND_THRESHOLD`]; default 1
@@ -257,8 +260,8 @@ pub const MAX_VIRTUAL_LOSS: u64 = 1000;
 pub const MAX_BATCH_PLIES: u64 = crate::search::worker::BATCH_PLIES as u64;
 /// Largest [`SearchParams::batch_from`], visits.
 pub const MAX_BATCH_FROM: u64 = 1 << 40;
-/// Default [`SearchParams::batch_from`], visits.
-pub const DEFAULT_BATCH_FROM: u64 = 1024;
+/// Default [`SearchParams::batch_from`], visits (0: no hot node is batched).
+pub const DEFAULT_BATCH_FROM: u64 = 0;
 /// Largest expansion threshold, visits.
 pub const MAX_EXPAND_THRESHOLD: u64 = 1_000_000;
 

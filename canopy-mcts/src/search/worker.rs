@@ -107,20 +107,34 @@ pub(super) struct HotBatch {
     /// Slots in use.
     used: usize,
     /// One entry per edge of each node in the map.
-    deltas: Vec<Batched>,
-    /// The slots holding entries not yet flushed; for each slot, its entries not yet flushed (indices
-    /// from its first entry) and whether it is listed.
-    dirty_slots: Vec<u32>,
-    dirty: Vec<Vec<u32>>,
-    slot_dirty: Vec<bool>,
+    deltas: Vec<HotDelta>,
+    /// The entries holding backups not yet flushed: (slot of their node, index of the edge).
+    dirty: Vec<(u32, u32)>,
     /// A hot node found no room: the map is emptied at the next flush.
     full: bool,
+}
+
+/// A worker's backups through one edge of a hot node, and into the node it leads to, not in the tree
+/// yet ([`HotBatch`]; [`Batched`] without the next ply's, 24 bytes, as selection at a hot node reads one
+/// per edge). All zero when flushed.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct HotDelta {
+    /// Backups through the edge (at most a flush interval's playouts, each passing the edge at most once
+    /// per step of its path).
+    pub visits: u32,
+    /// Backups into the edge's child node.
+    pub child_visits: u32,
+    /// The sum of the edge's backed-up returns-to-go for its mover ([`Statistics::Edge`] only).
+    pub value: f64,
+    /// The sum of the child's backed-up values, for the child's player.
+    pub child_value: f64,
 }
 
 /// Slots of a [`HotBatch`] (a power of two); at most half are used.
 const HOT_SLOTS: usize = 512;
 
-/// Most entries a [`HotBatch`] holds (about 5.6 MiB): a node that would pass it empties the map first.
+/// Most entries a [`HotBatch`] holds (1.5 MiB): a node that would pass it waits for the map to be
+/// emptied.
 const HOT_ENTRIES: usize = 1 << 16;
 
 impl HotBatch {
@@ -130,11 +144,7 @@ impl HotBatch {
         self.slots.resize(HOT_SLOTS, (0, 0, 0));
         self.used = 0;
         self.deltas.clear();
-        self.dirty_slots.clear();
-        self.dirty.resize(HOT_SLOTS, Vec::new());
-        self.dirty.iter_mut().for_each(Vec::clear);
-        self.slot_dirty.clear();
-        self.slot_dirty.resize(HOT_SLOTS, false);
+        self.dirty.clear();
         self.full = false;
     }
 
@@ -142,8 +152,8 @@ impl HotBatch {
     #[inline]
     fn find(&self, node: usize) -> Result<usize, usize> {
         let mask = HOT_SLOTS - 1;
-        // Fibonacci hashing of the address (Knuth, TAOCP vol. 3, 6.4): the top bits of the product.
-        let mut i = ((node >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55) & mask;
+        // Fibonacci hashing of the address (Knuth, TAOCP vol. 3, 6.4): the product's top bits.
+        let mut i = (node >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - HOT_SLOTS.trailing_zeros());
         loop {
             match self.slots[i].0 {
                 k if k == node => return Ok(i),
@@ -255,6 +265,45 @@ pub(super) struct Batched {
     dirty: bool,
     /// The entries of `below` that hold backups not yet flushed.
     below_dirty: Vec<u32>,
+}
+
+/// A worker's batched backups at the node a playout selects at, one entry per edge: at one of the
+/// batched plies ([`Batched`]) or at a hot node ([`HotDelta`]).
+pub(super) enum Pending<'a> {
+    Plies(&'a [Batched]),
+    Hot(&'a [HotDelta]),
+}
+
+/// What selection reads of a worker's batched backups through an edge ([`Batched`], [`HotDelta`]).
+pub(super) trait Delta {
+    /// Backups through the edge, and the sum of their returns-to-go for its mover.
+    fn edge(&self) -> (u64, f64);
+    /// Backups into the edge's child node, and the sum of their values for the child's player.
+    fn child(&self) -> (u64, f64);
+}
+
+impl Delta for Batched {
+    #[inline(always)]
+    fn edge(&self) -> (u64, f64) {
+        (self.visits, self.value)
+    }
+
+    #[inline(always)]
+    fn child(&self) -> (u64, f64) {
+        (self.child_visits, self.child_value)
+    }
+}
+
+impl Delta for HotDelta {
+    #[inline(always)]
+    fn edge(&self) -> (u64, f64) {
+        (u64::from(self.visits), self.value)
+    }
+
+    #[inline(always)]
+    fn child(&self) -> (u64, f64) {
+        (u64::from(self.child_visits), self.child_value)
+    }
 }
 
 /// The level of `batch` below the edges `path[..depth]`, when `depth` is one of the `plies` batched.
@@ -446,12 +495,15 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     }
 
     /// The batched statistics of the edges out of the current playout's node, when its statistics are
-    /// batched (several workers, and the playout has taken fewer steps than the plies batched).
-    pub(super) fn batched_level(&self) -> Option<&[Batched]> {
-        if let Some((s, l)) = self.hot_level {
-            return Some(&self.hot.deltas[s as usize..(s + l) as usize]);
+    /// batched (several workers, and the playout has taken fewer steps than the plies batched, or the
+    /// node is hot).
+    pub(super) fn batched_level(&self) -> Option<Pending<'_>> {
+        match self.hot_level {
+            Some((s, l)) => Some(Pending::Hot(&self.hot.deltas[s as usize..(s + l) as usize])),
+            None => {
+                batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies).map(Pending::Plies)
+            }
         }
-        batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies)
     }
 
     /// The nodes the current playout has stepped out of, from the root.
@@ -460,11 +512,14 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     }
 
     /// [`Worker::batched_level`] and the random number generator, borrowed together.
-    pub(super) fn batched_level_and_rng(&mut self) -> (Option<&[Batched]>, &mut Rng) {
-        if let Some((s, l)) = self.hot_level {
-            return (Some(&self.hot.deltas[s as usize..(s + l) as usize]), &mut self.rng);
-        }
-        (batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies), &mut self.rng)
+    pub(super) fn batched_level_and_rng(&mut self) -> (Option<Pending<'_>>, &mut Rng) {
+        let level = match self.hot_level {
+            Some((s, l)) => Some(Pending::Hot(&self.hot.deltas[s as usize..(s + l) as usize])),
+            None => {
+                batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies).map(Pending::Plies)
+            }
+        };
+        (level, &mut self.rng)
     }
 
     /// Makes the batched level of the current node ([`Worker::batched_level`]) hold one entry per edge of
@@ -527,12 +582,12 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let threshold = u64::from(self.params.expand_threshold);
         let last = self.path.last();
         let pending = last.filter(|step| step.hot != NOT_HOT).map(|step| &self.hot.deltas[step.hot as usize]);
-        node.visits_relaxed() + pending.map_or(0, |d| d.child_visits) >= threshold
+        node.visits_relaxed() + pending.map_or(0, |d| d.child().0) >= threshold
             || std::ptr::eq(node, self.shared.root)
             || self.edge_stats
                 && last.is_some_and(|step| {
                     // SAFETY: [I6] path pointers were taken from the live tree during this playout.
-                    unsafe { &*step.edge }.visits_relaxed() + pending.map_or(0, |d| d.visits) >= threshold
+                    unsafe { &*step.edge }.visits_relaxed() + pending.map_or(0, |d| d.edge().0) >= threshold
                 })
     }
 
@@ -583,43 +638,44 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             Err(i) => i,
         };
         let first = self.hot.deltas.len() as u32;
-        self.hot.deltas.resize(first as usize + len, Batched::default());
+        self.hot.deltas.resize(first as usize + len, HotDelta::default());
         self.hot.slots[slot] = (key, first, len as u32);
         self.hot.used += 1;
         Some((first, len as u32))
     }
 
-    /// The hot entry `index` of the path's `node`, marked as holding backups not yet flushed.
-    fn hot_delta(&mut self, node: *const GameNode<G>, index: u32) -> &mut Batched {
+    /// The hot entry `index` of the path's `node`, listed as holding backups not yet flushed (the caller
+    /// adds one).
+    fn hot_delta(&mut self, node: *const GameNode<G>, index: u32) -> &mut HotDelta {
         let h = &mut self.hot;
-        if !h.deltas[index as usize].dirty {
-            h.deltas[index as usize].dirty = true;
+        let d = h.deltas[index as usize];
+        if d.visits == 0 && d.child_visits == 0 {
             // The node is in the map: the playout found or added it there, and the map is emptied only
             // between playouts.
             if let Ok(slot) = h.find(node as usize) {
-                if !h.slot_dirty[slot] {
-                    h.slot_dirty[slot] = true;
-                    h.dirty_slots.push(slot as u32);
-                }
-                h.dirty[slot].push(index - h.slots[slot].1);
+                h.dirty.push((slot as u32, index - h.slots[slot].1));
             }
         }
         &mut h.deltas[index as usize]
     }
 
-    /// Adds the backups held in the hot map to the tree ([`flush_batched`]).
+    /// Adds the backups held in the hot map to the tree, as [`flush_batched`] adds the batched plies'.
     fn flush_hot(&mut self) {
         let h = &mut self.hot;
-        for slot in h.dirty_slots.drain(..) {
-            let slot = slot as usize;
-            h.slot_dirty[slot] = false;
-            let (key, first, count) = h.slots[slot];
+        for (slot, i) in h.dirty.drain(..) {
+            let (key, first, _) = h.slots[slot as usize];
+            let d = std::mem::take(&mut h.deltas[(first + i) as usize]);
             // SAFETY: [I6] the key is the address of a node of this search's tree, which lives in a
             // search arena until the search ends.
             let node = unsafe { &*(key as *const GameNode<G>) };
             // A node is added to the map when a playout selects at it, so its children are published.
-            if let Some(edges) = node.children_acquire() {
-                flush_batched(edges, &mut h.deltas[first as usize..(first + count) as usize], &mut h.dirty[slot]);
+            let Some(edge) = node.children_acquire().and_then(|edges| edges.get(i as usize)) else { continue };
+            if d.visits > 0 {
+                edge.add_backups_relaxed(u64::from(d.visits), d.value);
+            }
+            // A backup into the child was made through the linked child.
+            if let (true, Some(child)) = (d.child_visits > 0, edge.child_acquire()) {
+                child.add_backups_relaxed(u64::from(d.child_visits), d.child_value);
             }
         }
     }
