@@ -323,7 +323,7 @@ pub fn run(args: &MatchGomoku) -> anyhow::Result<()> {
             "agents": { "a": args.black, "b": white_spec },
             // The command line's search settings, which each `mcts` agent's options change; its own are
             // under `agent_params` (null for an agent that does not search).
-            "params": super::params::to_json(&base),
+            "params": super::params::to_json(&base, <super::search_args::ForGomoku as super::search_args::Profile>::SKIP),
             "agent_params": { "a": agent_params(&agents[0]), "b": agent_params(&agents[1]) },
             "summary": { "a": records[0], "b": records[1] },
             "games": games,
@@ -345,7 +345,9 @@ pub fn run(args: &MatchGomoku) -> anyhow::Result<()> {
 /// The search settings `agent` plays with, as `--json` gives them (null for an agent that does not search).
 fn agent_params(agent: &Player) -> serde_json::Value {
     match agent {
-        Player::Mcts { params, .. } => super::params::to_json(params),
+        Player::Mcts { params, .. } => {
+            super::params::to_json(params, <super::search_args::ForGomoku as super::search_args::Profile>::SKIP)
+        }
         _ => serde_json::Value::Null,
     }
 }

@@ -210,11 +210,12 @@ pub fn apply<T: Settings>(m: &ArgMatches, target: &mut T) -> Result<(), String> 
     Ok(())
 }
 
-/// The `params` block of `--json` output: every declared parameter of `settings` under its declared
-/// name (`null` for an unset limit).
-pub fn to_json<T: Settings>(settings: &T) -> serde_json::Value {
+/// The `params` block of `--json` output: every declared parameter of `settings` that the game takes
+/// (all but `skipped`, its [`crate::search_args::Profile::SKIP`]) under its declared name (`null` for an
+/// unset limit).
+pub fn to_json<T: Settings>(settings: &T, skipped: &[&str]) -> serde_json::Value {
     let mut m = serde_json::Map::new();
-    for (name, value) in settings.values() {
+    for (name, value) in settings.values().into_iter().filter(|(name, _)| !skipped.contains(name)) {
         let v = match value {
             Value::Int(n) => serde_json::json!(n),
             Value::Real(x) => serde_json::json!(x),

@@ -187,7 +187,7 @@ fn print_rows(label: &str, rows: &[Row], json: bool, csv: bool, head: serde_json
         let mut v = head;
         v["rows"] = rows
             .iter()
-            .map(|(name, params, summary, games)| json!({ label: name, "params": super::params::to_json(params), "summary": summary, "games": games }))
+            .map(|(name, params, summary, games)| json!({ label: name, "params": super::params::to_json(params, <crate::search_args::ForSnake as crate::search_args::Profile>::SKIP), "summary": summary, "games": games }))
             .collect();
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());

@@ -197,8 +197,9 @@ pub fn matched(args: &MatchTicTacToe) -> anyhow::Result<()> {
     let white = args.white.as_deref().unwrap_or("random");
     let ((a, a_params), (b, b_params)) = (parse("--black", &args.black)?, parse("--white", white)?);
     let forms = Forms { json: args.json, csv: false };
-    let settings = |p: Option<SearchParams>| p.map_or(serde_json::Value::Null, |p| super::params::to_json(&p));
-    let params = Some((super::params::to_json(&base), [settings(a_params), settings(b_params)]));
+    let skipped = args.search.skipped();
+    let settings = |p: Option<SearchParams>| p.map_or(serde_json::Value::Null, |p| super::params::to_json(&p, skipped));
+    let params = Some((super::params::to_json(&base, skipped), [settings(a_params), settings(b_params)]));
     let out = Out { game: "tic-tac-toe", games: args.games, seed: args.search.seed, forms, quiet: false, params };
     series(&TicTacToe, |_| TicTacToeState::default(), [a.as_ref(), b.as_ref()], args.swap, &out, |c| c.to_string())
 }

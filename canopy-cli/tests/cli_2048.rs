@@ -381,6 +381,68 @@ fn play_reports_the_work_per_move_in_the_agents_unit() {
     assert!(lines.next().unwrap().ends_with(",30.0"), "{csv}");
 }
 
+/// The `params` blocks of the games' `--json` list the search parameters the game takes and no other:
+/// 2048 and Snake take no `solver` (MCTS-Solver proves two-player results) and no command takes
+/// `audit`; Gomoku and tic-tac-toe take no `chance`, `backup` or `min_span`.
+#[test]
+fn json_params_list_only_the_parameters_the_game_takes() {
+    let keys = |v: &serde_json::Value| -> Vec<String> {
+        v.as_object().unwrap_or_else(|| panic!("not an object: {v}")).keys().cloned().collect()
+    };
+    let g2048 =
+        json(&["play", "2048", "--agent", "mcts", "--playouts", "20", "--threads", "1", "--games", "1", "--json"]);
+    let snake = json(&[
+        "play",
+        "snake",
+        "--size",
+        "6x6",
+        "--agent",
+        "mcts",
+        "--playouts",
+        "20",
+        "--threads",
+        "1",
+        "--games",
+        "1",
+        "--json",
+    ]);
+    for (label, params) in
+        [("2048", &g2048["params"]), ("2048 config", &g2048["config"]["search"]), ("snake", &snake["params"])]
+    {
+        let k = keys(params);
+        assert!(k.contains(&"playouts".to_string()) && k.contains(&"chance".to_string()), "{label}: {k:?}");
+        assert!(!k.contains(&"solver".to_string()) && !k.contains(&"audit".to_string()), "{label}: {k:?}");
+    }
+    let gomoku = json(&[
+        "match",
+        "gomoku",
+        "--size",
+        "9",
+        "--black",
+        "mcts:playouts=20",
+        "--white",
+        "random",
+        "--games",
+        "1",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let tictactoe =
+        json(&["match", "tictactoe", "--black", "mcts:playouts=20", "--games", "1", "--threads", "1", "--json"]);
+    for (label, params) in [
+        ("gomoku", &gomoku["params"]),
+        ("gomoku agent", &gomoku["agent_params"]["a"]),
+        ("tic-tac-toe", &tictactoe["params"]),
+    ] {
+        let k = keys(params);
+        assert!(k.contains(&"playouts".to_string()) && k.contains(&"solver".to_string()), "{label}: {k:?}");
+        for skipped in ["chance", "backup", "min_span", "audit"] {
+            assert!(!k.contains(&skipped.to_string()), "{label}: {k:?}");
+        }
+    }
+}
+
 /// The "why" lines say when the search chose by visits a move whose value is below the runner-up's,
 /// instead of crediting the look ahead (one thread and a seed: the same search every run).
 #[test]

@@ -233,7 +233,7 @@ fn rollout_text(r: &RolloutPolicy) -> String {
 pub fn config_json(c: &AgentConfig) -> Value {
     json!({
         "agent": c.kind,
-        "search": crate::params::to_json(&c.search),
+        "search": crate::params::to_json(&c.search, <crate::search_args::For2048 as crate::search_args::Profile>::SKIP),
         "rollout": c.policy.rollout,
         "expectimax": c.expectimax,
         "cache_slots": c.cache_slots,

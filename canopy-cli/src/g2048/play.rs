@@ -140,7 +140,7 @@ pub fn play(args: &super::Play) -> anyhow::Result<()> {
             "agent": config.kind,
             // The unit of each game's `work_per_move` (null: the random agent does no work).
             "work_unit": work_unit(config.kind),
-            "params": crate::params::to_json(&config.search),
+            "params": crate::params::to_json(&config.search, <crate::search_args::For2048 as crate::search_args::Profile>::SKIP),
             "config": config_json(&config),
             "summary": summary,
             "games": results,

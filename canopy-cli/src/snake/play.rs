@@ -242,7 +242,7 @@ pub fn play(args: &super::Play) -> anyhow::Result<()> {
             "agent": agent_name,
             "starvation_limit": rules.starvation_limit,
             "survival_bonus": rules.survival_bonus(),
-            "params": (*agent == AgentName::Mcts).then(|| crate::params::to_json(params)),
+            "params": (*agent == AgentName::Mcts).then(|| crate::params::to_json(params, <crate::search_args::ForSnake as crate::search_args::Profile>::SKIP)),
             "mcts": (*agent == AgentName::Mcts).then(|| json!({
                 "rollout": format!("{:?}", search_policy.rollout),
                 "rollout_max_moves": search_policy.rollout_max_moves,
