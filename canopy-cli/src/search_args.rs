@@ -76,7 +76,7 @@ pub struct SearchArgs {
 pub trait Profile {
     /// Declared parameters the game's commands do not offer as flags. Every game leaves out `audit` (for
     /// tests of the engine); single-player games leave out `solver`, two-player games without chance
-    /// events `chance` and `backup`.
+    /// events `chance`, `backup` and `min_span`.
     const SKIP: &'static [&'static str];
     /// The game's defaults, shown in the help and used where an option is not given.
     fn defaults() -> SearchParams;

@@ -15,7 +15,7 @@
 //! perf record -e cpu-clock -o several.data target/release/examples/shared_paths several 20
 //! perf report -i one.data --no-children --stdio
 //! target/release/examples/shared_paths several 20 synthetic
-//! target/release/examples/shared_paths several 20 synthetic 0
+//! target/release/examples/shared_paths several 20 synthetic 1024
 //! ```
 
 use canopy_mcts::game::Game;

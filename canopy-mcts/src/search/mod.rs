@@ -32,8 +32,8 @@ use crossbeam_utils::CachePadded;
 pub use node::Proof;
 pub use params::{
     parse_bytes, physical_memory_bytes, Backup, ChanceSelection, SearchParams, Selection, Statistics,
-    DEFAULT_MEMORY_BYTES, DEFAULT_PLAYOUTS, MAX_EXPAND_THRESHOLD, MAX_EXPLORATION, MAX_PLAYOUTS, MAX_THREADS,
-    MAX_TIME_MS, MAX_VIRTUAL_LOSS, MIN_MEMORY_BYTES,
+    DEFAULT_BATCH_FROM, DEFAULT_MEMORY_BYTES, DEFAULT_PLAYOUTS, MAX_BATCH_FROM, MAX_EXPAND_THRESHOLD, MAX_EXPLORATION,
+    MAX_PLAYOUTS, MAX_THREADS, MAX_TIME_MS, MAX_VIRTUAL_LOSS, MIN_MEMORY_BYTES,
 };
 pub use report::{ActionStats, ProvenNode, SearchReport, SolverStatus, TableStats, TreeAudit};
 pub use session::{AdvanceError, Event, Follower, Kept, Limits, Recycled, SearchHandle, Session, Snapshot};

@@ -132,11 +132,12 @@ pub struct SearchParams {
     /// With more than one worker, each worker also batches its backups at the nodes below those plies
     /// that are reached by an edge with at least `batch_from × (workers − 1)` visits (hot nodes: where
     /// the search concentrates on one line of play, the workers pass them on nearly every playout), and
-    /// adds them to the tree at the same flushes (every at most 64 playouts), so that the other workers
-    /// miss at most `64 / batch_from` of such a node's statistics. Visits, 0 to [`MAX_BATCH_FROM`];
+    /// adds them to the tree at the same flushes (every at most 64 playouts), so that what the other
+    /// workers miss of such a node's statistics is at most 64 of its `batch_from` visits per other worker
+    /// (a share of at most `64 / batch_from` for `batch_from` ≥ 64). Visits, 0 to [`MAX_BATCH_FROM`];
     /// default 0 (none). It pays where handing a cache line from one core to another is slow: on two
-    /// cores whose hand-over took about 230 ns, 1 024 raised the two-thread rate by 20-27% on the
-    /// synthetic tree and 12% on tic-tac-toe; where it took about 33 ns, the synthetic tree was level and
+    /// cores whose hand-over took about 230 ns, 1 024 raised the two-thread rate by 22% on the synthetic
+    /// tree and 15% on tic-tac-toe; where it took about 33 ns, the synthetic tree was level and
     /// tic-tac-toe 7% slower (docs/BENCHMARKS.md, "Hot nodes").
     pub batch_from: u64,
     /// A node is expanded (its children block built) once it has this many visits, 0 to
@@ -358,7 +359,7 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
     Param {
         name: "batch_from",
         help: "With several threads: each thread also batches its backups at the nodes below those plies reached \
-               by an edge with this many visits per other thread (0: none)",
+               by an edge with at least this many visits per other thread (0: none)",
         kind: Kind::Int { min: 0, max: MAX_BATCH_FROM },
         store: Store::Int(|p, v| p.batch_from = v),
         get: |p| Value::Int(p.batch_from),
