@@ -220,7 +220,7 @@ enum MatchGame {
     /// mcts:playouts=20000,threads=1 or flat:rollouts=50.
     ///
     /// mcts keys: playouts, time, threads, exploration, selection=uct|puct, virtual_loss, batch_plies,
-    /// batch_from, expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|attacks|uniform, radius,
+    /// expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|attacks|uniform, radius,
     /// quiet_radius, rollout_radius, prior_temperature (the ranges of the options of the same names,
     /// radii 1..=20; 0 lifts a playout or time limit, so that the other one ends the searches).
     Gomoku(matches::MatchGomoku),
@@ -605,23 +605,14 @@ mod tests {
     fn numeric_search_options_state_their_ranges_in_their_help() {
         use canopy_mcts::param::Settings;
         // Each numeric search option states its declared range in every command's help.
-        let ranges: Vec<(String, String)> = [
-            "playouts",
-            "time",
-            "threads",
-            "seed",
-            "virtual_loss",
-            "batch_plies",
-            "batch_from",
-            "expand_threshold",
-            "exploration",
-        ]
-        .into_iter()
-        .map(|name| {
-            let p = canopy_mcts::SearchParams::param(name).unwrap();
-            (name.replace('_', "-"), p.kind.to_string())
-        })
-        .collect();
+        let ranges: Vec<(String, String)> =
+            ["playouts", "time", "threads", "seed", "virtual_loss", "batch_plies", "expand_threshold", "exploration"]
+                .into_iter()
+                .map(|name| {
+                    let p = canopy_mcts::SearchParams::param(name).unwrap();
+                    (name.replace('_', "-"), p.kind.to_string())
+                })
+                .collect();
         // Every command, and every game of a command that takes one: `analyze 2048`, `bench`, ...
         let cli = super::cli_command();
         let mut leaves: Vec<(String, clap::Command)> = Vec::new();

@@ -47,8 +47,6 @@ pub struct SearchArgs {
     pub virtual_loss: u32,
     /// `--batch-plies`.
     pub batch_plies: u32,
-    /// `--batch-from`.
-    pub batch_from: u64,
     /// `--expand-threshold`.
     pub expand_threshold: u32,
     /// `--no-solver`.
@@ -235,7 +233,6 @@ impl SearchArgs {
             min_span: p.min_span,
             virtual_loss: p.virtual_loss,
             batch_plies: p.batch_plies,
-            batch_from: p.batch_from,
             expand_threshold: p.expand_threshold,
             no_solver: !p.solver,
             chance: p.chance,
@@ -298,7 +295,6 @@ impl SearchArgs {
             exploration: self.exploration.unwrap_or_else(|| (self.exploration_for)(self.selection)),
             virtual_loss: self.virtual_loss,
             batch_plies: self.batch_plies,
-            batch_from: self.batch_from,
             selection: self.selection,
             min_span: self.min_span,
             expand_threshold: self.expand_threshold,

@@ -308,7 +308,7 @@ fn an_empty_element_of_a_comma_list_is_named() {
 /// must come back with that value.
 #[test]
 fn every_search_option_given_reaches_the_search() {
-    let given: [(&str, &str, serde_json::Value); 13] = [
+    let given: [(&str, &str, serde_json::Value); 12] = [
         ("--playouts", "65", 65.into()),
         ("--threads", "2", 2.into()),
         ("--seed", "9", 9.into()),
@@ -317,7 +317,6 @@ fn every_search_option_given_reaches_the_search() {
         ("--selection", "puct", "puct".into()),
         ("--virtual-loss", "3", 3.into()),
         ("--batch-plies", "2", 2.into()),
-        ("--batch-from", "8", 8.into()),
         ("--expand-threshold", "4", 4.into()),
         ("--chance", "sample", "sample".into()),
         ("--backup", "mean", "mean".into()),

@@ -6,8 +6,7 @@
 //! The searches are those of `canopy bench` on the first position of a game's bench set, one worker,
 //! the engine's default search settings without MCTS-Solver (as `canopy bench` searches), seed 1: `gomoku9` (the default: the 9x9 empty board, uniform
 //! rollouts, 20 000 playouts a search), `synthetic` (the tree of branching 8 and depth 12, 100 000) or
-//! `tictactoe` (the empty board, 50 000). A fourth argument sets [`SearchParams::batch_from`] (the
-//! default otherwise; 0 batches no hot node).
+//! `tictactoe` (the empty board, 50 000).
 //!
 //! ```sh
 //! cargo build --release -p canopy-mcts --example shared_paths
@@ -15,7 +14,6 @@
 //! perf record -e cpu-clock -o several.data target/release/examples/shared_paths several 20
 //! perf report -i one.data --no-children --stdio
 //! target/release/examples/shared_paths several 20 synthetic
-//! target/release/examples/shared_paths several 20 synthetic 1024
 //! ```
 
 use canopy_mcts::game::Game;
@@ -23,7 +21,6 @@ use canopy_mcts::games::fixtures;
 use canopy_mcts::games::gomoku::{Gomoku, GomokuPolicy, RolloutPolicy, Rule};
 use canopy_mcts::games::synthetic::{Synthetic, SyntheticPolicy};
 use canopy_mcts::games::tictactoe::TicTacToe;
-use canopy_mcts::param::Settings;
 use canopy_mcts::policy::{Policy, UniformPolicy};
 use canopy_mcts::{Search, SearchParams};
 
@@ -35,7 +32,6 @@ fn rate<G: Game, P: Policy<G>>(
     shared_paths: bool,
     searches: u32,
     playouts: u64,
-    batch_from: u64,
 ) -> f64 {
     let mut rate_sum = 0.0;
     for _ in 0..searches {
@@ -44,7 +40,6 @@ fn rate<G: Game, P: Policy<G>>(
             shared_paths,
             playouts: Some(playouts),
             solver: false,
-            batch_from,
             ..SearchParams::default()
         };
         rate_sum += Search::with_policy(game, policy, params).run(state).playouts_per_sec;
@@ -54,7 +49,7 @@ fn rate<G: Game, P: Policy<G>>(
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: shared_paths one|several [SEARCHES] [gomoku9|synthetic|tictactoe] [BATCH_FROM]";
+    let usage = "usage: shared_paths one|several [SEARCHES] [gomoku9|synthetic|tictactoe]";
     let shared_paths = match args.get(1).map(String::as_str) {
         Some("one") => false,
         Some("several") => true,
@@ -63,22 +58,10 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if args.len() > 5 {
-        eprintln!("{usage} (more arguments than that: {})", args[5..].join(" "));
+    if args.len() > 4 {
+        eprintln!("{usage} (more arguments than that: {})", args[4..].join(" "));
         std::process::exit(2);
     }
-    let mut probe = SearchParams::default();
-    let batch_from = match (args.get(4), SearchParams::param("batch_from")) {
-        (None, _) => probe.batch_from,
-        (Some(text), Some(param)) => match param.apply(&mut probe, text) {
-            Ok(()) => probe.batch_from,
-            Err(e) => {
-                eprintln!("{usage} (BATCH_FROM: {e})");
-                std::process::exit(2);
-            }
-        },
-        (Some(_), None) => unreachable!("batch_from is a declared search parameter"),
-    };
     let searches: u32 = match args.get(2).map(|s| s.parse()) {
         None => 20,
         Some(Ok(n)) if n > 0 => n,
@@ -91,16 +74,16 @@ fn main() {
         "gomoku9" => {
             let game = Gomoku::new(9, Rule::Freestyle);
             let policy = GomokuPolicy::default().with_rollout_policy(RolloutPolicy::Uniform);
-            rate(&game, &policy, &game.new_game(), shared_paths, searches, 20_000, batch_from)
+            rate(&game, &policy, &game.new_game(), shared_paths, searches, 20_000)
         }
         "synthetic" => {
             let game = Synthetic::new(8, 12).expect("a valid tree shape");
             let state = &fixtures::synthetic(&game)[0].state;
-            rate(&game, &SyntheticPolicy, state, shared_paths, searches, 100_000, batch_from)
+            rate(&game, &SyntheticPolicy, state, shared_paths, searches, 100_000)
         }
         "tictactoe" => {
             let state = &fixtures::tictactoe()[0].state;
-            rate(&TicTacToe, &UniformPolicy, state, shared_paths, searches, 50_000, batch_from)
+            rate(&TicTacToe, &UniformPolicy, state, shared_paths, searches, 50_000)
         }
         other => {
             eprintln!("{usage} (not a game here: {other})");

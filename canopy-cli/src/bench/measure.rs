@@ -241,7 +241,6 @@ fn measure<G: Game, P: Policy<G>>(game: &G, policy: &P, positions: &[Fixture<G::
         statistics: SearchParams::param("statistics").map_or_else(String::new, |p| (p.get)(&cfg.params).to_string()),
         virtual_loss: cfg.params.virtual_loss,
         batch_plies: cfg.params.batch_plies,
-        batch_from: cfg.params.batch_from,
         expand_threshold: cfg.params.expand_threshold,
         logical_cores: logical_cores(),
         load_average: None,

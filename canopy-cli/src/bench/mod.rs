@@ -419,9 +419,6 @@ struct BenchReport {
     statistics: String,
     virtual_loss: u32,
     batch_plies: u32,
-    /// `SearchParams::batch_from`: visits of the edge into a node from which each worker batches its
-    /// backups there (per other worker; 0: none).
-    batch_from: u64,
     expand_threshold: u32,
     logical_cores: usize,
     /// The one-minute load average when the run started (Linux), to tell an idle machine's figures from

@@ -39,16 +39,9 @@ pub(super) fn print_report(r: &BenchReport) {
         if r.transposition_table { "on" } else { "off" },
     );
     println!(
-        "search: exploration {}, min span {}, virtual loss {}, batch plies {}, batch from {}, expand threshold {}, \
-         chance {}, statistics {}",
-        r.exploration,
-        r.min_span,
-        r.virtual_loss,
-        r.batch_plies,
-        r.batch_from,
-        r.expand_threshold,
-        r.chance,
-        r.statistics
+        "search: exploration {}, min span {}, virtual loss {}, batch plies {}, expand threshold {}, chance {}, \
+         statistics {}",
+        r.exploration, r.min_span, r.virtual_loss, r.batch_plies, r.expand_threshold, r.chance, r.statistics
     );
     println!("rollout policy: {}", r.rollout_policy);
     for p in &r.positions {

@@ -32,8 +32,8 @@ use crossbeam_utils::CachePadded;
 pub use node::Proof;
 pub use params::{
     parse_bytes, physical_memory_bytes, Backup, ChanceSelection, SearchParams, Selection, Statistics,
-    DEFAULT_BATCH_FROM, DEFAULT_MEMORY_BYTES, DEFAULT_PLAYOUTS, MAX_BATCH_FROM, MAX_EXPAND_THRESHOLD, MAX_EXPLORATION,
-    MAX_PLAYOUTS, MAX_THREADS, MAX_TIME_MS, MAX_VIRTUAL_LOSS, MIN_MEMORY_BYTES,
+    DEFAULT_MEMORY_BYTES, DEFAULT_PLAYOUTS, MAX_EXPAND_THRESHOLD, MAX_EXPLORATION, MAX_PLAYOUTS, MAX_THREADS,
+    MAX_TIME_MS, MAX_VIRTUAL_LOSS, MIN_MEMORY_BYTES,
 };
 pub use report::{ActionStats, ProvenNode, SearchReport, SolverStatus, TableStats, TreeAudit};
 pub use session::{AdvanceError, Event, Follower, Kept, Limits, Recycled, SearchHandle, Session, Snapshot};
@@ -420,7 +420,6 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             acc.playouts += s.playouts;
             acc.nodes += s.nodes;
             acc.table_hits += s.table_hits;
-            acc.hot_backups += s.hot_backups;
             acc.depth_sum += s.depth_sum;
             acc.max_depth = acc.max_depth.max(s.max_depth);
             acc.memory_limited |= s.memory_limited;
@@ -444,7 +443,6 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
         let audit = params.audit.then(|| {
             let mut a = audit_tree(root, params.statistics);
             a.evaluated_value_sum = total.root_value_sum;
-            a.hot_backups = total.hot_backups;
             a.counted_nodes += u64::from(total.root_counted);
             a.miscounted_nodes += u64::from(total.root_miscounted);
             a

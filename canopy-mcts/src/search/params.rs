@@ -129,17 +129,6 @@ pub struct SearchParams {
     /// two-thread Gomoku searches of 2 000 playouts a move weaker; docs/BENCHMARKS.md, "Strength at two
     /// threads"); 0 writes every backup at once; one worker always writes at once (docs/CONCURRENCY.md).
     pub batch_plies: u32,
-    /// With more than one worker, each worker also batches its backups at the nodes below those plies
-    /// that are reached by an edge with at least `batch_from × (workers − 1)` visits (hot nodes: where
-    /// the search concentrates on one line of play, the workers pass them on nearly every playout), and
-    /// adds them to the tree at the same flushes (every at most 64 playouts), so that what the other
-    /// workers miss of such a node's statistics is at most 64 of its `batch_from` visits per other worker
-    /// (a share of at most `64 / batch_from` for `batch_from` ≥ 64). Visits, 0 to [`MAX_BATCH_FROM`];
-    /// default 0 (none). It pays where handing a cache line from one core to another is slow: on two
-    /// cores whose hand-over took about 230 ns, 1 024 raised the two-thread rate by 22% on the synthetic
-    /// tree and 15% on tic-tac-toe; where it took about 33 ns, the synthetic tree was level and
-    /// tic-tac-toe 7% slower (docs/BENCHMARKS.md, "Hot nodes").
-    pub batch_from: u64,
     /// A node is expanded (its children block built) once it has this many visits, 0 to
     /// [`MAX_EXPAND_THRESHOLD`]; default 1
     /// (0 expands a node the first time it is reached, so one playout can descend arbitrarily deep).
@@ -192,7 +181,6 @@ impl Default for SearchParams {
             min_span: 0.0,
             virtual_loss: 1,
             batch_plies: 1,
-            batch_from: DEFAULT_BATCH_FROM,
             expand_threshold: 1,
             chance: ChanceSelection::Stratified,
             backup: Backup::Mean,
@@ -259,10 +247,6 @@ pub const MAX_EXPLORATION: f64 = 100.0;
 pub const MAX_VIRTUAL_LOSS: u64 = 1000;
 /// Largest [`SearchParams::batch_plies`] (the plies `search/worker.rs` can batch).
 pub const MAX_BATCH_PLIES: u64 = crate::search::worker::BATCH_PLIES as u64;
-/// Largest [`SearchParams::batch_from`], visits.
-pub const MAX_BATCH_FROM: u64 = 1 << 40;
-/// Default [`SearchParams::batch_from`], visits (0: no hot node is batched).
-pub const DEFAULT_BATCH_FROM: u64 = 0;
 /// Largest expansion threshold, visits.
 pub const MAX_EXPAND_THRESHOLD: u64 = 1_000_000;
 
@@ -355,14 +339,6 @@ static SEARCH_PARAMS: &[Param<SearchParams>] = &[
         kind: Kind::Int { min: 0, max: MAX_BATCH_PLIES },
         store: Store::Int(|p, v| p.batch_plies = v as u32),
         get: |p| Value::Int(u64::from(p.batch_plies)),
-    },
-    Param {
-        name: "batch_from",
-        help: "With several threads: each thread also batches its backups at the nodes below those plies reached \
-               by an edge with at least this many visits per other thread (0: none)",
-        kind: Kind::Int { min: 0, max: MAX_BATCH_FROM },
-        store: Store::Int(|p, v| p.batch_from = v),
-        get: |p| Value::Int(p.batch_from),
     },
     Param {
         name: "expand_threshold",

@@ -130,9 +130,6 @@ pub struct TreeAudit {
     pub claimed_nodes: u64,
     /// Deepest node reachable from the root (edges from the root).
     pub depth: u64,
-    /// Passes over edges of hot nodes that the workers backed up in batches
-    /// ([`crate::SearchParams::batch_from`]; 0 with one worker).
-    pub hot_backups: u64,
 }
 
 /// The result of one search.

@@ -10,7 +10,7 @@ use crate::search::node::{count_f64, Edge, Node, NodeKind, Proof};
 use crate::search::params::{ChanceSelection, Selection};
 use crate::search::solver::{proof_for, proof_of};
 use crate::search::tree::NodeHasher;
-use crate::search::worker::{Delta, GameEdge, GameNode, Pending, Worker};
+use crate::search::worker::{Batched, GameEdge, GameNode, Worker};
 
 impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
     /// Picks the edge a playout follows out of `node`; returns its index and the player credited with its
@@ -29,11 +29,8 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                     _ => None,
                 };
                 let index = match self.batched_level_and_rng() {
-                    (Some(Pending::Plies(level)), rng) => {
-                        select_outcome(chance, share, rng, children, &WithDeltas::<_, false>(level), None)
-                    }
-                    (Some(Pending::Hot(level)), rng) => {
-                        select_outcome(chance, share, rng, children, &WithDeltas::<_, false>(level), None)
+                    (Some(level), rng) => {
+                        select_outcome(chance, share, rng, children, &WithDeltas::<false>(level), None)
                     }
                     (None, rng) => select_outcome(chance, share, rng, children, &InTree::<false>, total),
                 };
@@ -51,18 +48,8 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 };
                 let edge_stats = self.edge_stats;
                 let index = match self.batched_level() {
-                    Some(Pending::Plies(level)) if edge_stats => {
-                        self.uct().select(children, mover, &WithDeltas::<_, true>(level), None)
-                    }
-                    Some(Pending::Plies(level)) => {
-                        self.uct().select(children, mover, &WithDeltas::<_, false>(level), None)
-                    }
-                    Some(Pending::Hot(level)) if edge_stats => {
-                        self.uct().select(children, mover, &WithDeltas::<_, true>(level), None)
-                    }
-                    Some(Pending::Hot(level)) => {
-                        self.uct().select(children, mover, &WithDeltas::<_, false>(level), None)
-                    }
+                    Some(level) if edge_stats => self.uct().select(children, mover, &WithDeltas::<true>(level), None),
+                    Some(level) => self.uct().select(children, mover, &WithDeltas::<false>(level), None),
                     None => {
                         let edge_visits = self.edge_visits_from_node(node, children, open_loop);
                         if edge_stats {
@@ -666,40 +653,37 @@ impl<const EDGE: bool> EdgeView for InTree<EDGE> {
     }
 }
 
-/// A node's statistics with this worker's batched backups added ([`Batched`] or [`HotDelta`], one per
-/// edge); `EDGE`: the means are the edges' ([`crate::search::Statistics::Edge`]), so the child nodes are
-/// not read.
-struct WithDeltas<'d, D, const EDGE: bool>(&'d [D]);
+/// A node's statistics with this worker's batched backups added ([`Batched`], one per edge); `EDGE`:
+/// the means are the edges' ([`crate::search::Statistics::Edge`]), so the child nodes are not read.
+struct WithDeltas<'d, const EDGE: bool>(&'d [Batched]);
 
-impl<D: Delta, const EDGE: bool> EdgeView for WithDeltas<'_, D, EDGE> {
+impl<const EDGE: bool> EdgeView for WithDeltas<'_, EDGE> {
     const READS_CHILD: bool = !EDGE;
 
-    #[inline(always)]
+    #[inline]
     fn visits<M>(&self, i: usize, e: &Edge<M>) -> u64 {
-        e.visits_relaxed() + self.0[i].edge().0
+        e.visits_relaxed() + self.0[i].visits
     }
 
-    #[inline(always)]
+    #[inline]
     fn q<M>(&self, i: usize, e: &Edge<M>, child: Option<&Node<M>>) -> Option<f64> {
         let d = &self.0[i];
         if EDGE {
-            let (dv, dsum) = d.edge();
-            let visits = e.visits_relaxed() + dv;
-            return (visits > 0).then(|| (e.value_sum_relaxed() + dsum) / count_f64(visits) + e.reward as f64);
+            let visits = e.visits_relaxed() + d.visits;
+            return (visits > 0).then(|| (e.value_sum_relaxed() + d.value) / count_f64(visits) + e.reward as f64);
         }
-        let (dv, dsum) = d.child();
         let (visits, sum) = match child {
-            Some(child) => (child.visits_relaxed() + dv, child.value_sum_relaxed() + dsum),
-            None => (dv, dsum),
+            Some(child) => (child.visits_relaxed() + d.child_visits, child.value_sum_relaxed() + d.child_value),
+            None => (d.child_visits, d.child_value),
         };
         (visits > 0).then(|| sum / count_f64(visits) + e.reward as f64)
     }
 
-    #[inline(always)]
+    #[inline]
     fn q_times_visits<M>(&self, i: usize, e: &Edge<M>, child: Option<&Node<M>>, visits: u64) -> Option<f64> {
         if EDGE {
-            let dsum = self.0[i].edge().1;
-            return (visits > 0).then(|| e.value_sum_relaxed() + dsum + e.reward as f64 * count_f64(visits));
+            let d = &self.0[i];
+            return (visits > 0).then(|| e.value_sum_relaxed() + d.value + e.reward as f64 * count_f64(visits));
         }
         self.q(i, e, child).map(|q| q * count_f64(visits))
     }

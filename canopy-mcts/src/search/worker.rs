@@ -60,8 +60,6 @@ pub(crate) struct WorkerStats {
     pub playouts: u64,
     pub nodes: u64,
     pub table_hits: u64,
-    /// Passes over edges of hot nodes backed up in batches ([`HotBatch`]).
-    pub hot_backups: u64,
     pub depth_sum: u64,
     pub max_depth: u64,
     pub memory_limited: bool,
@@ -79,95 +77,6 @@ struct PathStep<M> {
     edge: *const Edge<M>,
     /// Player credited with the edge's reward (the mover at a decision node).
     mover: u8,
-    /// With several workers, when the edge's node was hot ([`HotBatch`]): the index of the edge's entry
-    /// in [`HotBatch::deltas`]; else [`NOT_HOT`].
-    hot: u32,
-}
-
-/// [`PathStep::hot`] of a step whose backups go straight to the tree.
-const NOT_HOT: u32 = u32::MAX;
-
-/// A worker's batched backups at hot nodes: nodes below the batched plies reached by an edge with at
-/// least `batch_from × (workers − 1)` visits ([`SearchParams::batch_from`]).
-///
-/// The batched plies ([`Batched`]) keep the root's edges and the next ply's off the shared cache lines;
-/// where the search concentrates on one line of play, both workers also pass the nodes below, and write
-/// their edges, on nearly every playout. At such a node each worker keeps its backups here and adds them
-/// at the flushes of the root's batch (every at most [`ROOT_FLUSH`] playouts), so that the other workers
-/// miss at most `64 × (workers − 1)` of its at least `batch_from × (workers − 1)` visits. The map is
-/// keyed by the node's address (nodes live as long as the search, [I6]), and is emptied at the start of
-/// every run and at the first flush after it fills. A pass over a hot node's edge, like one over a batched
-/// ply's, is not published as virtual loss: the flush adds the selections with the visits
-/// ([`Edge::add_backups_relaxed`], [I5]).
-#[derive(Default)]
-pub(super) struct HotBatch {
-    /// Open addressing, [`HOT_SLOTS`] slots: the node's address (0: empty), its first entry in `deltas`
-    /// and its edges' count.
-    slots: Vec<(usize, u32, u32)>,
-    /// Slots in use.
-    used: usize,
-    /// One entry per edge of each node in the map.
-    deltas: Vec<HotDelta>,
-    /// The entries holding backups not yet flushed: (slot of their node, index of the edge).
-    dirty: Vec<(u32, u32)>,
-    /// A hot node found no room: the map is emptied at the next flush.
-    full: bool,
-}
-
-/// A worker's backups through one edge of a hot node, and into the node it leads to, not in the tree
-/// yet ([`HotBatch`]; [`Batched`] without the next ply's, 24 bytes, as selection at a hot node reads one
-/// per edge). All zero when flushed.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct HotDelta {
-    /// Backups through the edge (at most a flush interval's playouts, each passing the edge at most once
-    /// per step of its path).
-    pub visits: u32,
-    /// Backups into the edge's child node.
-    pub child_visits: u32,
-    /// The sum of the edge's backed-up returns-to-go for its mover ([`Statistics::Edge`] only).
-    pub value: f64,
-    /// The sum of the child's backed-up values, for the child's player.
-    pub child_value: f64,
-}
-
-/// Slots of a [`HotBatch`] (a power of two); at most half are used.
-const HOT_SLOTS: usize = 512;
-
-/// Most entries a [`HotBatch`] holds (1.5 MiB): a node that would pass it waits for the map to be
-/// emptied.
-const HOT_ENTRIES: usize = 1 << 16;
-
-impl HotBatch {
-    /// Empties the map (nothing in it may be waiting for a flush).
-    fn reset(&mut self) {
-        self.slots.clear();
-        self.slots.resize(HOT_SLOTS, (0, 0, 0));
-        self.used = 0;
-        self.deltas.clear();
-        self.dirty.clear();
-        self.full = false;
-    }
-
-    /// The slot holding `node` (`Ok`), or the empty slot where it would go (`Err`).
-    #[inline]
-    fn find(&self, node: usize) -> Result<usize, usize> {
-        let mask = HOT_SLOTS - 1;
-        // Fibonacci hashing of the address (Knuth, TAOCP vol. 3, 6.4): the product's top bits.
-        let mut i = (node >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - HOT_SLOTS.trailing_zeros());
-        loop {
-            match self.slots[i].0 {
-                k if k == node => return Ok(i),
-                0 => return Err(i),
-                _ => i = (i + 1) & mask,
-            }
-        }
-    }
-
-    /// Whether a node of `len` edges can be added.
-    #[inline]
-    fn has_room(&self, len: usize) -> bool {
-        self.used < HOT_SLOTS / 2 && self.deltas.len() + len <= HOT_ENTRIES
-    }
 }
 
 /// One worker thread's search: its arena, random number generator, position and reused buffers. The
@@ -216,14 +125,6 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     pub(super) edge_stats: bool,
     /// Playouts until the next flush of the root's batched statistics.
     until_flush: u64,
-    /// With several workers, this worker's backups at hot nodes ([`HotBatch`]).
-    hot: HotBatch,
-    /// Visits of the edge into a node from which its backups are batched ([`HotBatch`]; `u64::MAX`:
-    /// none are).
-    hot_from: u64,
-    /// The current node's entries in `hot.deltas` (first, count) while the worker selects at it, when the
-    /// node is hot.
-    hot_level: Option<(u32, u32)>,
     /// Square roots of the natural logarithms of small visit counts, for UCT (`select.rs`).
     pub(super) sqrt_ln_table: &'static [f64],
     /// Reciprocals and their square roots of small visit counts, for UCT (`select.rs`).
@@ -265,45 +166,6 @@ pub(super) struct Batched {
     dirty: bool,
     /// The entries of `below` that hold backups not yet flushed.
     below_dirty: Vec<u32>,
-}
-
-/// A worker's batched backups at the node a playout selects at, one entry per edge: at one of the
-/// batched plies ([`Batched`]) or at a hot node ([`HotDelta`]).
-pub(super) enum Pending<'a> {
-    Plies(&'a [Batched]),
-    Hot(&'a [HotDelta]),
-}
-
-/// What selection reads of a worker's batched backups through an edge ([`Batched`], [`HotDelta`]).
-pub(super) trait Delta {
-    /// Backups through the edge, and the sum of their returns-to-go for its mover.
-    fn edge(&self) -> (u64, f64);
-    /// Backups into the edge's child node, and the sum of their values for the child's player.
-    fn child(&self) -> (u64, f64);
-}
-
-impl Delta for Batched {
-    #[inline(always)]
-    fn edge(&self) -> (u64, f64) {
-        (self.visits, self.value)
-    }
-
-    #[inline(always)]
-    fn child(&self) -> (u64, f64) {
-        (self.child_visits, self.child_value)
-    }
-}
-
-impl Delta for HotDelta {
-    #[inline(always)]
-    fn edge(&self) -> (u64, f64) {
-        (u64::from(self.visits), self.value)
-    }
-
-    #[inline(always)]
-    fn child(&self) -> (u64, f64) {
-        (u64::from(self.child_visits), self.child_value)
-    }
 }
 
 /// The level of `batch` below the edges `path[..depth]`, when `depth` is one of the `plies` batched.
@@ -398,9 +260,6 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             single_writer: false,
             edge_stats,
             until_flush: ROOT_FLUSH,
-            hot: HotBatch::default(),
-            hot_from: u64::MAX,
-            hot_level: None,
             sqrt_ln_table: super::select::sqrt_ln_table(),
             recip_table: super::select::recip_table(),
             stats: WorkerStats::default(),
@@ -444,14 +303,6 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         self.single_writer = !several;
         self.root_edge_visits = None;
         self.score_cache.clear();
-        self.hot_from = match self.params.batch_from {
-            0 => u64::MAX,
-            _ if !several => u64::MAX,
-            from => from.saturating_mul(threads.saturating_sub(1).max(1)),
-        };
-        if self.hot_from != u64::MAX {
-            self.hot.reset();
-        }
         if several && self.batch_plies > 0 && root.kind() == NodeKind::Decision {
             if let Some(children) = root.children_acquire() {
                 self.batch = vec![Batched::default(); children.len()];
@@ -495,15 +346,9 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     }
 
     /// The batched statistics of the edges out of the current playout's node, when its statistics are
-    /// batched (several workers, and the playout has taken fewer steps than the plies batched, or the
-    /// node is hot).
-    pub(super) fn batched_level(&self) -> Option<Pending<'_>> {
-        match self.hot_level {
-            Some((s, l)) => Some(Pending::Hot(&self.hot.deltas[s as usize..(s + l) as usize])),
-            None => {
-                batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies).map(Pending::Plies)
-            }
-        }
+    /// batched (several workers, and the playout has taken fewer steps than the plies batched).
+    pub(super) fn batched_level(&self) -> Option<&[Batched]> {
+        batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies)
     }
 
     /// The nodes the current playout has stepped out of, from the root.
@@ -512,14 +357,8 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     }
 
     /// [`Worker::batched_level`] and the random number generator, borrowed together.
-    pub(super) fn batched_level_and_rng(&mut self) -> (Option<Pending<'_>>, &mut Rng) {
-        let level = match self.hot_level {
-            Some((s, l)) => Some(Pending::Hot(&self.hot.deltas[s as usize..(s + l) as usize])),
-            None => {
-                batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies).map(Pending::Plies)
-            }
-        };
-        (level, &mut self.rng)
+    pub(super) fn batched_level_and_rng(&mut self) -> (Option<&[Batched]>, &mut Rng) {
+        (batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies), &mut self.rng)
     }
 
     /// Makes the batched level of the current node ([`Worker::batched_level`]) hold one entry per edge of
@@ -575,19 +414,16 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     /// Whether the leaf `node`, reached by the current path, has the visits the expansion threshold asks
     /// for: its own count or, with [`Statistics::Edge`] (whose backups with several workers do not count
     /// it), the count of the edge the path reached it by. The root is always due: it is always
-    /// expanded, so its children carry the statistics the report needs. Below a hot node the counts
-    /// include this worker's backups waiting in its map ([`HotBatch`]), as its selections there do.
+    /// expanded, so its children carry the statistics the report needs.
     #[inline]
     fn expansion_due(&self, node: &GameNode<G>) -> bool {
         let threshold = u64::from(self.params.expand_threshold);
-        let last = self.path.last();
-        let pending = last.filter(|step| step.hot != NOT_HOT).map(|step| &self.hot.deltas[step.hot as usize]);
-        node.visits_relaxed() + pending.map_or(0, |d| d.child().0) >= threshold
+        node.visits_relaxed() >= threshold
             || std::ptr::eq(node, self.shared.root)
             || self.edge_stats
-                && last.is_some_and(|step| {
+                && self.path.last().is_some_and(|step| {
                     // SAFETY: [I6] path pointers were taken from the live tree during this playout.
-                    unsafe { &*step.edge }.visits_relaxed() + pending.map_or(0, |d| d.edge().0) >= threshold
+                    unsafe { &*step.edge }.visits_relaxed() >= threshold
                 })
     }
 
@@ -621,74 +457,9 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         entry
     }
 
-    /// The entries of hot `node` (with `len` edges) in the hot map, as (first, count): found, or added.
-    /// `None` when the map is full: the node's backups then go to the tree, and the map is emptied at
-    /// the next flush (not during a playout, whose path may hold entries of the map).
-    fn hot_entry(&mut self, node: &GameNode<G>, len: usize) -> Option<(u32, u32)> {
-        let key = node as *const _ as usize;
-        let slot = match self.hot.find(key) {
-            Ok(i) => {
-                let (_, first, count) = self.hot.slots[i];
-                return Some((first, count));
-            }
-            Err(_) if !self.hot.has_room(len) => {
-                self.hot.full = true;
-                return None;
-            }
-            Err(i) => i,
-        };
-        let first = self.hot.deltas.len() as u32;
-        self.hot.deltas.resize(first as usize + len, HotDelta::default());
-        self.hot.slots[slot] = (key, first, len as u32);
-        self.hot.used += 1;
-        Some((first, len as u32))
-    }
-
-    /// The hot entry `index` of the path's `node`, listed as holding backups not yet flushed (the caller
-    /// adds one).
-    fn hot_delta(&mut self, node: *const GameNode<G>, index: u32) -> &mut HotDelta {
-        let h = &mut self.hot;
-        let d = h.deltas[index as usize];
-        if d.visits == 0 && d.child_visits == 0 {
-            // The node is in the map: the playout found or added it there, and the map is emptied only
-            // between playouts.
-            if let Ok(slot) = h.find(node as usize) {
-                h.dirty.push((slot as u32, index - h.slots[slot].1));
-            }
-        }
-        &mut h.deltas[index as usize]
-    }
-
-    /// Adds the backups held in the hot map to the tree, as [`flush_batched`] adds the batched plies'.
-    fn flush_hot(&mut self) {
-        let h = &mut self.hot;
-        for (slot, i) in h.dirty.drain(..) {
-            let (key, first, _) = h.slots[slot as usize];
-            let d = std::mem::take(&mut h.deltas[(first + i) as usize]);
-            // SAFETY: [I6] the key is the address of a node of this search's tree, which lives in a
-            // search arena until the search ends.
-            let node = unsafe { &*(key as *const GameNode<G>) };
-            // A node is added to the map when a playout selects at it, so its children are published.
-            let Some(edge) = node.children_acquire().and_then(|edges| edges.get(i as usize)) else { continue };
-            if d.visits > 0 {
-                edge.add_backups_relaxed(u64::from(d.visits), d.value);
-            }
-            // A backup into the child was made through the linked child.
-            if let (true, Some(child)) = (d.child_visits > 0, edge.child_acquire()) {
-                child.add_backups_relaxed(u64::from(d.child_visits), d.child_value);
-            }
-        }
-    }
-
     /// Adds the root-level backups this worker holds to the tree: the root's counters and, with
     /// several workers, the edges of the first plies and the nodes below them ([`Batched`]).
     fn flush_root(&mut self) {
-        if self.hot_from != u64::MAX {
-            self.flush_hot();
-            if self.hot.full {
-                self.hot.reset();
-            }
-        }
         let root = self.shared.root;
         let (visits, value) = std::mem::take(&mut self.root_pending);
         if visits > 0 {
@@ -799,29 +570,13 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 }
             };
             // The first BATCH_PLIES steps of a playout are batched (several workers only).
-            let fixed_step = !self.batch.is_empty() && self.path.len() < self.batch_plies;
-            if fixed_step {
+            let batched_step = !self.batch.is_empty() && self.path.len() < self.batch_plies;
+            if batched_step {
                 self.size_batched_level(children.len());
             }
-            self.hot_level = None;
-            if !fixed_step && !open_loop && self.hot_from != u64::MAX {
-                let incoming = match self.path.last() {
-                    // SAFETY: [I6] path pointers were taken from the live tree during this playout.
-                    Some(step) => unsafe { &*step.edge }.visits_relaxed(),
-                    None => node.visits_relaxed(),
-                };
-                if incoming >= self.hot_from {
-                    self.hot_level = self.hot_entry(node, children.len());
-                }
-            }
-            let batched_step = fixed_step || self.hot_level.is_some();
             let (index, mover) = self.select(node, children, open_loop);
-            let hot = match self.hot_level.take() {
-                Some((s, _)) => s + index as u32,
-                None => NOT_HOT,
-            };
             let edge = &children[index];
-            if fixed_step {
+            if batched_step {
                 self.batch_path[self.path.len()] = index;
             }
             if let (true, Step::Action(a)) = (open_loop, edge.step) {
@@ -858,7 +613,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                     open_loop = true;
                 }
             }
-            self.path.push(PathStep { node, edge, mover, hot });
+            self.path.push(PathStep { node, edge, mover });
             match edge.child_acquire() {
                 Some(child) => node = child,
                 None => {
@@ -1110,11 +865,6 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 self.count_leaf(leaf);
             } else if d >= 1 && d <= batched_steps {
                 self.batch_child(d - 1, g[leaf.player()]);
-            } else if d >= 1 && self.path[d - 1].hot != NOT_HOT {
-                let (n, h) = (self.path[d - 1].node, self.path[d - 1].hot);
-                let e = self.hot_delta(n, h);
-                e.child_visits += 1;
-                e.child_value += g[leaf.player()];
             } else {
                 self.backup_node(leaf, g[leaf.player()]);
             }
@@ -1123,18 +873,11 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
         let depth = self.path.len() as u64;
         for k in (0..self.path.len()).rev() {
             let step = &self.path[k];
-            let (mover, hot, node_ptr) = (step.mover, step.hot, step.node);
+            let mover = step.mover;
             // SAFETY: [I6] path pointers were taken from the live tree during this playout.
             let (node, edge) = unsafe { (&*step.node, &*step.edge) };
             if k < batched_steps {
                 let entry = self.batched_entry(k);
-                entry.visits += 1;
-                if edge_stats {
-                    entry.value += g[mover as usize];
-                }
-            } else if hot != NOT_HOT {
-                self.stats.hot_backups += 1;
-                let entry = self.hot_delta(node_ptr, hot);
                 entry.visits += 1;
                 if edge_stats {
                     entry.value += g[mover as usize];
@@ -1176,11 +919,6 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
                 self.count_node(node);
             } else if k >= 1 && k <= batched_steps {
                 self.batch_child(k - 1, g[node.player()]);
-            } else if k >= 1 && self.path[k - 1].hot != NOT_HOT {
-                let (n, h) = (self.path[k - 1].node, self.path[k - 1].hot);
-                let e = self.hot_delta(n, h);
-                e.child_visits += 1;
-                e.child_value += g[node.player()];
             } else {
                 self.backup_node(node, g[node.player()]);
             }
