@@ -219,10 +219,11 @@ enum MatchGame {
     /// Gomoku: agents mcts, flat, threat or random, with options after a colon, e.g.
     /// mcts:playouts=20000,threads=1 or flat:rollouts=50.
     ///
-    /// mcts keys: playouts, time, threads, exploration, selection=uct|puct, virtual_loss, batch_plies,
-    /// expand_threshold, memory, tt, forced, vcf, pruning, policy=basic|threats|attacks|uniform, radius,
-    /// quiet_radius, rollout_radius, prior_temperature (the ranges of the options of the same names,
-    /// radii 1..=20; 0 lifts a playout or time limit, so that the other one ends the searches).
+    /// mcts keys: playouts, time, threads, seed, exploration, selection=uct|puct, virtual_loss, batch_plies,
+    /// expand_threshold, statistics=edge|node, memory, tt, solver, pin, forced, vcf, pruning,
+    /// policy=basic|threats|attacks|uniform, radius, quiet_radius, rollout_radius, reuse, prior_temperature,
+    /// refute (the ranges of the options of the same names, radii 1..=20; 0 lifts a playout or time limit,
+    /// so that the other one ends the searches).
     Gomoku(matches::MatchGomoku),
     /// Tic-tac-toe: agents mcts[:key=value,...] (the search options' names and ranges, and reuse=true|false;
     /// 0 lifts a playout or time limit, so that the other one ends the searches) or random.

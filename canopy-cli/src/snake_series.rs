@@ -157,6 +157,7 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
                 SeriesSetup::new(*agent, &args.run.search, &swept)?
             }
         };
+        let setup = setup.labelled(format!("{label}={}", value.trim()));
         setups.push((value.trim().to_string(), setup));
     }
     let mut svg_file = args.svg.as_deref().map(|path| common::create_output("--svg", path)).transpose()?;

@@ -54,3 +54,21 @@ fn play_prints_a_line_per_finished_game_when_stderr_is_not_a_terminal() {
         assert!(quiet.status.success() && quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
     }
 }
+
+/// `sweep`'s per-game lines name the value being tried after the agent (`mcts exploration=0.5 game
+/// 1/1: ...`), for Snake as for 2048, so that a long sweep's progress says where it is.
+#[test]
+fn sweep_lines_name_the_value_being_tried() {
+    for (game, size) in [("snake", ["--size", "6x6"]), ("2048", ["--seed", "1"])] {
+        let mut args = vec!["sweep", game, "--param", "exploration", "--values", "0.5,2", "--games", "1"];
+        args.extend(size);
+        args.extend(["--playouts", "20", "--threads", "1", "--json"]);
+        let out = canopy(&args);
+        assert!(out.status.success(), "{game}: {}", String::from_utf8_lossy(&out.stderr));
+        let err = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = err.lines().filter(|l| l.contains(" game ")).collect();
+        assert_eq!(lines.len(), 2, "{game}: {err}");
+        assert!(lines[0].starts_with("mcts exploration=0.5 game "), "{game}: {}", lines[0]);
+        assert!(lines[1].starts_with("mcts exploration=2 game "), "{game}: {}", lines[1]);
+    }
+}

@@ -74,9 +74,16 @@ pub struct SeriesSetup {
     policy: SnakePolicy,
     endgame: usize,
     reuse: bool,
+    /// What the per-game lines print after the agent's name (`sweep`'s `param=value`).
+    label: Option<String>,
 }
 
 impl SeriesSetup {
+    /// The same setup, its per-game lines naming `label` (e.g. `exploration=0.5`) after the agent.
+    pub fn labelled(self, label: String) -> SeriesSetup {
+        SeriesSetup { label: Some(label), ..self }
+    }
+
     /// The setup the options ask for, for `agent`.
     ///
     /// # Errors
@@ -93,7 +100,7 @@ impl SeriesSetup {
         }
         let endgame = snake.endgame.unwrap_or(MctsAgent::default_endgame(w, h));
         let policy = SnakePolicy { rollout_cycle_free: endgame, ..super::search_policy(&snake.search, w, h) };
-        Ok(SeriesSetup { rules: Snake::new(w, h), agent, params, policy, endgame, reuse: !snake.no_reuse })
+        Ok(SeriesSetup { rules: Snake::new(w, h), agent, params, policy, endgame, reuse: !snake.no_reuse, label: None })
     }
 
     /// The search parameters of the MCTS agent.
@@ -143,6 +150,10 @@ impl SeriesSetup {
         lines: bool,
     ) -> Vec<GameResult> {
         let mut results = Vec::new();
+        let name = match &self.label {
+            Some(label) => format!("{} {label}", self.agent_name()),
+            None => self.agent_name().to_string(),
+        };
         for i in 0..games {
             let seed = seed.wrapping_add(i);
             let r = play_one(&self.rules, self.agent().as_mut(), seed, play, (i + 1, games), bar);
@@ -150,8 +161,7 @@ impl SeriesSetup {
             if lines {
                 bar.suspend(|| {
                     eprintln!(
-                        "{} game {:>3}/{games}: length {:>4}  fill {:>5.1}%  {:<10}  moves {:>7}  {:.1} ms/move  seed {seed}",
-                        self.agent_name(),
+                        "{name} game {:>3}/{games}: length {:>4}  fill {:>5.1}%  {:<10}  moves {:>7}  {:.1} ms/move  seed {seed}",
                         i + 1,
                         r.length,
                         r.fill * 100.0,
