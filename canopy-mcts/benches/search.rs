@@ -6,8 +6,9 @@
 //! `search/snake_*`: the same on `canopy bench --game snake`'s eight-cell snake (10x10).
 //! `search/gomoku9_empty_*`: the same on `canopy bench --game gomoku --size 9`'s empty board with its
 //! default (uniform) rollouts: wide nodes (every selection scores dozens of children).
-//! `search/gomoku9_empty_1t_bench`, `search/gomoku15_middle_1t_bench`: one thread with `canopy bench`'s
-//! own settings (no solver, `edge` statistics) on its Gomoku 9x9 empty board and 15x15 middle game.
+//! `search/gomoku9_empty_{1,2}t_bench`, `search/gomoku15_middle_{1,2}t_bench`: one and two threads with
+//! `canopy bench`'s own settings (no solver, `edge` statistics) on its Gomoku 9x9 empty board and 15x15
+//! middle game.
 //! `search/synthetic_root_*`: the same on the root of `canopy bench --game synthetic`'s tree (branching 8,
 //! depth 12, a constant-time evaluation): the tree's own cost per playout.
 //! Every search bench runs with the default node statistics (UCT2) and, named `..._edge`, with
@@ -118,8 +119,9 @@ fn search(c: &mut Criterion) {
             });
         }
     }
-    // `canopy bench`'s own settings (no solver, `edge` statistics, one thread) on its Gomoku 9x9 empty
-    // board and 15x15 middle game: the searches whose wide nodes the one-worker score cache serves.
+    // `canopy bench`'s own settings (no solver, `edge` statistics) on its Gomoku 9x9 empty board and
+    // 15x15 middle game: the searches whose wide nodes the one-worker score cache serves (one thread)
+    // and whose selections read the edges once (two threads).
     for (size, name, playouts) in [(9, "empty", PLAYOUTS_GOMOKU), (15, "middle", PLAYOUTS_GOMOKU15)] {
         let game = Gomoku::new(size, Rule::Freestyle);
         let root = fixtures::gomoku(&game).into_iter().find(|f| f.name == name).expect("a bench position").state;
@@ -127,9 +129,12 @@ fn search(c: &mut Criterion) {
         let nodes = Search::with_policy(&game, &policy, bench.clone()).run(&root).nodes;
         println!("gomoku {size}x{size} {name}, canopy bench's settings: {playouts} playouts, seed 1: {nodes} nodes");
         group.throughput(Throughput::Elements(playouts));
-        group.bench_function(format!("gomoku{size}_{name}_1t_bench"), |b| {
-            b.iter(|| Search::with_policy(&game, &policy, bench.clone()).run(black_box(&root)).playouts)
-        });
+        for threads in [1, 2] {
+            let bench = SearchParams { threads, ..bench.clone() };
+            group.bench_function(format!("gomoku{size}_{name}_{threads}t_bench"), |b| {
+                b.iter(|| Search::with_policy(&game, &policy, bench.clone()).run(black_box(&root)).playouts)
+            });
+        }
     }
     let root = fixtures::tictactoe().into_iter().find(|f| f.name == "empty").expect("the empty board").state;
     group.throughput(Throughput::Elements(PLAYOUTS_TICTACTOE));

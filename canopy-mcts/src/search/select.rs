@@ -48,6 +48,9 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 };
                 let edge_stats = self.edge_stats;
                 let index = match self.batched_level() {
+                    Some(_) if edge_stats && children.len() >= READ_ONCE_MIN_CHILDREN => {
+                        self.select_wide(children, mover)
+                    }
                     Some(level) if edge_stats => self.uct().select(children, mover, &WithDeltas::<true>(level), None),
                     Some(level) => self.uct().select(children, mover, &WithDeltas::<false>(level), None),
                     None => {
@@ -59,6 +62,9 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                                     let uct = self.uct();
                                     uct.select_cached(&mut self.score_cache, node as *const _ as usize, children, total)
                                 }
+                                None if children.len() >= READ_ONCE_MIN_CHILDREN => {
+                                    Some(self.select_wide(children, mover))
+                                }
                                 _ => None,
                             };
                             cached.unwrap_or_else(|| self.uct().select(children, mover, &InTree::<true>, edge_visits))
@@ -69,6 +75,19 @@ impl<G: Game, P: Policy<G>> Worker<'_, G, P> {
                 };
                 (index, mover as u8)
             }
+        }
+    }
+
+    /// UCT at a decision node of [`READ_ONCE_MIN_CHILDREN`] children or more with `edge` statistics,
+    /// where the worker does not know the sum of the edges' visits (several workers, or one past a
+    /// sampled chance outcome; [`Uct::select_reading_once`]): apart from the rest of
+    /// [`Worker::select`], so that the code of the one-worker search stays as it was.
+    #[inline(never)]
+    fn select_wide(&mut self, children: &[GameEdge<G>], mover: usize) -> usize {
+        let uct = self.uct();
+        match self.batched_level_and_terms() {
+            (Some(level), terms) => uct.select_reading_once(children, mover, &WithDeltas::<true>(level), None, terms),
+            (None, terms) => uct.select_reading_once(children, mover, &InTree::<true>, None, terms),
         }
     }
 
@@ -185,6 +204,55 @@ impl Uct {
         };
         self.score_children(children, mover, view, count_f64(count), range, false)
             .expect("the scoring pass of two gives up on nothing")
+    }
+
+    /// [`Uct::select`], the same index, with the edges read once where that applies: UCT (not PUCT)
+    /// without MCTS-Solver, with the game's value bounds and a view that does not read the child nodes
+    /// (`edge` statistics). Where the one pass does not apply ([`Uct::select`]), its two passes then
+    /// become one pass over the edges, which keeps each child's terms ([`uct_terms`]) in `terms` while
+    /// it sums the node's count, and one over `terms` ([`best_of_terms`]): the same numbers in the same
+    /// expressions, so the same child, with half the reads of the edges. With several workers, whose
+    /// counts no worker knows, every selection at a node with `edge` statistics is such a one.
+    #[inline]
+    fn select_reading_once<M, V: EdgeView>(
+        &self,
+        children: &[Edge<M>],
+        mover: usize,
+        view: &V,
+        edge_visits: Option<u64>,
+        terms: &mut Vec<[f64; 2]>,
+    ) -> usize {
+        let reads_once = children.len() >= READ_ONCE_MIN_CHILDREN && !self.solver && !self.puct && !V::READS_CHILD;
+        let Some((lo, hi)) = self.bounds.filter(|_| reads_once) else {
+            return self.select(children, mover, view, edge_visits);
+        };
+        let span = hi - lo;
+        if let Some(total) = edge_visits {
+            if let Some(i) = self.score_children(children, mover, view, total as f64, (lo, span), true) {
+                return i;
+            }
+        }
+        if terms.len() < children.len() {
+            terms.resize(children.len(), [0.0; 2]);
+        }
+        let terms = &mut terms[..children.len()];
+        // As the scoring pass computes them (`score_children` without `one_pass`).
+        let unit = lo == 0.0 && span == 1.0;
+        let norm = (lo, span, 1.0 / span);
+        let vl = u64::from(self.virtual_loss);
+        let mut total = 0u64;
+        for ((i, e), t) in children.iter().enumerate().zip(terms.iter_mut()) {
+            let visits = view.visits(i, e);
+            let count = visits + vl * u64::from(e.in_flight_relaxed());
+            if count == 0 {
+                // The scoring pass takes the first child with no count, whatever the others score.
+                return i;
+            }
+            total += count;
+            let qv = normalised_qv(view.q_times_visits(i, e, None, visits), count_f64(visits), unit, norm);
+            *t = uct_terms(self.recip_table, qv, count);
+        }
+        best_of_terms(terms, self.exploration * sqrt_ln_count(self.sqrt_ln_table, count_f64(total)))
     }
 
     /// The scoring pass of [`Uct::select`]: the index of the best UCT (or PUCT) score, where `total`
@@ -322,6 +390,13 @@ fn uct_terms(table: &[Reciprocals], qv: f64, count: u64) -> [f64; 2] {
     [qv * r.recip, r.rsqrt]
 }
 
+/// Fewest children at which [`Uct::select_reading_once`] reads the edges once: below it the two passes
+/// cost less (the second reads edges the first brought into the cache, and no terms are stored).
+/// `shared_paths several 8 G` (one worker on the several-worker paths) with one read at every node:
+/// tic-tac-toe (up to 9 children) and the synthetic tree (8) 4-7% slower, Gomoku 9x9 (70-81) 3-6%
+/// faster.
+const READ_ONCE_MIN_CHILDREN: usize = 16;
+
 /// Fewest children at which a single writer keeps a node's UCT terms ([`ScoreCache`]): below it a
 /// child's score costs little more than reading its cached terms.
 pub(super) const SCORE_CACHE_MIN_CHILDREN: usize = 16;
@@ -451,44 +526,53 @@ impl Uct {
             }
         };
         let terms = &cache.terms[entry.start..entry.start + len];
-        let c_sqrt_log = self.exploration * sqrt_ln_count(self.sqrt_ln_table, total as f64);
-        let score = |&[exploit, explore]: &[f64; 2]| exploit + c_sqrt_log * explore;
-        // Four lanes, child `i` in lane `i % 4`, each keeping its best score and the first child that
-        // has it (one chain of comparisons would wait on each maximum in turn); then the best of the
-        // lanes and, among lanes that tie, the first child: the child the plain pass takes, which
-        // keeps the first of equal scores. Scores are finite, so no NaN breaks the comparisons.
-        let mut max = [f64::NEG_INFINITY; 4];
-        let mut at = [0usize; 4];
-        let quads = terms.chunks_exact(4);
-        let (tail, tail_start) = (quads.remainder(), len - len % 4);
-        for (q, quad) in quads.enumerate() {
-            for (lane, t) in quad.iter().enumerate() {
-                let s = score(t);
-                if s > max[lane] {
-                    max[lane] = s;
-                    at[lane] = 4 * q + lane;
-                }
-            }
-        }
-        for (lane, t) in tail.iter().enumerate() {
-            let s = score(t);
-            if s > max[lane] {
-                max[lane] = s;
-                at[lane] = tail_start + lane;
-            }
-        }
-        let mut best = 0;
-        let mut best_score = f64::NEG_INFINITY;
-        for lane in 0..4 {
-            if max[lane] > best_score || (max[lane] == best_score && at[lane] < best) {
-                best_score = max[lane];
-                best = at[lane];
-            }
-        }
+        let best = best_of_terms(terms, self.exploration * sqrt_ln_count(self.sqrt_ln_table, total as f64));
         entry.total = total;
         entry.last = best;
         Some(best)
     }
+}
+
+/// The index of the best UCT score `exploit + c_sqrt_log · explore` over children's `[exploit, explore]`
+/// terms ([`uct_terms`]), the first of equal scores (as the scoring pass keeps it); 0 for no children.
+/// The terms must be finite.
+#[inline]
+fn best_of_terms(terms: &[[f64; 2]], c_sqrt_log: f64) -> usize {
+    let len = terms.len();
+    let score = |&[exploit, explore]: &[f64; 2]| exploit + c_sqrt_log * explore;
+    // Four lanes, child `i` in lane `i % 4`, each keeping its best score and the first child that
+    // has it (one chain of comparisons would wait on each maximum in turn); then the best of the
+    // lanes and, among lanes that tie, the first child: the child the plain pass takes, which
+    // keeps the first of equal scores. Scores are finite, so no NaN breaks the comparisons.
+    let mut max = [f64::NEG_INFINITY; 4];
+    let mut at = [0usize; 4];
+    let quads = terms.chunks_exact(4);
+    let (tail, tail_start) = (quads.remainder(), len - len % 4);
+    for (q, quad) in quads.enumerate() {
+        for (lane, t) in quad.iter().enumerate() {
+            let s = score(t);
+            if s > max[lane] {
+                max[lane] = s;
+                at[lane] = 4 * q + lane;
+            }
+        }
+    }
+    for (lane, t) in tail.iter().enumerate() {
+        let s = score(t);
+        if s > max[lane] {
+            max[lane] = s;
+            at[lane] = tail_start + lane;
+        }
+    }
+    let mut best = 0;
+    let mut best_score = f64::NEG_INFINITY;
+    for lane in 0..4 {
+        if max[lane] > best_score || (max[lane] == best_score && at[lane] < best) {
+            best_score = max[lane];
+            best = at[lane];
+        }
+    }
+    best
 }
 
 /// How many edges ahead of the one it scores the one-pass selection asks for a child node
@@ -872,6 +956,56 @@ mod tests {
             let two = u.select(&edges, mover, &InTree::<true>, None);
             let one = u.select(&edges, mover, &InTree::<true>, Some(total));
             proptest::prop_assert_eq!(one, two, "edge means, total {}", total);
+        }
+    }
+
+    proptest::proptest! {
+        /// At a wide node ([`READ_ONCE_MIN_CHILDREN`] children or more) with `edge` statistics, the
+        /// selection that reads the edges once takes the child the two passes take, with playouts in
+        /// progress (counted as virtual loss) or not, from the tree's counts and with a worker's batched
+        /// backups added ([`WithDeltas`]), with and without the edges' visit sum given; values drawn from
+        /// a few levels, so that equal scores recur and ties are decided alike.
+        #[test]
+        fn reading_the_edges_once_takes_the_child_two_passes_take(
+            specs in proptest::collection::vec(
+                (
+                    proptest::prop_oneof![1 => Just(0u64), 4 => 1u64..4, 4 => 4u64..70_000],
+                    0u8..3,
+                    proptest::prop_oneof![8 => Just(0u32), 2 => 1u32..3],
+                    proptest::prop_oneof![1 => Just(0u64), 1 => 0u64..5],
+                ),
+                READ_ONCE_MIN_CHILDREN..90,
+            ),
+            wide in proptest::bool::ANY,
+            virtual_loss in 0u32..4,
+            exploration in proptest::prop_oneof![Just(1.0f64), 0.0f64..3.0],
+        ) {
+            let bounds = if wide { (-2.0, 3.0) } else { (0.0, 1.0) };
+            let level = |l: u8| bounds.0 + (bounds.1 - bounds.0) * f64::from(l) / 2.0;
+            let edges: Vec<Edge<u8>> = (0..specs.len()).map(|i| Edge::new(i as u8, 1.0 / specs.len() as f32, 0.0)).collect();
+            let mut deltas = Vec::new();
+            for (e, &(visits, l, in_flight, delta)) in edges.iter().zip(&specs) {
+                e.preload_relaxed(visits);
+                e.preload_value_relaxed(level(l) * visits as f64);
+                for _ in 0..in_flight {
+                    e.add_in_flight_relaxed();
+                }
+                let mut d = Batched::default();
+                d.visits = delta;
+                d.value = level(2 - l) * delta as f64;
+                deltas.push(d);
+            }
+            let u = Uct { virtual_loss, ..uct(false, false, bounds, exploration) };
+            let mut terms = Vec::new();
+            let total: u64 = edges.iter().map(|e| e.visits_relaxed()).sum();
+            for edge_visits in [None, Some(total)] {
+                let two = u.select(&edges, 0, &InTree::<true>, edge_visits);
+                let once = u.select_reading_once(&edges, 0, &InTree::<true>, edge_visits, &mut terms);
+                proptest::prop_assert_eq!(once, two, "tree, visit sum {:?}", edge_visits);
+            }
+            let two = u.select(&edges, 0, &WithDeltas::<true>(&deltas), None);
+            let once = u.select_reading_once(&edges, 0, &WithDeltas::<true>(&deltas), None, &mut terms);
+            proptest::prop_assert_eq!(once, two, "with deltas");
         }
     }
 

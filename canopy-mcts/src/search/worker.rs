@@ -131,6 +131,9 @@ pub(crate) struct Worker<'a, G: Game, P: Policy<G>> {
     pub(super) recip_table: &'static [super::select::Reciprocals],
     /// With one worker: UCT's terms of the widest, most visited nodes ([`ScoreCache`]).
     pub(super) score_cache: ScoreCache,
+    /// UCT's per-child terms of the wide node being scored by a selection that reads its edges once
+    /// (`select.rs`, `Uct::select_reading_once`); as long as the widest such node's children.
+    pub(super) uct_terms: Vec<[f64; 2]>,
     pub stats: WorkerStats,
 }
 
@@ -252,6 +255,7 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
             root_pending: (0, 0.0),
             root_edge_visits: None,
             score_cache: ScoreCache::default(),
+            uct_terms: Vec::new(),
             batch: Vec::new(),
             batch_dirty: Vec::new(),
             batch_path: [0; BATCH_PLIES],
@@ -359,6 +363,11 @@ impl<'a, G: Game, P: Policy<G>> Worker<'a, G, P> {
     /// [`Worker::batched_level`] and the random number generator, borrowed together.
     pub(super) fn batched_level_and_rng(&mut self) -> (Option<&[Batched]>, &mut Rng) {
         (batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies), &mut self.rng)
+    }
+
+    /// [`Worker::batched_level`] and the buffer of UCT's terms ([`Worker::uct_terms`]), borrowed together.
+    pub(super) fn batched_level_and_terms(&mut self) -> (Option<&[Batched]>, &mut Vec<[f64; 2]>) {
+        (batched_level_of(&self.batch, &self.batch_path, self.path.len(), self.batch_plies), &mut self.uct_terms)
     }
 
     /// Makes the batched level of the current node ([`Worker::batched_level`]) hold one entry per edge of
