@@ -258,6 +258,9 @@ fn every_game_and_rollout_policy_runs() {
         let mut args = vec!["--threads", "1,2", "--playouts", "60", "--repeat", "1"];
         args.extend_from_slice(case);
         let v = bench_json(&args);
+        // Only the games with chance events (and values without fixed bounds) name the settings for them.
+        let chance = case.contains(&"snake") || case.contains(&"2048");
+        assert_eq!(v.get("chance").is_some() && v.get("min_span").is_some(), chance, "{case:?}: {v}");
         let results = v["results"].as_array().unwrap();
         assert_eq!(results.len(), 2, "{case:?}");
         for r in results {
@@ -455,6 +458,15 @@ fn bad_input_exits_2_with_one_line() {
     for args in cases {
         refused(args);
     }
+    // Settings for chance events only, given for a game without them, are refused, not ignored.
+    for (game, flag, value) in
+        [("gomoku", "--chance", "sample"), ("tictactoe", "--min-span", "0.3"), ("synthetic", "--chance", "stratified")]
+    {
+        let out = refused(&["bench", "--game", game, flag, value]);
+        assert!(out.contains(&format!("{flag} applies to --game 2048 and --game snake only")), "{out}");
+    }
+    let out = text(&["bench", "--no-pin", "--game", "tictactoe", "--threads", "1", "--playouts", "50"]);
+    assert!(out.contains("statistics edge\n") && !out.contains("chance") && !out.contains("min span"), "{out}");
     // A thread count given twice is refused, not merged.
     let out = refused(&["bench", "--game", "tictactoe", "--threads", "1,2,1"]);
     assert!(out.contains("1 is listed twice"), "{out}");

@@ -127,7 +127,13 @@ pub struct BenchArgs {
 pub struct BenchSearch {
     /// The parameters as given, on top of [`bench_defaults`].
     pub params: SearchParams,
+    /// The names of the parameters given, in declaration order.
+    pub given: Vec<&'static str>,
 }
+
+/// Declared search parameters that only games with chance events and unbounded values (2048, Snake)
+/// take: the others' searches never read them.
+const CHANCE_ONLY: [&str; 2] = ["chance", "min_span"];
 
 /// Declared search parameters `canopy bench` does not take as search options: `threads` (bench's own
 /// `--threads` is a list of counts to measure), `time` (a throughput is measured on a fixed number of
@@ -146,6 +152,12 @@ impl clap::Args for BenchSearch {
         let cmd = params::add_flags(cmd, &bench_defaults(), "Search options", &BENCH_SKIPPED, true);
         // The declared help speaks of searches with a time limit too, which `bench` does not take.
         let range = SearchParams::param("playouts").map(|p| p.kind.to_string()).unwrap_or_default();
+        let cmd = CHANCE_ONLY.iter().fold(cmd, |cmd, name| {
+            cmd.mut_arg(params::id(name), |a| {
+                let help = a.get_help().map(ToString::to_string).unwrap_or_default();
+                a.help(format!("{help} (--game 2048 and --game snake only)"))
+            })
+        });
         cmd.mut_arg(params::id("playouts"), |a| {
             a.help(format!(
                 "Playouts of each search (all threads together), and bare rollouts per position; the default \
@@ -167,7 +179,8 @@ impl clap::FromArgMatches for BenchSearch {
         if let Some((_, text)) = params::given::<SearchParams>(m).iter().find(|(n, _)| *n == "memory") {
             parse_memory(text).map_err(|e| invalid(format!("--memory: {e}")))?;
         }
-        Ok(BenchSearch { params: p })
+        let given = params::given::<SearchParams>(m).into_iter().map(|(name, _)| name).collect();
+        Ok(BenchSearch { params: p, given })
     }
 
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
@@ -191,6 +204,14 @@ pub enum BenchGame {
     /// A synthetic two-player tree (--branching, --depth) with a constant-time evaluation: the engine's
     /// own cost per playout, apart from any game.
     Synthetic,
+}
+
+impl BenchGame {
+    /// Whether the game has chance events (and values without fixed bounds), so that the search
+    /// parameters of [`CHANCE_ONLY`] apply to it.
+    fn has_chance(self) -> bool {
+        matches!(self, BenchGame::G2048 | BenchGame::Snake)
+    }
 }
 
 /// The shape of the synthetic tree.
@@ -411,10 +432,14 @@ struct BenchReport {
     memory_bytes: usize,
     /// The search settings that shape the tree (the rest are the declared defaults).
     exploration: f64,
-    /// `SearchParams::min_span`: the smallest range values are normalised by, relative to their size.
-    min_span: f64,
-    /// `SearchParams::chance`: how chance nodes pick their outcome (`stratified` or `sample`).
-    chance: String,
+    /// `SearchParams::min_span`: the smallest range values are normalised by, relative to their size
+    /// (2048 and Snake only: the other games' values lie on fixed bounds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min_span: Option<f64>,
+    /// `SearchParams::chance`: how chance nodes pick their outcome, `stratified` or `sample` (2048 and
+    /// Snake only: the other games have no chance events).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chance: Option<String>,
     /// `SearchParams::statistics`: where UCT's means are kept (`node` or `edge`).
     statistics: String,
     virtual_loss: u32,
@@ -523,6 +548,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             if given {
                 return Err(input_error(format!("{flag} applies to --game synthetic only")));
             }
+        }
+    }
+    if !args.game.has_chance() {
+        if let Some(name) = CHANCE_ONLY.iter().find(|name| args.search.given.contains(name)) {
+            return Err(input_error(format!(
+                "--{} applies to --game 2048 and --game snake only (the other games have no chance events and \
+                 their values lie on fixed bounds)",
+                name.replace('_', "-")
+            )));
         }
     }
     // The side as given, checked against the game's bench boards.
@@ -653,6 +687,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     };
 
     let mut report = report;
+    if !args.game.has_chance() {
+        // Settings these searches never read.
+        (report.min_span, report.chance) = (None, None);
+    }
     report.load_average = load_average;
     report.cpu_during_run = report.cpu_start.zip(cpu::CpuTimes::now()).and_then(|(a, b)| a.share_until(&b));
     if let (true, Some(c)) = (args.json, report.cpu_during_run.filter(cpu::CpuShare::notable)) {

@@ -38,10 +38,13 @@ pub(super) fn print_report(r: &BenchReport) {
         if r.pinned { "pinned" } else { "not pinned" },
         if r.transposition_table { "on" } else { "off" },
     );
+    let chance = match (&r.chance, r.min_span) {
+        (Some(chance), Some(min_span)) => format!(", chance {chance}, min span {min_span}"),
+        _ => String::new(),
+    };
     println!(
-        "search: exploration {}, min span {}, virtual loss {}, batch plies {}, expand threshold {}, chance {}, \
-         statistics {}",
-        r.exploration, r.min_span, r.virtual_loss, r.batch_plies, r.expand_threshold, r.chance, r.statistics
+        "search: exploration {}, virtual loss {}, batch plies {}, expand threshold {}, statistics {}{chance}",
+        r.exploration, r.virtual_loss, r.batch_plies, r.expand_threshold, r.statistics
     );
     println!("rollout policy: {}", r.rollout_policy);
     for p in &r.positions {
