@@ -52,11 +52,20 @@ impl<G: clap::Args, P: Profile> AnalyzeArgs<G, P> {
         }
     }
 
-    /// Prints the analysis's JSON object (one line after the lines of `--infinite`).
+    /// Prints the analysis's JSON object (one line after the lines of `--infinite`), with the search
+    /// parameters the search ran with as its `params` (those the game takes, [`Profile::SKIP`]) where
+    /// `params` is given (2048's analysis reports its agent's configuration instead).
     ///
     /// # Errors
     /// A failed serialisation.
-    pub fn print_json(&self, v: serde_json::Value) -> anyhow::Result<()> {
+    pub fn print_json(
+        &self,
+        mut v: serde_json::Value,
+        params: Option<&canopy_mcts::SearchParams>,
+    ) -> anyhow::Result<()> {
+        if let (Some(obj), Some(params)) = (v.as_object_mut(), params) {
+            obj.insert("params".into(), super::params::to_json(params, P::SKIP));
+        }
         super::infinite::print_report_json(v, self.infinite.infinite)
     }
 }

@@ -177,7 +177,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
         Plan::Play(..) => None,
     };
     let searched = root_moves.clone();
-    let report = args.run(&tuning.search(&game, &policy, params, root_moves), &state);
+    let report = args.run(&tuning.search(&game, &policy, params.clone(), root_moves), &state);
     let decision = match &plan {
         Plan::Play(cell, how) => Some((*cell, *how)),
         Plan::Search(_) => match tuning.refuted_best(
@@ -239,7 +239,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             obj.insert("search_best".into(), json!(report.best.map(|c| c.to_string())));
             obj.insert("root_proof".into(), json!(report.root_proof));
         }
-        args.print_json(v)?;
+        args.print_json(v, Some(&params))?;
         return Ok(());
     }
     print!("{}", state.diagram(played));

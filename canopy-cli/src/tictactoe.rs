@@ -43,7 +43,8 @@ pub struct Position {
 /// Analyses a tic-tac-toe position.
 pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let state = TicTacToeState::parse(&args.game.board).map_err(|e| input_error(format!("bad board: {e}")))?;
-    let search = Search::new(&TicTacToe, args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS));
+    let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
+    let search = Search::new(&TicTacToe, params.clone());
     let report = args.run(&search, &state);
     let over = TicTacToe.to_move(&state) == Turn::Terminal;
     let winner = state.winner().map(|p| MARKS[p]);
@@ -71,7 +72,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             obj.extend(common::analysis_json(&report, actions));
             obj.insert("root_proof".into(), json!(report.root_proof));
         }
-        args.print_json(v)?;
+        args.print_json(v, Some(&params))?;
         return Ok(());
     }
     if let Some(result) = result {

@@ -383,7 +383,8 @@ fn play_reports_the_work_per_move_in_the_agents_unit() {
 
 /// The `params` blocks of the games' `--json` list the search parameters the game takes and no other:
 /// 2048 and Snake take no `solver` (MCTS-Solver proves two-player results) and no command takes
-/// `audit`; Gomoku and tic-tac-toe take no `chance`, `backup` or `min_span`.
+/// `audit`; Gomoku and tic-tac-toe take no `chance`, `backup` or `min_span`. The analyses of Snake, Gomoku
+/// and tic-tac-toe give theirs too (2048's gives its agent's configuration).
 #[test]
 fn json_params_list_only_the_parameters_the_game_takes() {
     let keys = |v: &serde_json::Value| -> Vec<String> {
@@ -406,9 +407,15 @@ fn json_params_list_only_the_parameters_the_game_takes() {
         "1",
         "--json",
     ]);
-    for (label, params) in
-        [("2048", &g2048["params"]), ("2048 config", &g2048["config"]["search"]), ("snake", &snake["params"])]
-    {
+    let analysis =
+        |args: &[&str]| json(&[&["analyze"], args, &["--playouts", "30", "--threads", "1", "--json"]].concat());
+    let snake_analysis = analysis(&["snake", "--state", "8x8 body=3,3 3,4 food=6,6"]);
+    for (label, params) in [
+        ("2048", &g2048["params"]),
+        ("2048 config", &g2048["config"]["search"]),
+        ("snake", &snake["params"]),
+        ("snake analysis", &snake_analysis["params"]),
+    ] {
         let k = keys(params);
         assert!(k.contains(&"playouts".to_string()) && k.contains(&"chance".to_string()), "{label}: {k:?}");
         assert!(!k.contains(&"solver".to_string()) && !k.contains(&"audit".to_string()), "{label}: {k:?}");
@@ -430,16 +437,24 @@ fn json_params_list_only_the_parameters_the_game_takes() {
     ]);
     let tictactoe =
         json(&["match", "tictactoe", "--black", "mcts:playouts=20", "--games", "1", "--threads", "1", "--json"]);
+    let gomoku_analysis = analysis(&["gomoku", "--size", "9", "--moves", "4,4"]);
+    let tictactoe_analysis = analysis(&["tictactoe", "--board", "x../.o./..."]);
     for (label, params) in [
         ("gomoku", &gomoku["params"]),
         ("gomoku agent", &gomoku["agent_params"]["a"]),
         ("tic-tac-toe", &tictactoe["params"]),
+        ("gomoku analysis", &gomoku_analysis["params"]),
+        ("tic-tac-toe analysis", &tictactoe_analysis["params"]),
     ] {
         let k = keys(params);
         assert!(k.contains(&"playouts".to_string()) && k.contains(&"solver".to_string()), "{label}: {k:?}");
         for skipped in ["chance", "backup", "min_span", "audit"] {
             assert!(!k.contains(&skipped.to_string()), "{label}: {k:?}");
         }
+    }
+    // An analysis names the settings it searched with, as given.
+    for v in [&snake_analysis, &gomoku_analysis, &tictactoe_analysis] {
+        assert_eq!((v["params"]["playouts"].as_u64(), v["params"]["threads"].as_u64()), (Some(30), Some(1)), "{v}");
     }
 }
 

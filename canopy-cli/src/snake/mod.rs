@@ -171,7 +171,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     }
     let policy = search_policy(&args.game.policy, state.width(), state.height());
     let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
-    let report = args.run(&Search::with_policy(&game, &policy, params), &state);
+    let report = args.run(&Search::with_policy(&game, &policy, params.clone()), &state);
     // Every safe move (all non-reversing moves when none is safe), marked when the tail filter left it
     // out of the search.
     let mut legal = Vec::new();
@@ -213,7 +213,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             obj.insert("rollout".into(), json!(format!("{:?}", policy.rollout)));
             obj.insert("tail_filter".into(), json!(format!("{:?}", policy.tail_filter).to_lowercase()));
         }
-        args.print_json(v)?;
+        args.print_json(v, Some(&params))?;
         return Ok(());
     }
     println!("{state}");
