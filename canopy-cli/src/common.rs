@@ -247,6 +247,47 @@ pub fn game_lines(quiet: bool, on_terminal: bool) -> bool {
     !quiet && (on_terminal || !std::io::stderr().is_terminal())
 }
 
+/// Seconds between two [`GameProgress`] lines.
+pub const GAME_PROGRESS_SECS: u64 = 10;
+
+/// Progress within a long game where no progress bar is drawn (stderr is not a terminal): at most one
+/// line every [`GAME_PROGRESS_SECS`] seconds, so that a log shows a game that takes minutes moving, not
+/// only its end.
+#[derive(Debug)]
+pub struct GameProgress {
+    /// When the game began and when the last line was printed (or the game began); `None`: no lines
+    /// (stderr is a terminal, or quiet).
+    times: Option<(std::time::Instant, std::time::Instant)>,
+    /// The least time between two lines ([`GAME_PROGRESS_SECS`]).
+    every: std::time::Duration,
+}
+
+impl GameProgress {
+    /// Lines when `lines` (the command reports its games as lines, [`game_lines`]) and stderr is not a
+    /// terminal.
+    pub fn new(lines: bool) -> Self {
+        use std::io::IsTerminal;
+        let now = std::time::Instant::now();
+        GameProgress {
+            times: (lines && !std::io::stderr().is_terminal()).then_some((now, now)),
+            every: std::time::Duration::from_secs(GAME_PROGRESS_SECS),
+        }
+    }
+
+    /// Prints `line()` on stderr, with the seconds since the game began, when the last line (or the
+    /// game's start) is [`GAME_PROGRESS_SECS`] or more ago; returns the line printed.
+    pub fn tick(&mut self, line: impl FnOnce() -> String) -> Option<String> {
+        let (start, last) = self.times.as_mut()?;
+        if last.elapsed() < self.every {
+            return None;
+        }
+        let text = format!("{}, {:.0} s into the game", line(), start.elapsed().as_secs_f64());
+        eprintln!("{text}");
+        *last = std::time::Instant::now();
+        Some(text)
+    }
+}
+
 /// Creates (or truncates) the output file `path` of option `flag` before any work starts, so that a path
 /// that cannot be written stops the command at once rather than after the games or measurements.
 ///
@@ -405,4 +446,24 @@ pub fn analysis_parts_json(
     m.insert("actions".into(), json!(actions));
     m.extend(stats);
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In-game lines come once the interval has passed since the last, say how long the game has run,
+    /// and never where lines are off.
+    #[test]
+    fn game_progress_prints_a_line_per_interval_and_none_when_off() {
+        let now = std::time::Instant::now();
+        let mut on = GameProgress { times: Some((now, now)), every: std::time::Duration::from_millis(300) };
+        assert_eq!(on.tick(|| "move 1".into()), None);
+        std::thread::sleep(std::time::Duration::from_millis(320));
+        let line = on.tick(|| "move 2".into()).expect("a line after the interval");
+        assert!(line.starts_with("move 2, ") && line.ends_with(" s into the game"), "{line}");
+        assert_eq!(on.tick(|| "move 3".into()), None, "the interval starts again at each line");
+        let mut off = GameProgress { times: None, every: std::time::Duration::ZERO };
+        assert_eq!(off.tick(|| "move 1".into()), None);
+    }
 }

@@ -63,7 +63,8 @@ impl GameResult {
 }
 
 /// Plays `games` games with the agent `config` describes, game `i` with seed `seed + i`; advances `bar`
-/// once per game and, unless `quiet`, prints a line per game on stderr.
+/// once per game and, unless `quiet`, prints a line per game on stderr (and, where stderr is not a
+/// terminal, one every [`common::GAME_PROGRESS_SECS`] seconds within a game).
 pub fn run_games(
     config: &AgentConfig,
     games: u64,
@@ -77,16 +78,21 @@ pub fn run_games(
     for i in 0..games {
         let game_seed = seed.wrapping_add(i);
         let (mut moves, mut score) = (0u64, 0.0);
+        let mut progress = common::GameProgress::new(!quiet);
         let record = agents::play(&mut agent, game_seed, |state, step| {
             if let Step::Move { reward, .. } = step {
                 moves += 1;
                 score += reward;
-                if moves % 64 == 0 {
-                    bar.set_message(format!(
+                let line = || {
+                    format!(
                         "{label}: game {}/{games}, move {moves}, score {score}, max tile {}",
                         i + 1,
                         state.board.max_tile()
-                    ));
+                    )
+                };
+                progress.tick(line);
+                if moves % 64 == 0 {
+                    bar.set_message(line());
                 }
             }
         });

@@ -140,7 +140,8 @@ impl SeriesSetup {
     }
 
     /// Plays `games` games, game `i` with seed `seed + i`, advancing `bar` once per game and printing a
-    /// line per game on stderr when `lines`.
+    /// line per game on stderr when `lines` (and, where stderr is not a terminal, one every
+    /// [`crate::common::GAME_PROGRESS_SECS`] seconds within a game).
     pub fn run(
         &self,
         games: u64,
@@ -156,7 +157,8 @@ impl SeriesSetup {
         };
         for i in 0..games {
             let seed = seed.wrapping_add(i);
-            let r = play_one(&self.rules, self.agent().as_mut(), seed, play, (i + 1, games), bar);
+            let progress = crate::common::GameProgress::new(lines);
+            let r = play_one(&self.rules, self.agent().as_mut(), seed, play, (i + 1, games), (bar, progress, &name));
             bar.inc(1);
             if lines {
                 bar.suspend(|| {
@@ -310,7 +312,7 @@ fn play_one(
     seed: u64,
     play: &SnakePlayArgs,
     (index, games): (u64, u64),
-    bar: &indicatif::ProgressBar,
+    (bar, mut progress, name): (&indicatif::ProgressBar, crate::common::GameProgress, &str),
 ) -> GameResult {
     let watch = play.watch;
     let start = |chance: &mut Rng| {
@@ -333,8 +335,11 @@ fn play_one(
                 if play.delay > 0 {
                     std::thread::sleep(Duration::from_millis(play.delay));
                 }
-            } else if moves % 100 == 0 {
-                bar.set_message(format!("move {moves}  length {}", s.len()));
+            } else {
+                progress.tick(|| format!("{name}: game {index}/{games}, move {moves}, length {}", s.len()));
+                if moves % 100 == 0 {
+                    bar.set_message(format!("move {moves}  length {}", s.len()));
+                }
             }
         }
         length_before = s.len();
