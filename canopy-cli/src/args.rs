@@ -101,7 +101,8 @@ pub struct Forms {
 pub struct SeriesOptions<G: clap::Args, P: Profile> {
     #[command(flatten)]
     pub out: Forms,
-    /// Do not print a line per finished game on stderr.
+    /// Do not print a line per finished game on stderr (nor, where stderr is not a terminal, one every
+    /// 10 s within a game).
     #[arg(long)]
     pub quiet: bool,
     #[command(flatten)]

@@ -184,10 +184,11 @@ pub fn compare(args: &g2048::Compare) -> anyhow::Result<()> {
         .map(|&a| g2048::agent_config(a, &args.run.search, options, eval, g2048::PLAY_DEFAULT_PLAYOUTS))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let bar = g2048::progress_bar(args.games * agents.len() as u64);
+    let quiet = args.run.quiet || args.run.search.no_progress;
     let mut rows = Vec::new();
     for (name, config) in agents.iter().zip(&configs) {
         let label = g2048::agent_label(*name);
-        let games = g2048::run_games(config, args.games, args.run.search.seed, &bar, &label, args.run.quiet);
+        let games = g2048::run_games(config, args.games, args.run.search.seed, &bar, &label, quiet);
         rows.push((label, config, Summary::of(&games), games));
     }
     bar.finish_and_clear();
@@ -265,11 +266,12 @@ pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
     let mut svg_file = args.svg.as_deref().map(|path| common::create_output("--svg", path)).transpose()?;
     g2048::warn_unused_options(&[agent], &args.run.search, options, eval.is_some())?;
     let bar = g2048::progress_bar(args.games * configs.len() as u64);
+    let quiet = args.run.quiet || args.run.search.no_progress;
     let agent = g2048::agent_label(agent);
     let mut rows = Vec::new();
     for (value, config) in &configs {
         let label = format!("{agent} {flag}={value}");
-        let games = g2048::run_games(config, args.games, args.run.search.seed, &bar, &label, args.run.quiet);
+        let games = g2048::run_games(config, args.games, args.run.search.seed, &bar, &label, quiet);
         rows.push((value.clone(), config, Summary::of(&games), games));
     }
     bar.finish_and_clear();

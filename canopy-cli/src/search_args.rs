@@ -177,8 +177,9 @@ impl<P: Profile> clap::Args for SearchFlags<P> {
         }
         cmd.arg(
             Arg::new("no_progress").long("no-progress").action(ArgAction::SetTrue).help_heading("Search options").help(
-                "No progress lines on stderr: none every second of a search longer than a second, and (play) \
-                     no line per finished game where stderr is not a terminal",
+                "No progress lines on stderr: none every second of a search longer than a second, and where \
+                     whole games are played (play, compare, sweep) no line per finished game and none every 10 s \
+                     within a game where stderr is not a terminal",
             ),
         )
     }

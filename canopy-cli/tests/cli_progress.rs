@@ -52,6 +52,12 @@ fn play_prints_a_line_per_finished_game_when_stderr_is_not_a_terminal() {
         assert_eq!(v["games"].as_array().map(Vec::len), Some(3));
         let quiet = canopy(&["play", game, "--agent", agent, "--games", "3", "--json", "--no-progress"]);
         assert!(quiet.status.success() && quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
+        // `compare` and `sweep` print the same lines, and `--no-progress` turns them off there too.
+        let compare = ["compare", game, "--agents", "random,greedy", "--games", "1", "--json"];
+        let out = canopy(&compare);
+        assert!(out.status.success() && String::from_utf8_lossy(&out.stderr).contains(" game "), "{game}");
+        let quiet = canopy(&[&compare[..], &["--no-progress"]].concat());
+        assert!(quiet.status.success() && quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
     }
 }
 

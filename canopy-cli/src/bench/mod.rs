@@ -552,9 +552,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     }
     if !args.game.has_chance() {
         if let Some(name) = CHANCE_ONLY.iter().find(|name| args.search.given.contains(name)) {
+            let why = match *name {
+                "chance" => "the other games have no chance events",
+                _ => "the other games' values lie on fixed bounds",
+            };
             return Err(input_error(format!(
-                "--{} applies to --game 2048 and --game snake only (the other games have no chance events and \
-                 their values lie on fixed bounds)",
+                "--{} applies to --game 2048 and --game snake only ({why})",
                 name.replace('_', "-")
             )));
         }

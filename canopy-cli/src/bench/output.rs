@@ -29,9 +29,10 @@ const SPLIT_MIN_PLAYOUTS: u64 = 1000;
 pub(super) fn print_report(r: &BenchReport) {
     let size = shape_label(r);
     println!(
-        "canopy bench: {}{size}, {} positions x {} playouts, best of {}, seed {}, threads {}, table {}",
+        "canopy bench: {}{size}, {} position{} x {} playouts, best of {}, seed {}, threads {}, table {}",
         r.game,
         r.positions.len(),
+        if r.positions.len() == 1 { "" } else { "s" },
         r.playouts_per_position,
         r.repeat,
         r.seed,

@@ -470,6 +470,12 @@ impl<'g, G: Game, P: Policy<G>> Search<'g, G, P> {
             }),
             normalisation: match game.value_bounds() {
                 Some((lo, hi)) => format!("bounds [{lo}, {hi}]"),
+                None if params.min_span > 0.0 => {
+                    format!(
+                        "per-node min/max of child means, spread at least {} of the largest |mean|",
+                        params.min_span
+                    )
+                }
                 None => "per-node min/max of child means".to_string(),
             },
             solver,

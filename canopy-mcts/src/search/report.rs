@@ -176,7 +176,8 @@ pub struct SearchReport<A> {
     pub recycled_nodes: u64,
     /// Transposition-table figures (`None` when the table is off or the game has no keys).
     pub table: Option<TableStats>,
-    /// How values are put on `[0, 1]` for UCT: "bounds [lo, hi]" or "per-node min/max".
+    /// How values are put on `[0, 1]` for UCT: "bounds [lo, hi]" or "per-node min/max of child means",
+    /// with the smallest spread where [`crate::SearchParams::min_span`] sets one.
     pub normalisation: String,
     /// Whether MCTS-Solver ran, and why not when it did not.
     pub solver: SolverStatus,
