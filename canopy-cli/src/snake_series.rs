@@ -46,8 +46,9 @@ impl Settings for AgentOptions {
     }
 }
 
-/// One row of a series: its label, the search parameters of the agent, the statistics and the games.
-type Row = (String, SearchParams, Summary, Vec<GameResult>);
+/// One row of a series: its label, the search parameters of the agent (`None` for a baseline, which
+/// runs no search), the statistics and the games.
+type Row = (String, Option<SearchParams>, Summary, Vec<GameResult>);
 
 /// `canopy compare snake`.
 pub fn compare(args: &snake::Compare) -> anyhow::Result<()> {
@@ -63,7 +64,7 @@ pub fn compare(args: &snake::Compare) -> anyhow::Result<()> {
         .map(|setup| {
             let games = setup.run(args.games, args.run.search.seed, options, &bar, lines);
             let summary = Summary::of(&games, setup.cells());
-            (setup.agent_name().to_string(), setup.params().clone(), summary, games)
+            (setup.agent_name().to_string(), setup.search_params().cloned(), summary, games)
         })
         .collect();
     bar.finish_and_clear();
@@ -167,7 +168,7 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
         .iter()
         .map(|(value, setup)| {
             let games = setup.run(args.games, args.run.search.seed, options, &bar, lines);
-            (value.clone(), setup.params().clone(), Summary::of(&games, setup.cells()), games)
+            (value.clone(), setup.search_params().cloned(), Summary::of(&games, setup.cells()), games)
         })
         .collect();
     bar.finish_and_clear();
@@ -188,7 +189,12 @@ fn print_rows(label: &str, rows: &[Row], json: bool, csv: bool, head: serde_json
         let mut v = head;
         v["rows"] = rows
             .iter()
-            .map(|(name, params, summary, games)| json!({ label: name, "params": super::params::to_json(params, <crate::search_args::ForSnake as crate::search_args::Profile>::SKIP), "summary": summary, "games": games }))
+            .map(|(name, params, summary, games)| {
+                let params = params.as_ref().map(|p| {
+                    super::params::to_json(p, <crate::search_args::ForSnake as crate::search_args::Profile>::SKIP)
+                });
+                json!({ label: name, "params": params, "summary": summary, "games": games })
+            })
             .collect();
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());

@@ -41,6 +41,28 @@ fn play_json_has_the_summary_and_one_record_per_game() {
     let ends = &s["ends"];
     let total: u64 = ["won", "body", "wall", "starved", "unfinished"].iter().map(|k| ends[k].as_u64().unwrap()).sum();
     assert_eq!(total, 4);
+    // A baseline runs no search: no search parameters, in `play` as in `compare`.
+    assert!(v["params"].is_null(), "{}", v["params"]);
+    let compare = json(&[
+        "compare",
+        "snake",
+        "--size",
+        "6x6",
+        "--agents",
+        "mcts,tailfollow",
+        "--games",
+        "1",
+        "--playouts",
+        "20",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let rows = compare["rows"].as_array().unwrap();
+    let params: Vec<(&str, bool)> =
+        rows.iter().map(|r| (r["agent"].as_str().unwrap(), r["params"].is_object())).collect();
+    assert_eq!(params, [("mcts", true), ("tailfollow", false)], "{compare}");
+    assert!(rows[1]["params"].is_null());
 }
 
 #[test]

@@ -103,9 +103,10 @@ impl SeriesSetup {
         Ok(SeriesSetup { rules: Snake::new(w, h), agent, params, policy, endgame, reuse: !snake.no_reuse, label: None })
     }
 
-    /// The search parameters of the MCTS agent.
-    pub fn params(&self) -> &SearchParams {
-        &self.params
+    /// The search parameters the agent searches with: `None` for the baselines, which run no search
+    /// (as `play snake --json` reports them, `params: null`).
+    pub fn search_params(&self) -> Option<&SearchParams> {
+        (self.agent == AgentName::Mcts).then_some(&self.params)
     }
 
     /// The search parameters (for `sweep` to vary).
