@@ -410,9 +410,14 @@ fn json_params_list_only_the_parameters_the_game_takes() {
     let analysis =
         |args: &[&str]| json(&[&["analyze"], args, &["--playouts", "30", "--threads", "1", "--json"]].concat());
     let snake_analysis = analysis(&["snake", "--state", "8x8 body=3,3 3,4 food=6,6"]);
+    let g2048_analysis = analysis(&["2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0"]);
+    // 2048's analysis names its search parameters as `params`, as the other analyses and `play 2048`
+    // do, beside its configuration.
+    assert_eq!(g2048_analysis["params"], g2048_analysis["config"]["search"], "{g2048_analysis}");
     for (label, params) in [
         ("2048", &g2048["params"]),
         ("2048 config", &g2048["config"]["search"]),
+        ("2048 analysis", &g2048_analysis["params"]),
         ("snake", &snake["params"]),
         ("snake analysis", &snake_analysis["params"]),
     ] {

@@ -172,7 +172,7 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let d = agent.decide_searching(&board, args.search.seed, |search, state| args.run(search, state));
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     if args.json {
-        args.print_json(analysis_json(&config, &board, &d), None)?;
+        args.print_json(analysis_json(&config, &board, &d), Some(&config.search))?;
         return Ok(());
     }
     println!("{board}");
