@@ -358,6 +358,12 @@ fn priors_and_the_normalisation_floor_are_named_in_the_configuration() {
     assert_eq!(config["search"]["min_span"], 0.02, "{config}");
     let line = text(&args);
     assert!(line.contains("puct (prior temperature 0.01)"), "{line}");
+    // Root batching is named where it acts, with several threads.
+    let base = ["analyze", "2048", "--board", b, "--playouts", "50", "--batch-plies", "2"];
+    let two = text(&[&base[..], &["--threads", "2"]].concat());
+    assert!(two.contains("virtual loss 1, batch plies 2,"), "{two}");
+    let one = text(&[&base[..], &["--threads", "1"]].concat());
+    assert!(!one.contains("batch plies"), "{one}");
 }
 
 #[test]

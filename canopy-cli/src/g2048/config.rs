@@ -157,10 +157,12 @@ pub fn config_line(c: &AgentConfig) -> String {
         Selection::Uct => String::new(),
     };
     let floor = if p.min_span > 0.0 { format!(", min span {}", p.min_span) } else { String::new() };
+    // Root batching acts only with several threads, so it is named only then.
+    let batching = if p.threads > 1 { format!(", batch plies {}", p.batch_plies) } else { String::new() };
     let line = match c.kind {
         AgentKind::Mcts => format!(
-            "{limit}, {}, {selection}C {}{floor}, {:?} backup, virtual loss {}, expand threshold {}, chance {:?}, \
-             {:?} statistics, rollout {rollout}, seed {}, tree {}",
+            "{limit}, {}, {selection}C {}{floor}, {:?} backup, virtual loss {}{batching}, expand threshold {}, \
+             chance {:?}, {:?} statistics, rollout {rollout}, seed {}, tree {}",
             threads(p.threads),
             p.exploration,
             p.backup,
