@@ -112,7 +112,13 @@ enum Command {
     ///
     /// The rule comes from the manager's `INFO rule`: 1 exactly five, 4 renju (Black wins only with
     /// exactly five and loses by an overline, a double four or a double three; White wins with five or
-    /// more), otherwise freestyle; caro (8) is not supported.
+    /// more), otherwise freestyle; caro (8) and continuous games (2) are not supported.
+    ///
+    /// A command that changes the game (START, RESTART, BEGIN, TURN, BOARD, TAKEBACK, END) stops the
+    /// search of the command before it, whose move is then not printed, since the manager has moved on
+    /// (as Piskvork's skeleton brain does). So a script that pipes several moves at once gets an answer
+    /// to the last one only (moves that need no search, such as the centre of an empty board, are
+    /// always answered); send each command after the answer to the one before it.
     Gomocup(gomoku::GomocupArgs),
     /// Play the same games with several agents and print a table per agent.
     #[command(

@@ -16,10 +16,18 @@ impl<W: Write> Brain<'_, W> {
             return Ok(Flow::Continue);
         }
         let (word, rest) = command_word(line);
-        if self.board.is_some() {
-            return self.board_line(&word, line, input);
-        }
-        if self.swap2.is_some() {
+        if self.board.is_some() || self.swap2.is_some() {
+            if COMMANDS.contains(&word.as_str()) && word != "END" {
+                // A command inside a block: the manager has moved on without DONE. The block fails
+                // now, not at a DONE that may never come, and the command is handled.
+                let block = if self.board.take().is_some() { "BOARD" } else { "SWAP2BOARD" };
+                self.swap2 = None;
+                self.error(&format!("{block} block not closed by DONE before {word}; the block is dropped"))?;
+                return self.command(line, input);
+            }
+            if self.board.is_some() {
+                return self.board_line(&word, line, input);
+            }
             return self.swap2_line(&word, line, input);
         }
         match word.as_str() {
@@ -42,6 +50,13 @@ impl<W: Write> Brain<'_, W> {
             "BEGIN" => {
                 if self.size.is_none() {
                     return self.error("no board yet: send START first");
+                }
+                let stones = self.mine.len() + self.theirs.len();
+                if stones > 0 {
+                    return self.error(&format!(
+                        "BEGIN opens an empty board, and this one has {stones} stone{}: send TURN, or RESTART first",
+                        if stones == 1 { "" } else { "s" }
+                    ));
                 }
                 self.answer(input.received, &input.signal)
             }
@@ -161,8 +176,14 @@ impl<W: Write> Brain<'_, W> {
             match f {
                 1 => mine.push(cell),
                 2 => theirs.push(cell),
-                // 3: a stone of a continuous game's winning line; not a stone of the position.
-                3 => {}
+                // 3: a stone of a continuous game's completed line, which stays on the board but
+                // belongs to no line; the brain plays single games, whose stones are 1 or 2.
+                3 => {
+                    return Err(format!(
+                        "BOARD field 3 on {cell} (a completed line of a continuous game) is not supported: \
+                         the brain plays single games"
+                    ))
+                }
                 _ => return Err(format!("BOARD field {f} on {cell} is not 1, 2 or 3")),
             }
             Ok(())
@@ -212,15 +233,15 @@ impl<W: Write> Brain<'_, W> {
                     self.time_left = Some(n.max(0) as u64);
                     Ok(Flow::Continue)
                 }
-                Err(_) => self.error(&format!(
-                    "INFO time_left needs a whole number from -2^63 to 2^63-1, got '{}'",
+                Err(_) => self.info_message(&format!(
+                    "INFO time_left needs a whole number from -2^63 to 2^63-1, got '{}'; ignored",
                     printable(value)
                 )),
             },
             "timeout_turn" | "timeout_match" | "max_memory" | "game_type" | "rule" => {
                 let Ok(n) = number() else {
-                    return self.error(&format!(
-                        "INFO {key} needs a whole number from 0 to 2^64-1, got '{}'",
+                    return self.info_message(&format!(
+                        "INFO {key} needs a whole number from 0 to 2^64-1, got '{}'; ignored",
                         printable(value)
                     ));
                 };
@@ -242,7 +263,7 @@ impl<W: Write> Brain<'_, W> {
                         }
                     }
                     "rule" => {
-                        // Bits: 1 exactly five, 2 continuous game (nothing to do), 4 renju, 8 caro.
+                        // Bits: 1 exactly five, 2 continuous game, 4 renju, 8 caro.
                         self.rule = if n & 4 != 0 {
                             Rule::Renju
                         } else if n & 1 != 0 {
@@ -250,9 +271,17 @@ impl<W: Write> Brain<'_, W> {
                         } else {
                             Rule::Freestyle
                         };
+                        let mut unsupported = Vec::new();
+                        if n & 2 != 0 {
+                            unsupported.push("continuous games (2)");
+                        }
                         if n & !7 != 0 {
+                            unsupported.push("caro (8) and bits above it");
+                        }
+                        if !unsupported.is_empty() {
                             let msg = format!(
-                                "MESSAGE rule {n}: caro (8) and bits above it are not supported; playing {}",
+                                "MESSAGE rule {n}: {} are not supported; playing single games of {}",
+                                unsupported.join(" and "),
                                 self.rule.name()
                             );
                             self.say(&msg)?;
@@ -266,6 +295,19 @@ impl<W: Write> Brain<'_, W> {
         }
     }
 }
+
+impl<W: Write> Brain<'_, W> {
+    /// Reports a problem with an INFO line as a `MESSAGE`: the manager waits for no answer to INFO, so
+    /// an `ERROR` there could be read as the answer to the command after it.
+    fn info_message(&mut self, msg: &str) -> io::Result<Flow> {
+        self.say(&format!("MESSAGE {msg}"))?;
+        Ok(Flow::Continue)
+    }
+}
+
+/// The commands the brain knows (their upper-case words).
+const COMMANDS: [&str; 11] =
+    ["START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "SWAP2BOARD", "TAKEBACK", "INFO", "ABOUT", "END"];
 
 /// `x,y` as two whole numbers (spaces allowed).
 fn parse_pair(text: &str) -> Option<(usize, usize)> {

@@ -10,12 +10,12 @@
 //! | `START size`                         | `OK`, or `ERROR ...` for a size outside 5..=20                  |
 //! | `RECTSTART w,h`                      | `OK` when `w == h` is a supported size, else `ERROR ...`        |
 //! | `RESTART`                            | `OK` (the board is cleared)                                     |
-//! | `BEGIN`                              | its first move `x,y` (the centre of the empty board)            |
+//! | `BEGIN`                              | its first move `x,y` (the centre of the empty board); `ERROR ...` on a board with stones |
 //! | `TURN x,y`                           | the opponent played `x,y`; its own move `x,y`                   |
-//! | `BOARD`, lines `x,y,f`, `DONE`       | the whole position (`f`: 1 own stone, 2 opponent's); its move   |
+//! | `BOARD`, lines `x,y,f`, `DONE`       | the whole position (`f`: 1 own stone, 2 opponent's; 3, a continuous game's completed line, is refused); its move |
 //! | `SWAP2BOARD`, lines `x,y`, `DONE`    | the SWAP2 opening (module `swap2`): three stones, `SWAP`, or a move |
 //! | `TAKEBACK x,y`                       | `OK` (the stone on `x,y` is removed)                            |
-//! | `INFO key value`                     | nothing (`ERROR ...` for a malformed number, `MESSAGE ...` for a `max_memory` too small) |
+//! | `INFO key value`                     | nothing (`MESSAGE ...` for a malformed number, which is ignored, for a `max_memory` too small, and for rules not supported) |
 //! | `ABOUT`                              | `name="canopy", version="...", author="...", country="..."`    |
 //! | `END`                                | nothing; the brain exits                                        |
 //! | anything else                        | `UNKNOWN ...`                                                   |
@@ -24,6 +24,9 @@
 //! line and change nothing. Commands are case-insensitive; text after a command that takes no arguments
 //! is ignored (`END now` is `END`); blank lines are skipped; lines may end with CR LF; a line longer than
 //! [`MAX_LINE_BYTES`] is answered with one `ERROR` (inside a BOARD block: at DONE) without being kept.
+//! A bad line inside a BOARD or SWAP2BOARD block fails the block with one `ERROR` at DONE; a command
+//! inside one (the manager moved on without DONE) fails it with one `ERROR` at once, and is then
+//! handled.
 //! Every answer is one line ending in `\n`, flushed at once. Before a searched move the brain may print one
 //! `MESSAGE ...` line with its search figures (when [`BrainConfig::messages`] is on).
 //!
@@ -48,9 +51,11 @@
 //! `timeout_turn` (milliseconds per move, 0 = play fast), `timeout_match` (milliseconds per game,
 //! 0 = no limit), `time_left` (milliseconds left in the game; negative counts as 0, 2147483647 as no
 //! limit), `max_memory` (bytes, 0 = no limit), `rule` (a bit mask: 1 = exactly five wins, i.e.
-//! [`Rule::Standard`]; 2 = continuous game, nothing to do; 4 = renju, [`Rule::Renju`], whatever bit 1
-//! says; 8 = caro, not supported: it draws a `MESSAGE`, as do higher bits, and the other bits still
-//! apply), `game_type` (informational). Other keys are ignored.
+//! [`Rule::Standard`]; 2 = continuous game, not supported: it draws a `MESSAGE`, and BOARD's field 3,
+//! a completed line's stone, is refused; 4 = renju, [`Rule::Renju`], whatever bit 1 says; 8 = caro, not
+//! supported: it draws a `MESSAGE`, as do higher bits, and the other bits still apply), `game_type`
+//! (informational). Other keys are ignored. A value that is not a number draws a `MESSAGE` (INFO has
+//! no answer, so an `ERROR` could pass for the next command's) and is ignored.
 //!
 //! # Time and memory
 //!
@@ -690,6 +695,45 @@ mod tests {
             assert!(answers[1].starts_with("ERROR"), "{bad:?}: {answers:?}");
         }
         assert!(session("SWAP2BOARD\nDONE\n")[0].starts_with("ERROR"));
+    }
+
+    /// A command inside a BOARD or SWAP2BOARD block (the manager moved on without DONE) ends the block
+    /// with an `ERROR` and is then handled; BOARD's field 3 (a continuous game's completed line), BEGIN on
+    /// a board with stones and a continuous game's INFO rule are refused.
+    #[test]
+    #[cfg(not(canopy_loom))]
+    fn blocks_without_done_field_3_and_begin_on_stones_are_refused() {
+        let answers = session("START 15\nBOARD\n7,7,1\n8,8,2\nABOUT\n");
+        assert_eq!(answers.len(), 3, "{answers:?}");
+        assert!(answers[1].starts_with("ERROR BOARD block not closed by DONE before ABOUT"), "{answers:?}");
+        assert!(answers[2].starts_with("name="), "{answers:?}");
+        // The dropped block leaves the board as it was (empty): TURN's stone is the only one.
+        let answers = session("START 15\nBOARD\n7,7,1\nTURN 3,3\n");
+        assert_eq!(answers.len(), 3, "{answers:?}");
+        assert!(answers[1].starts_with("ERROR BOARD block"), "{answers:?}");
+        assert!(Cell::parse(&answers[2]).is_some_and(|c| c != Cell::new(3, 3)), "{answers:?}");
+        let answers = session("START 15\nSWAP2BOARD\n7,7\nBEGIN\n");
+        assert_eq!(answers.len(), 3, "{answers:?}");
+        assert!(answers[1].starts_with("ERROR SWAP2BOARD block"), "{answers:?}");
+        assert_eq!(answers[2], "7,7", "{answers:?}");
+        // Lines that are not commands still fail the block at DONE, as one ERROR.
+        let answers = session("START 15\nBOARD\n7,7,1\nXYZZY\nDONE\n");
+        assert_eq!(answers.len(), 2, "{answers:?}");
+        assert!(answers[1].starts_with("ERROR BOARD line 'XYZZY'"), "{answers:?}");
+        let answers = session("START 15\nBOARD\n7,7,3\nDONE\n");
+        assert_eq!(answers.len(), 2, "{answers:?}");
+        assert!(answers[1].starts_with("ERROR BOARD field 3 on 7,7"), "{answers:?}");
+        // The second BEGIN changes nothing: TURN then answers the position of the brain's centre stone.
+        let answers = session("START 15\nBEGIN\nBEGIN\nTURN 3,3\n");
+        assert_eq!(answers.len(), 4, "{answers:?}");
+        assert_eq!(answers[1], "7,7");
+        assert!(answers[2].starts_with("ERROR BEGIN opens an empty board, and this one has 1 stone:"), "{answers:?}");
+        assert!(Cell::parse(&answers[3]).is_some_and(|c| ![Cell::new(7, 7), Cell::new(3, 3)].contains(&c)));
+        let lines = run_all("START 15\nINFO rule 3\nEND\n", &config(Some(500)), None);
+        assert_eq!(
+            lines,
+            ["OK", "MESSAGE rule 3: continuous games (2) are not supported; playing single games of standard"]
+        );
     }
 
     /// `INFO rule 4` (and 5, renju with the exact-five bit) plays renju: as Black the brain does not play
