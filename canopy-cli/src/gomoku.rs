@@ -228,6 +228,12 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
             if let Some((c, foul)) = game.lost_by_foul(&state) {
                 // Renju only: the forbidden move that lost the game for Black.
                 obj.insert("forbidden_move".into(), json!({ "cell": c.to_string(), "foul": foul.name() }));
+            } else if state.winner() == Some(WHITE) && game.black_overline_lost(&state) {
+                // A board given as stones: Black's overline lost, by a move the board does not tell.
+                obj.insert(
+                    "forbidden_move".into(),
+                    json!({ "cell": null, "foul": canopy_mcts::games::gomoku::Foul::Overline.name() }),
+                );
             }
             obj.extend(common::analysis_json(&report, actions));
             // The move the brain plays and its statistics, and the search's own best (they differ when the
@@ -255,6 +261,9 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
         match (state.winner(), game.lost_by_foul(&state)) {
             (Some(w), Some((c, foul))) => {
                 println!("game over: {} has won (black's {c} is a forbidden {foul})", colour(w))
+            }
+            (Some(w), None) if w == WHITE && game.black_overline_lost(&state) => {
+                println!("game over: {} has won (black's overline is forbidden under renju)", colour(w))
             }
             (Some(w), None) => println!("game over: {} has won", colour(w)),
             (None, _) => println!("game over: the board is full (draw)"),

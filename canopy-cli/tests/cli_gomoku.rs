@@ -1,7 +1,7 @@
 //! The `canopy` binary on Gomoku: `analyze gomoku` (table, board, JSON fields), `match gomoku` (results,
 //! --swap, --out, --json) and bad input (exit status 2, one line on stderr).
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 mod common;
 use common::{json, refused, temp_dir, text};
@@ -239,6 +239,17 @@ fn renju_rule_in_analyze_and_match() {
     assert_eq!(free.get("forbidden_move"), None);
     let out = text(&["analyze", "gomoku", "--moves", &format!("{moves} 7,7"), "--rule", "renju"]);
     assert!(out.contains("game over: white has won (black's 7,7 is a forbidden double-three)"), "{out}");
+    // A Black overline: the moves and the same stones as a board give the same result (the board cannot
+    // tell which stone came last).
+    let overline = "0,7 9,9 1,7 10,9 2,7 11,9 4,7 9,12 5,7 13,13 9,2 0,0 3,7";
+    let out = text(&["analyze", "gomoku", "--moves", overline, "--rule", "renju"]);
+    assert!(out.contains("game over: white has won (black's 3,7 is a forbidden overline)"), "{out}");
+    let diagram: String = out.lines().take(16).collect::<Vec<_>>().join("\n");
+    let board = json(&["analyze", "gomoku", "--board", &diagram, "--rule", "renju", "--json"]);
+    assert_eq!((&board["game_over"], &board["winner"]), (&json!(true), &json!("white")), "{board}");
+    assert_eq!(board["forbidden_move"], json!({ "cell": null, "foul": "overline" }));
+    let out = text(&["analyze", "gomoku", "--board", &diagram, "--rule", "renju"]);
+    assert!(out.contains("game over: white has won (black's overline is forbidden under renju)"), "{out}");
     let v = json(&[
         "match", "gomoku", "--rule", "renju", "--black", "threat", "--white", "random", "--games", "2", "--size", "9",
         "--json",

@@ -265,6 +265,37 @@ fn a_forbidden_move_ends_the_game_with_its_own_key() {
     assert!(legal.contains(&Cell::new(7, 7)) && game.is_legal(&before, Cell::new(7, 7), &mut Vec::new()));
 }
 
+/// A Black overline given as stones (a board, not moves) is the forbidden move that ended the game, as
+/// the same stones reached by play are: White has won, whichever stone of the six came last, and a White
+/// stone after it cannot be. Under standard the overline is no five and the game goes on; under
+/// freestyle it is Black's win.
+#[test]
+fn a_black_overline_on_a_given_board_is_whites_win_under_renju() {
+    let moves = "0,7 9,9 1,7 10,9 2,7 11,9 4,7 9,12 5,7 13,13 9,2 0,0 3,7";
+    let renju = Gomoku::new(15, Rule::Renju);
+    let played = renju.from_moves(moves).unwrap();
+    assert_eq!((played.winner(), renju.lost_by_foul(&played)), (Some(WHITE), Some((Cell::new(3, 7), Foul::Overline))));
+    let tokens = cells(moves);
+    let black: Vec<Cell> = tokens.iter().step_by(2).copied().collect();
+    let white: Vec<Cell> = tokens.iter().skip(1).step_by(2).copied().collect();
+    let given = renju.from_stones(&black, &white).unwrap();
+    assert_eq!(given.winner(), Some(WHITE));
+    assert!(renju.black_overline_lost(&given) && renju.lost_by_foul(&given).is_none());
+    assert_eq!(renju.returns(&given), [0.0, 1.0]);
+    // Colour-blind (the Gomocup BOARD): the same verdict from the side to move's stones.
+    assert_eq!(renju.from_sides(&white, &black).unwrap().winner(), Some(WHITE));
+    // A White stone after the forbidden move.
+    let after = [white.clone(), vec![Cell::new(14, 14)]].concat();
+    assert_eq!(
+        renju.from_stones(&black, &after).unwrap_err(),
+        canopy_mcts::games::gomoku::PositionError::PlayedAfterFoul
+    );
+    let standard = Gomoku::new(15, Rule::Standard).from_stones(&black, &white).unwrap();
+    assert_eq!(standard.winner(), None);
+    assert!(!Gomoku::new(15, Rule::Standard).black_overline_lost(&standard));
+    assert_eq!(Gomoku::new(15, Rule::Freestyle).from_stones(&black, &white).unwrap().winner(), Some(BLACK));
+}
+
 /// The rule's name and parser.
 #[test]
 fn the_rule_parses_and_names_itself() {

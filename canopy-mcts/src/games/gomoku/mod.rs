@@ -131,18 +131,27 @@ impl Gomoku {
 
     /// The position with the given stones. The side to move is Black when both have as many stones,
     /// White when Black has one more. A player already holding a winning line is the winner (the
-    /// position is terminal); that player must have made the last move.
+    /// position is terminal); that player must have made the last move. Under [`Rule::Renju`] a Black
+    /// overline without a Black five is Black's forbidden move: White has won, and Black moved last.
     ///
     /// # Errors
     /// [`PositionError::CellOffBoard`], [`PositionError::CellOccupied`] (a cell listed twice),
     /// [`PositionError::Counts`] for other stone counts, [`PositionError::BothWin`],
-    /// [`PositionError::PlayedAfterWin`] for a winning line followed by a move of the other player.
+    /// [`PositionError::PlayedAfterWin`] for a winning line followed by a move of the other player,
+    /// [`PositionError::PlayedAfterFoul`] for a renju overline of Black followed by a White move.
     pub fn from_stones(&self, black: &[Cell], white: &[Cell]) -> Result<GomokuState, PositionError> {
         if black.len() != white.len() && black.len() != white.len() + 1 {
             return Err(PositionError::Counts { black: black.len(), white: white.len() });
         }
         let (mut state, wins) = self.place([(BLACK, black), (WHITE, white)])?;
         let black_moved_last = black.len() > white.len();
+        if wins == (false, false) && self.black_overline_lost(&state) {
+            if !black_moved_last {
+                return Err(PositionError::PlayedAfterFoul);
+            }
+            state.set_winner(WHITE);
+            return Ok(state);
+        }
         match wins {
             (true, true) => return Err(PositionError::BothWin),
             (true, false) if !black_moved_last => return Err(PositionError::PlayedAfterWin { winner: BLACK }),
@@ -157,7 +166,8 @@ impl Gomoku {
     /// The position where the side to move holds the stones `to_move` and the other side `other`, for
     /// positions that do not say which colour is which (the Gomocup protocol's BOARD). The colours follow
     /// from the stone count: the side to move is Black when the board holds an even number of stones, else
-    /// White. The rules do not depend on the colour, so any counts are accepted.
+    /// White. The rules do not depend on the colour, so any counts are accepted. Under [`Rule::Renju`]
+    /// a Black overline without a Black five is White's win, as in [`Gomoku::from_stones`].
     ///
     /// # Errors
     /// [`PositionError::CellOffBoard`], [`PositionError::CellOccupied`] (a cell listed twice),
@@ -169,9 +179,19 @@ impl Gomoku {
             (true, true) => return Err(PositionError::BothWin),
             (true, false) => state.set_winner(BLACK),
             (false, true) => state.set_winner(WHITE),
+            (false, false) if self.black_overline_lost(&state) => state.set_winner(WHITE),
             (false, false) => {}
         }
         Ok(state)
+    }
+
+    /// Whether, under [`Rule::Renju`], the board holds a Black overline and no Black five: a forbidden
+    /// move, which Black can only have made as the game's last, losing it. (A move that makes a five and
+    /// an overline at once wins, so a Black five on the board counts first.) For positions given as
+    /// stones, whose last move is not known ([`Gomoku::lost_by_foul`] names the move of a position
+    /// reached by play).
+    pub fn black_overline_lost(&self, state: &GomokuState) -> bool {
+        self.rule.has_fouls() && rules::holds_overline(state, BLACK) && !holds_win(state, BLACK, self.rule)
     }
 
     /// The board with each side's stones placed (`(player, stones)`, in the order given) and no last

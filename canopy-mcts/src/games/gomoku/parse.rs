@@ -79,6 +79,10 @@ pub enum PositionError {
         /// The player holding the line (0 Black, 1 White).
         winner: usize,
     },
+    /// Under renju, Black holds an overline (a forbidden move, which ends the game as White's win) but
+    /// White has played since.
+    #[error("black has an overline, forbidden under renju, but white has played since (the game ends at the forbidden move)")]
+    PlayedAfterFoul,
     /// A diagram has the wrong number of rows.
     #[error("the diagram has {rows} rows, expected {size}")]
     Rows {

@@ -373,6 +373,12 @@ pub(crate) fn holds_win(state: &GomokuState, player: usize, rule: Rule) -> bool 
     state.stones(player).any(|c| wins_at(state, player, c, rule))
 }
 
+/// Whether `player` holds a line of six or more anywhere on the board (under [`Rule::Renju`], Black's
+/// overline: a forbidden move, which Black can only have made as the game's last).
+pub(crate) fn holds_overline(state: &GomokuState, player: usize) -> bool {
+    state.stones(player).any(|c| DIRECTIONS.iter().any(|&dir| run_through(state, player, c, dir) >= 6))
+}
+
 /// Fills `out` with the empty cells within Chebyshev distance `radius` of a stone, in row-major order
 /// (nothing on an empty board).
 pub(crate) fn near_stones(state: &GomokuState, radius: usize, out: &mut Vec<Cell>) {
