@@ -163,6 +163,9 @@ fn bad_input_exits_2_with_one_line() {
     assert!(line.contains("--out") && line.contains("no-such-dir"), "{line}");
     let line = refused(&["train", "2048", "--games", "1", "--out", dir.to_str().unwrap()]);
     assert!(line.contains("--out"), "{line}");
+    // A report block larger than the run is refused, not shrunk to it.
+    let line = refused(&["train", "2048", "--games", "5", "--block", "100", "--out", ok_s]);
+    assert!(line.contains("--block 100") && line.contains("--games 5"), "{line}");
     assert!(!ok.exists(), "a refused command wrote its file");
     // Bad --eval values: unknown, missing file, not a weights file, truncated.
     let junk = dir.join("junk.bin");

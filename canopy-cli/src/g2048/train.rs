@@ -37,7 +37,7 @@ pub struct Train {
     /// Learning rate per weight, in (0, 1] (default 0.0025, Szubert and Jaśkowski 2014).
     #[arg(long, default_value_t = DEFAULT_ALPHA, value_parser = parse_alpha, allow_hyphen_values = true)]
     pub alpha: f32,
-    /// Games per report line (default: a twentieth of the games, at least 1).
+    /// Games per report line, at most --games (default: a twentieth of the games, at least 1).
     #[arg(long, value_parser = parse_games)]
     pub block: Option<u64>,
     /// The network's tuples: standard (five 4-tuples, 1.25 MiB) or large (four 5-tuples, 16 MiB)
@@ -129,6 +129,9 @@ impl Block {
 /// written (checked before training, and when written).
 pub fn train(args: &Train) -> anyhow::Result<()> {
     // Fail before hours of training, not after (and before --out is touched).
+    if let Some(block) = args.block.filter(|&b| b > args.games) {
+        return Err(input_error(format!("--block {block} is more games than --games {}", args.games)));
+    }
     let mut net = match (&args.init, args.tuples) {
         (Some(path), _) => NTuple::load(path).map_err(|e| input_error(format!("--init: {e}")))?,
         (None, Some(Layout::Large)) => NTuple::large(),

@@ -79,7 +79,7 @@ pub struct SnakePlayArgs {
     #[arg(long)]
     pub watch: bool,
     /// Pause after each drawn move, in milliseconds, 0..=10000 (with --watch).
-    #[arg(long, value_name = "MS", default_value_t = 30, allow_negative_numbers = true, value_parser = |t: &str| DELAY_MS.parse(t))]
+    #[arg(long, value_name = "MS", default_value_t = 30, requires = "watch", allow_negative_numbers = true, value_parser = |t: &str| DELAY_MS.parse(t))]
     pub delay: u64,
     /// Stop a game after this many moves, at least 1 (the game then counts as unfinished).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = |t: &str| MAX_MOVES.parse(t))]
