@@ -239,6 +239,44 @@ pub fn search_with_progress<G: canopy_mcts::Game, P: canopy_mcts::Policy<G>>(
     search.run_observed(state, None, progress)
 }
 
+/// Runs `work` (a search that reports no progress of its own, such as expectimax's) and prints a line on
+/// stderr every second from the first on while it runs, `label` and the seconds so far, unless `quiet`
+/// (`--no-progress`): the progress [`search_with_progress`] gives a tree search.
+pub fn with_ticker<T: Send>(label: &str, quiet: bool, work: impl FnOnce() -> T + Send) -> T {
+    if quiet {
+        return work();
+    }
+    let every = std::time::Duration::from_millis(PROGRESS_INTERVAL_MS);
+    ticking(every, |secs| eprintln!("{label}: {secs:.0} s"), work)
+}
+
+/// [`with_ticker`]'s loop: `tick(seconds so far)` at each multiple of `every` while `work` runs.
+fn ticking<T: Send>(
+    every: std::time::Duration,
+    mut tick: impl FnMut(f64) + Send,
+    work: impl FnOnce() -> T + Send,
+) -> T {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let done = AtomicBool::new(false);
+    let start = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let step = (every / 20).max(std::time::Duration::from_millis(1));
+            let mut next = every;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(step);
+                if start.elapsed() >= next && !done.load(Ordering::Relaxed) {
+                    tick(start.elapsed().as_secs_f64());
+                    next += every;
+                }
+            }
+        });
+        let out = work();
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
 /// Whether finished games are reported as plain lines on stderr: always when stderr is not a terminal
 /// (indicatif then hides its progress bar, so the lines are the only progress), unless `quiet`; on a
 /// terminal when `on_terminal` (the bar shows the rest).
@@ -451,6 +489,34 @@ pub fn analysis_parts_json(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The ticker ticks once per interval passed while the work runs, never after it, and returns the
+    /// work's result; work shorter than the interval gets no tick.
+    #[test]
+    fn the_ticker_ticks_while_the_work_runs() {
+        let every = std::time::Duration::from_millis(40);
+        let mut ticks = Vec::new();
+        let start = std::time::Instant::now();
+        let out = ticking(
+            every,
+            |s| ticks.push(s),
+            || {
+                std::thread::sleep(std::time::Duration::from_millis(210));
+                7
+            },
+        );
+        let elapsed = start.elapsed().as_secs_f64();
+        assert_eq!(out, 7);
+        // About five (at 40, 80, ... 200 ms; fewer when the machine is busy), at most one per interval
+        // passed, each after its interval and none after the work.
+        assert!(!ticks.is_empty() && ticks.len() as f64 <= elapsed / 0.04, "{ticks:?} in {elapsed} s");
+        for (i, &t) in ticks.iter().enumerate() {
+            assert!(t >= 0.04 * (i + 1) as f64 && t <= elapsed, "{ticks:?} in {elapsed} s");
+        }
+        let mut none = Vec::new();
+        ticking(std::time::Duration::from_secs(5), |s| none.push(s), || ());
+        assert!(none.is_empty());
+    }
 
     /// In-game lines come once the interval has passed since the last, say how long the game has run,
     /// and never where lines are off.

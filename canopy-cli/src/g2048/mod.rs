@@ -169,7 +169,15 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let config = agent_config(*agent, &args.search, options, *eval, canopy_mcts::search::DEFAULT_PLAYOUTS)?;
     let evaluation = config.policy.evaluation;
     let mut agent = Agent::new(config.clone());
-    let d = agent.decide_searching(&board, args.search.seed, |search, state| args.run(search, state));
+    let d = if config.kind == AgentKind::Mcts {
+        agent.decide_searching(&board, args.search.seed, |search, state| args.run(search, state))
+    } else {
+        // The tree-less agents report no progress of their own; a deep expectimax search can take minutes.
+        let label = format!("searching with {} ({})", config.kind, config_line(&config));
+        common::with_ticker(&label, args.search.no_progress, || {
+            agent.decide_searching(&board, args.search.seed, |search, state| args.run(search, state))
+        })
+    };
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     if args.json {
         args.print_json(analysis_json(&config, &board, &d), Some(&config.search))?;
