@@ -69,7 +69,7 @@ pub fn compare(args: &snake::Compare) -> anyhow::Result<()> {
         .collect();
     bar.finish_and_clear();
     print_rows(
-        "agent",
+        Columns { label: "agent", list: "agents", key: "agent" },
         &rows,
         args.run.out.json,
         args.run.out.csv,
@@ -179,21 +179,49 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
         file.write_all(svg_plot(&title, &label, &points).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
-    let head = json!({ "game": "snake", "param": label, "games": args.games, "seed": args.run.search.seed });
-    print_rows(&label, &rows, args.run.out.json, args.run.out.csv, head)
+    let head = json!({
+        "game": "snake",
+        "agent": agent.to_string(),
+        "param": label,
+        "games": args.games,
+        "seed": args.run.search.seed,
+    });
+    print_rows(
+        Columns { label: &label, list: "values", key: "value" },
+        &rows,
+        args.run.out.json,
+        args.run.out.csv,
+        head,
+    )
 }
 
-/// Prints `rows` as a table (first column `label`), CSV or JSON (with `head`'s keys first).
-fn print_rows(label: &str, rows: &[Row], json: bool, csv: bool, head: serde_json::Value) -> anyhow::Result<()> {
+/// How [`print_rows`] names its rows: the first column of the table and CSV (`label`), and in the JSON
+/// the list of rows and each row's name, as `compare 2048` and `sweep 2048` name them (`agents` with
+/// `agent`, `values` with `value`).
+struct Columns<'l> {
+    label: &'l str,
+    list: &'static str,
+    key: &'static str,
+}
+
+/// Prints `rows` as a table, CSV or JSON (with `head`'s keys first).
+fn print_rows(
+    columns: Columns<'_>,
+    rows: &[Row],
+    json: bool,
+    csv: bool,
+    head: serde_json::Value,
+) -> anyhow::Result<()> {
+    let label = columns.label;
     if json {
         let mut v = head;
-        v["rows"] = rows
+        v[columns.list] = rows
             .iter()
             .map(|(name, params, summary, games)| {
                 let params = params.as_ref().map(|p| {
                     super::params::to_json(p, <crate::search_args::ForSnake as crate::search_args::Profile>::SKIP)
                 });
-                json!({ label: name, "params": params, "summary": summary, "games": games })
+                json!({ columns.key: name, "params": params, "summary": summary, "games": games })
             })
             .collect();
         println!("{}", serde_json::to_string_pretty(&v)?);

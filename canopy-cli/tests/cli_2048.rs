@@ -239,6 +239,8 @@ fn compare_prints_a_row_per_agent_as_table_csv_and_json() {
     let agents = v["agents"].as_array().unwrap();
     assert_eq!(agents.len(), 2);
     assert_eq!(agents[0]["games"].as_array().unwrap().len(), 3);
+    // Each row's search parameters as `params`, as in play 2048 and the other games' series.
+    assert_eq!(agents[0]["params"], agents[0]["config"]["search"]);
     // Game i of every agent starts from the same seed.
     assert_eq!(agents[0]["games"][1]["seed"], agents[1]["games"][1]["seed"]);
 }

@@ -23,7 +23,8 @@ fn compare_snake_runs_every_agent_on_the_same_games() {
         "--json",
         "--quiet",
     ]);
-    let rows = v["rows"].as_array().unwrap();
+    // Named as compare 2048 names them.
+    let rows = v["agents"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
     for (row, agent) in rows.iter().zip(["mcts", "tailfollow", "hamilton"]) {
         assert_eq!(row["agent"], agent);
@@ -55,7 +56,10 @@ fn sweep_snake_varies_a_declared_search_parameter() {
         "--json",
         "--quiet",
     ]);
-    let rows = v["rows"].as_array().unwrap();
+    // Named as sweep 2048 names them: the agent swept, and each value as given.
+    assert_eq!((&v["agent"], &v["param"]), (&serde_json::json!("mcts"), &serde_json::json!("exploration")));
+    let rows = v["values"].as_array().unwrap();
+    assert_eq!((&rows[0]["value"], &rows[1]["value"]), (&serde_json::json!("0.25"), &serde_json::json!("2")));
     assert_eq!(rows[0]["params"]["exploration"], 0.25);
     assert_eq!(rows[1]["params"]["exploration"], 2.0);
     assert!(refused(&["sweep", "snake", "--param", "explore", "--values", "1"]).contains("--param"));
@@ -82,7 +86,7 @@ fn sweep_snake_varies_a_declared_search_parameter() {
     ]);
     assert_eq!(v["param"], "reuse");
     let kept: Vec<u64> =
-        v["rows"].as_array().unwrap().iter().map(|r| r["games"][0]["kept_playouts"].as_u64().unwrap()).collect();
+        v["values"].as_array().unwrap().iter().map(|r| r["games"][0]["kept_playouts"].as_u64().unwrap()).collect();
     assert!(kept[0] > 0 && kept[1] == 0, "{kept:?}");
     let v = json(&[
         "sweep",
@@ -102,7 +106,7 @@ fn sweep_snake_varies_a_declared_search_parameter() {
         "--json",
         "--quiet",
     ]);
-    let values: Vec<&str> = v["rows"].as_array().unwrap().iter().map(|r| r["endgame"].as_str().unwrap()).collect();
+    let values: Vec<&str> = v["values"].as_array().unwrap().iter().map(|r| r["value"].as_str().unwrap()).collect();
     assert_eq!(values, ["0", "9"]);
 }
 

@@ -58,7 +58,7 @@ fn play_json_has_the_summary_and_one_record_per_game() {
         "1",
         "--json",
     ]);
-    let rows = compare["rows"].as_array().unwrap();
+    let rows = compare["agents"].as_array().unwrap();
     let params: Vec<(&str, bool)> =
         rows.iter().map(|r| (r["agent"].as_str().unwrap(), r["params"].is_object())).collect();
     assert_eq!(params, [("mcts", true), ("tailfollow", false)], "{compare}");
