@@ -95,6 +95,8 @@ fn hamilton_fills_the_board_and_mcts_plays_within_a_move_cap() {
     assert_ne!(g["end"], "wall");
     assert_eq!(v["params"]["playouts"], 100);
     assert_eq!(v["mcts"]["tail_filter"], "now");
+    // Named as --rollout takes it.
+    assert_eq!(v["mcts"]["rollout"], "safegreedy");
     assert_eq!(v["mcts"]["endgame_free_cells"], 9, "a quarter of 36 cells");
     assert!(g["cycle_moves"].is_u64());
     assert!(g.get("locked_at_length").is_some());

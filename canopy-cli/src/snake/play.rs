@@ -257,7 +257,8 @@ pub fn play(args: &super::Play) -> anyhow::Result<()> {
             "survival_bonus": rules.survival_bonus(),
             "params": (*agent == AgentName::Mcts).then(|| crate::params::to_json(params, <crate::search_args::ForSnake as crate::search_args::Profile>::SKIP)),
             "mcts": (*agent == AgentName::Mcts).then(|| json!({
-                "rollout": format!("{:?}", search_policy.rollout),
+                // As --rollout names it.
+                "rollout": crate::params::to_json(&search_policy, &[])["rollout"],
                 "rollout_max_moves": search_policy.rollout_max_moves,
                 "rollout_patience": search_policy.rollout_patience,
                 "tail_filter": format!("{:?}", search_policy.tail_filter).to_lowercase(),
