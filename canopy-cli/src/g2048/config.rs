@@ -144,10 +144,11 @@ pub fn with_param(
 /// The configuration as one line of text.
 pub fn config_line(c: &AgentConfig) -> String {
     let p = &c.search;
+    let playouts = |n: u64| format!("{n} playout{}", if n == 1 { "" } else { "s" });
     let limit = match (p.time_ms, p.playouts) {
-        (Some(t), Some(n)) => format!("{t} ms or {n} playouts per move"),
+        (Some(t), Some(n)) => format!("{t} ms or {} per move", playouts(n)),
         (Some(t), None) => format!("{t} ms per move"),
-        (None, Some(n)) => format!("{n} playouts per move"),
+        (None, Some(n)) => format!("{} per move", playouts(n)),
         (None, None) => "no limit".to_string(),
     };
     let rollout = rollout_text(&c.policy.rollout);
