@@ -23,7 +23,8 @@ fn train_writes_reproducible_weights_and_reports_blocks() {
     assert_eq!(bytes.len() as u64, v["file_bytes"].as_u64().unwrap());
     assert_eq!(&bytes[..8], b"CNPY2048");
     // The same seed and games give the same file; the text report has a line per block and a summary.
-    let out = text(&["train", "2048", "--games", "60", "--seed", "5", "--block", "20", "--out", b_s]);
+    // (--no-progress, as the other game commands take it, hides the bar only.)
+    let out = text(&["train", "2048", "--games", "60", "--seed", "5", "--block", "20", "--out", b_s, "--no-progress"]);
     assert_eq!(out.lines().filter(|l| l.starts_with("games ")).count(), 3, "{out}");
     assert!(out.lines().last().unwrap().starts_with("trained 60 games"), "{out}");
     assert_eq!(std::fs::read(&b).unwrap(), bytes);

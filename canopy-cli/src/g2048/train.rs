@@ -52,6 +52,9 @@ pub struct Train {
     /// Print one JSON summary at the end instead of the report lines.
     #[arg(long)]
     pub json: bool,
+    /// Do not draw the progress bar on stderr (the report lines on stdout stay).
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 /// The tuple layouts `--tuples` names.
@@ -150,7 +153,7 @@ pub fn train(args: &Train) -> anyhow::Result<()> {
     }
     let block = args.block.unwrap_or((args.games / 20).max(1));
     let mut r = rng::seeded(args.seed, 0);
-    let bar = super::progress_bar(args.games);
+    let bar = if args.no_progress { indicatif::ProgressBar::hidden() } else { super::progress_bar(args.games) };
     let start = Instant::now();
     let mut blocks = Vec::new();
     let mut pending: Vec<GameStats> = Vec::with_capacity(block.min(1 << 20) as usize);

@@ -167,7 +167,9 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     let game = Snake::for_state(&state);
     game.check_position(&state).map_err(|e| input_error(format!("bad snake state: {e}")))?;
     if state.end().is_none() && state.food().is_none() {
-        return Err(input_error("bad snake state: the position has no food: add food=x,y (analyze needs the snake to move)"));
+        return Err(input_error(
+            "bad snake state: the position has no food: add food=x,y (analyze needs the snake to move)",
+        ));
     }
     let policy = search_policy(&args.game.policy, state.width(), state.height());
     let params = args.search.params(canopy_mcts::search::DEFAULT_PLAYOUTS);
