@@ -54,8 +54,8 @@ impl<G: clap::Args, P: Profile> AnalyzeArgs<G, P> {
 
     /// Prints the analysis's JSON object (one line after the lines of `--infinite`), with the search
     /// parameters the search ran with as its `params` (those the game takes, [`Profile::SKIP`]) where
-    /// `params` is given (2048's analysis gives its agent's search parameters, as `play 2048` does,
-    /// beside its whole configuration under `config`).
+    /// `params` is given (2048's analysis sets its own beforehand: the MCTS agent's search parameters,
+    /// null for the agents without a tree search, beside the whole configuration under `config`).
     ///
     /// # Errors
     /// A failed serialisation.

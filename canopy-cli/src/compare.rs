@@ -199,7 +199,7 @@ pub fn compare(args: &g2048::Compare) -> anyhow::Result<()> {
             "seed": args.run.search.seed,
             "agents": rows.iter().map(|(label, config, summary, games)| json!({
                 "agent": label,
-                "params": crate::params::to_json(&config.search, <crate::search_args::For2048 as crate::search_args::Profile>::SKIP),
+                "params": g2048::params_json(config),
                 "config": g2048::config_json(config),
                 "summary": summary,
                 "games": games,
@@ -293,7 +293,7 @@ pub fn sweep(args: &g2048::Sweep) -> anyhow::Result<()> {
             "seed": args.run.search.seed,
             "values": rows.iter().map(|(value, config, summary, games)| json!({
                 "value": value,
-                "params": crate::params::to_json(&config.search, <crate::search_args::For2048 as crate::search_args::Profile>::SKIP),
+                "params": g2048::params_json(config),
                 "config": g2048::config_json(config),
                 "summary": summary,
                 "games": games,

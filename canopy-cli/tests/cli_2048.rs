@@ -239,8 +239,9 @@ fn compare_prints_a_row_per_agent_as_table_csv_and_json() {
     let agents = v["agents"].as_array().unwrap();
     assert_eq!(agents.len(), 2);
     assert_eq!(agents[0]["games"].as_array().unwrap().len(), 3);
-    // Each row's search parameters as `params`, as in play 2048 and the other games' series.
-    assert_eq!(agents[0]["params"], agents[0]["config"]["search"]);
+    // Each row's tree-search parameters as `params`, as in play 2048 and the other games' series: none
+    // for agents that run no tree search.
+    assert!(agents[0]["params"].is_null() && agents[1]["params"].is_null(), "{v}");
     // Game i of every agent starts from the same seed.
     assert_eq!(agents[0]["games"][1]["seed"], agents[1]["games"][1]["seed"]);
 }
@@ -422,6 +423,10 @@ fn json_params_list_only_the_parameters_the_game_takes() {
     // 2048's analysis names its search parameters as `params`, as the other analyses and `play 2048`
     // do, beside its configuration.
     assert_eq!(g2048_analysis["params"], g2048_analysis["config"]["search"], "{g2048_analysis}");
+    for agent in ["expectimax", "greedy"] {
+        let other = analysis(&["2048", "--board", "2,2,4,0,0,0,0,0,0,0,0,0,0,0,0,0", "--agent", agent]);
+        assert!(other["params"].is_null(), "{agent}: {other}");
+    }
     for (label, params) in [
         ("2048", &g2048["params"]),
         ("2048 config", &g2048["config"]["search"]),

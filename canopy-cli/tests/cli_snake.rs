@@ -260,6 +260,9 @@ fn bad_input_exits_2_with_one_line() {
         &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--playouts", "0"],
         &["analyze", "snake", "--state", "8x8 body=1,1 food=2,2", "--epsilon", "0.1"],
         &["play", "snake", "--agent", "greedy", "--depth", "3"],
+        // --watch draws on stdout, which --json and --csv keep for their output.
+        &["play", "snake", "--size", "6", "--watch", "--json"],
+        &["compare", "snake", "--size", "6", "--watch", "--csv"],
         // --delay paces --watch's drawing only.
         &["play", "snake", "--agent", "greedy", "--size", "6", "--delay", "10"],
         &["analyze", "gomoku", "--moves", "7,7", "--epsilon", "0.1"],

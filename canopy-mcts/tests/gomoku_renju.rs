@@ -6,7 +6,8 @@
 #![cfg(not(canopy_loom))]
 
 use canopy_mcts::games::gomoku::{
-    vcf, Cell, Foul, Gomoku, GomokuPolicy, GomokuState, How, Plan, RolloutPolicy, Rule, Tuning, BLACK, WHITE,
+    vcf, Cell, Foul, Gomoku, GomokuPolicy, GomokuState, How, Plan, PositionError, RolloutPolicy, Rule, Tuning, BLACK,
+    WHITE,
 };
 use canopy_mcts::rng::seeded;
 use canopy_mcts::search::{Proof, Search, SearchParams};
@@ -286,10 +287,13 @@ fn a_black_overline_on_a_given_board_is_whites_win_under_renju() {
     assert_eq!(renju.from_sides(&white, &black).unwrap().winner(), Some(WHITE));
     // A White stone after the forbidden move.
     let after = [white.clone(), vec![Cell::new(14, 14)]].concat();
-    assert_eq!(
-        renju.from_stones(&black, &after).unwrap_err(),
-        canopy_mcts::games::gomoku::PositionError::PlayedAfterFoul
-    );
+    assert_eq!(renju.from_stones(&black, &after).unwrap_err(), PositionError::PlayedAfterFoul);
+    // A White five beside the overline: whichever came first ended the game, so the other came after.
+    let five: Vec<Cell> = (0..5).map(|x| Cell::new(x, 14)).collect();
+    let white_last = [five.clone(), vec![Cell::new(14, 14), Cell::new(14, 12)]].concat();
+    assert_eq!(renju.from_stones(&black, &white_last).unwrap_err(), PositionError::PlayedAfterFoul);
+    let black_last = [five, vec![Cell::new(14, 14)]].concat();
+    assert_eq!(renju.from_stones(&black, &black_last).unwrap_err(), PositionError::PlayedAfterWin { winner: WHITE });
     let standard = Gomoku::new(15, Rule::Standard).from_stones(&black, &white).unwrap();
     assert_eq!(standard.winner(), None);
     assert!(!Gomoku::new(15, Rule::Standard).black_overline_lost(&standard));

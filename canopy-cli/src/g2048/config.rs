@@ -232,6 +232,16 @@ fn rollout_text(r: &RolloutPolicy) -> String {
     }
 }
 
+/// The search parameters of the MCTS agent's tree search as the `params` of a JSON report (those 2048
+/// takes); null for the other agents, which run no tree search (their settings are in
+/// [`config_json`]), as Snake's reports give them.
+pub fn params_json(c: &AgentConfig) -> Value {
+    if c.kind != AgentKind::Mcts {
+        return Value::Null;
+    }
+    crate::params::to_json(&c.search, <crate::search_args::For2048 as crate::search_args::Profile>::SKIP)
+}
+
 /// The configuration as JSON.
 pub fn config_json(c: &AgentConfig) -> Value {
     json!({

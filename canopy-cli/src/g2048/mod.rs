@@ -20,7 +20,9 @@ use canopy_mcts::games::g2048::ntuple::NTuple;
 use canopy_mcts::games::g2048::{Board, Dir};
 use canopy_mcts::search::Backup;
 
-pub use config::{agent_config, agent_kind, agent_label, config_json, config_line, warn_unused_options, with_param};
+pub use config::{
+    agent_config, agent_kind, agent_label, config_json, config_line, params_json, warn_unused_options, with_param,
+};
 pub use play::{play, progress_bar, run_games, GameResult};
 pub use train::{train, Train};
 
@@ -180,7 +182,11 @@ pub fn analyze(args: &Analyze) -> anyhow::Result<()> {
     };
     let afterstate = |dir: Dir| board.shift(dir).map(|(b, _)| b.tiles());
     if args.json {
-        args.print_json(analysis_json(&config, &board, &d), Some(&config.search))?;
+        let mut v = analysis_json(&config, &board, &d);
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("params".into(), params_json(&config));
+        }
+        args.print_json(v, None)?;
         return Ok(());
     }
     println!("{board}");

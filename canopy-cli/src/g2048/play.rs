@@ -3,7 +3,9 @@
 use serde::Serialize;
 use serde_json::json;
 
-use super::{agent_config, agent_label, config_json, config_line, warn_unused_options, PLAY_DEFAULT_PLAYOUTS};
+use super::{
+    agent_config, agent_label, config_json, config_line, params_json, warn_unused_options, PLAY_DEFAULT_PLAYOUTS,
+};
 use crate::common;
 use crate::compare;
 
@@ -146,7 +148,7 @@ pub fn play(args: &super::Play) -> anyhow::Result<()> {
             "agent": config.kind,
             // The unit of each game's `work_per_move` (null: the random agent does no work).
             "work_unit": work_unit(config.kind),
-            "params": crate::params::to_json(&config.search, <crate::search_args::For2048 as crate::search_args::Profile>::SKIP),
+            "params": params_json(&config),
             "config": config_json(&config),
             "summary": summary,
             "games": results,

@@ -75,8 +75,9 @@ pub struct SnakePlayArgs {
     /// Board size WxH, each side 2..=32, or N for N x N (default 10x10).
     #[arg(long, value_name = "WxH", allow_hyphen_values = true)]
     pub size: Option<String>,
-    /// Draw the board in the terminal after every move.
-    #[arg(long)]
+    /// Draw the board in the terminal after every move (not with --json or --csv, whose output it would
+    /// break).
+    #[arg(long, conflicts_with_all = ["json", "csv"])]
     pub watch: bool,
     /// Pause after each drawn move, in milliseconds, 0..=10000 (with --watch).
     #[arg(long, value_name = "MS", default_value_t = 30, requires = "watch", allow_negative_numbers = true, value_parser = |t: &str| DELAY_MS.parse(t))]

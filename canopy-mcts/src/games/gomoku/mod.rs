@@ -145,9 +145,13 @@ impl Gomoku {
         }
         let (mut state, wins) = self.place([(BLACK, black), (WHITE, white)])?;
         let black_moved_last = black.len() > white.len();
-        if wins == (false, false) && self.black_overline_lost(&state) {
+        if self.black_overline_lost(&state) {
+            // Black's forbidden move ended the game: it came last, and no White five came before it.
             if !black_moved_last {
                 return Err(PositionError::PlayedAfterFoul);
+            }
+            if wins.1 {
+                return Err(PositionError::PlayedAfterWin { winner: WHITE });
             }
             state.set_winner(WHITE);
             return Ok(state);

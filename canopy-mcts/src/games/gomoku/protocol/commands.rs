@@ -17,12 +17,23 @@ impl<W: Write> Brain<'_, W> {
         }
         let (word, rest) = command_word(line);
         if self.board.is_some() || self.swap2.is_some() {
+            if word == "INFO" || word == "ABOUT" {
+                // Commands that leave the game as it is: handled, and the block goes on.
+                let (board, swap2) = (self.board.take(), self.swap2.take());
+                let flow = self.command(line, input);
+                (self.board, self.swap2) = (board, swap2);
+                return flow;
+            }
             if COMMANDS.contains(&word.as_str()) && word != "END" {
-                // A command inside a block: the manager has moved on without DONE. The block fails
-                // now, not at a DONE that may never come, and the command is handled.
-                let block = if self.board.take().is_some() { "BOARD" } else { "SWAP2BOARD" };
-                self.swap2 = None;
-                self.error(&format!("{block} block not closed by DONE before {word}; the block is dropped"))?;
+                // A command that changes the game inside a block: the manager has moved on without DONE.
+                // The block fails now, not at a DONE that may never come, and the command is handled.
+                let (block, bad) = match (self.board.take(), self.swap2.take()) {
+                    (Some(b), _) => ("BOARD", b.bad),
+                    (None, Some(b)) => ("SWAP2BOARD", b.bad),
+                    (None, None) => unreachable!("one block is open"),
+                };
+                let also = bad.map_or(String::new(), |msg| format!(" (and {msg})"));
+                self.error(&format!("{block} block not closed by DONE before {word}; the block is dropped{also}"))?;
                 return self.command(line, input);
             }
             if self.board.is_some() {
@@ -184,7 +195,7 @@ impl<W: Write> Brain<'_, W> {
                          the brain plays single games"
                     ))
                 }
-                _ => return Err(format!("BOARD field {f} on {cell} is not 1, 2 or 3")),
+                _ => return Err(format!("BOARD field {f} on {cell} is not 1 (own stone) or 2 (opponent's)")),
             }
             Ok(())
         });

@@ -25,8 +25,8 @@
 //! is ignored (`END now` is `END`); blank lines are skipped; lines may end with CR LF; a line longer than
 //! [`MAX_LINE_BYTES`] is answered with one `ERROR` (inside a BOARD block: at DONE) without being kept.
 //! A bad line inside a BOARD or SWAP2BOARD block fails the block with one `ERROR` at DONE; a command
-//! inside one (the manager moved on without DONE) fails it with one `ERROR` at once, and is then
-//! handled.
+//! that changes the game inside one (the manager moved on without DONE) fails it with one `ERROR` at
+//! once, and is then handled; INFO and ABOUT are handled and the block goes on.
 //! Every answer is one line ending in `\n`, flushed at once. Before a searched move the brain may print one
 //! `MESSAGE ...` line with its search figures (when [`BrainConfig::messages`] is on).
 //!
@@ -703,10 +703,21 @@ mod tests {
     #[test]
     #[cfg(not(canopy_loom))]
     fn blocks_without_done_field_3_and_begin_on_stones_are_refused() {
-        let answers = session("START 15\nBOARD\n7,7,1\n8,8,2\nABOUT\n");
+        // INFO and ABOUT leave the game as it is: handled inside the block, which goes on.
+        let lines =
+            run_all("START 15\nBOARD\n7,7,1\nINFO timeout_turn x\nABOUT\n8,8,2\nDONE\n", &config(Some(500)), None);
+        // (The search's own MESSAGE line comes before its move.)
+        assert_eq!(lines.len(), 5, "{lines:?}");
+        assert!(lines[1].starts_with("MESSAGE INFO timeout_turn") && lines[2].starts_with("name="), "{lines:?}");
+        assert!(Cell::parse(&lines[4]).is_some_and(|c| ![Cell::new(7, 7), Cell::new(8, 8)].contains(&c)));
+        let answers = session("START 15\nSWAP2BOARD\n7,7\nINFO rule 0\n8,8\n9,9\nDONE\n");
+        assert_eq!(answers.len(), 2, "{answers:?}");
+        // A bad line before the interrupting command is named too.
+        let answers = session("START 15\nBOARD\n7,7,1\n7,7,2\nRESTART\n");
         assert_eq!(answers.len(), 3, "{answers:?}");
-        assert!(answers[1].starts_with("ERROR BOARD block not closed by DONE before ABOUT"), "{answers:?}");
-        assert!(answers[2].starts_with("name="), "{answers:?}");
+        assert!(answers[1].starts_with("ERROR BOARD block not closed by DONE before RESTART"), "{answers:?}");
+        assert!(answers[1].contains("7,7 is listed twice"), "{answers:?}");
+        assert_eq!(answers[2], "OK");
         // The dropped block leaves the board as it was (empty): TURN's stone is the only one.
         let answers = session("START 15\nBOARD\n7,7,1\nTURN 3,3\n");
         assert_eq!(answers.len(), 3, "{answers:?}");
