@@ -10,12 +10,13 @@ use serde_json::json;
 
 use super::args::{self, agent_parser};
 use super::gomoku::PositionArgs;
-use super::matches::{parse_agent, MATCH_DEFAULT_PLAYOUTS};
+use super::matches::{agent_params, parse_agent, MATCH_DEFAULT_PLAYOUTS};
 use super::params::SettingsFlags;
 use super::search_args::{ForGomoku, ForTicTacToe};
 use super::svg::svg_plot;
 use super::two_player::{
-    duel, tictactoe_agent, warn_unused_options, AgentMaker, DuelGame, GOMOKU_AGENTS, TICTACTOE_AGENTS,
+    duel, tictactoe_agent, tictactoe_agent_with_params, warn_unused_options, AgentMaker, DuelGame, GOMOKU_AGENTS,
+    TICTACTOE_AGENTS,
 };
 use super::{common, input_error, AgentName};
 use canopy_mcts::games::gomoku::{Gomoku, GomokuState, PlayerAgent, Tuning};
@@ -125,7 +126,7 @@ struct Layout<'a> {
 fn run_rows<G: Game>(
     game: &G,
     start: &G::State,
-    rows: Vec<(String, AgentMaker<G>)>,
+    rows: Vec<(String, AgentMaker<G>, serde_json::Value)>,
     opponent: AgentMaker<G>,
     layout: &Layout<'_>,
     name: impl Fn(&G::Action) -> String + Copy,
@@ -137,7 +138,7 @@ fn run_rows<G: Game>(
     };
     let lines = common::game_lines(quiet || no_progress, true);
     let mut results = Vec::new();
-    for (label, agent) in &rows {
+    for (label, agent, _) in &rows {
         let played = duel(
             game,
             |_| start.clone(),
@@ -172,13 +173,17 @@ fn run_rows<G: Game>(
         let (key, rows_key) = if layout.sweep.is_some() { ("value", "values") } else { ("agent", "agents") };
         let rows: Vec<serde_json::Value> = results
             .iter()
-            .map(|(label, score, played)| {
-                json!({ key: label, "summary": score, "games": played.iter().map(|g| &g.json).collect::<Vec<_>>() })
+            .zip(&rows)
+            .map(|((label, score, played), (_, _, params))| {
+                let games: Vec<_> = played.iter().map(|g| &g.json).collect();
+                json!({ key: label, "params": params, "summary": score, "games": games })
             })
             .collect();
         let mut v =
             json!({ "game": layout.game, "opponent": layout.opponent, "games": layout.games, "seed": layout.seed });
         if let Some((param, _)) = layout.sweep {
+            // Only the mcts agent is swept.
+            v["agent"] = json!("mcts");
             v["param"] = json!(param);
         }
         v[rows_key] = json!(rows);
@@ -218,11 +223,34 @@ fn run_rows<G: Game>(
 /// `--exploration` (see [`parse_agent`]).
 fn gomoku_agent(
     spec: &str,
-    (base, given): (&canopy_mcts::SearchParams, bool),
+    base: (&canopy_mcts::SearchParams, bool),
     brain: Tuning,
 ) -> Result<AgentMaker<Gomoku>, String> {
+    gomoku_agent_with_params(spec, base, brain).map(|(maker, _)| maker)
+}
+
+/// [`gomoku_agent`] and the search parameters it plays with as `--json` gives them (null for an agent
+/// that does not search).
+fn gomoku_agent_with_params(
+    spec: &str,
+    (base, given): (&canopy_mcts::SearchParams, bool),
+    brain: Tuning,
+) -> Result<(AgentMaker<Gomoku>, serde_json::Value), String> {
     let player = parse_agent(spec, base, brain, given)?;
-    Ok(Box::new(move || Box::new(PlayerAgent::new(player.clone()))))
+    let params = agent_params(&player);
+    Ok((Box::new(move || Box::new(PlayerAgent::new(player.clone()))), params))
+}
+
+/// [`tictactoe_agent`] and its search parameters as `--json` gives them (null for `random`).
+fn tictactoe_agent_json(
+    spec: &str,
+    base: &canopy_mcts::SearchParams,
+) -> Result<(AgentMaker<TicTacToe>, serde_json::Value), String> {
+    let (maker, params) = tictactoe_agent_with_params(spec, base)?;
+    let params = params.map_or(serde_json::Value::Null, |p| {
+        super::params::to_json(&p, <ForTicTacToe as super::search_args::Profile>::SKIP)
+    });
+    Ok((maker, params))
 }
 
 /// The Gomoku game, opening and opponent of a series.
@@ -257,8 +285,9 @@ pub fn compare_gomoku(args: &CompareGomoku) -> anyhow::Result<()> {
     );
     let mut rows = Vec::new();
     for agent in agents {
-        let maker = gomoku_agent(&agent.to_string(), base, rival.brain.settings).map_err(input_error)?;
-        rows.push((agent.to_string(), maker));
+        let (maker, params) =
+            gomoku_agent_with_params(&agent.to_string(), base, rival.brain.settings).map_err(input_error)?;
+        rows.push((agent.to_string(), maker, params));
     }
     let layout = layout("gomoku", "agent", &spec, args.games, &args.run, None);
     run_rows(&game, &start, rows, opponent, &layout, |c| c.to_string())
@@ -280,9 +309,10 @@ pub fn sweep_gomoku(args: &SweepGomoku) -> anyhow::Result<()> {
     common::check_values(&param, &values, &rival.brain.settings)?;
     let mut rows = Vec::new();
     for value in values {
-        let maker = gomoku_agent(&format!("mcts:{param}={}", value.trim()), base, rival.brain.settings)
-            .map_err(|e| input_error(format!("--values: {e}")))?;
-        rows.push((value.trim().to_string(), maker));
+        let (maker, params) =
+            gomoku_agent_with_params(&format!("mcts:{param}={}", value.trim()), base, rival.brain.settings)
+                .map_err(|e| input_error(format!("--values: {e}")))?;
+        rows.push((value.trim().to_string(), maker, params));
     }
     // The tables, the JSON and the plot name it as `--param` takes it.
     let label = param.replace('_', "-");
@@ -305,7 +335,8 @@ pub fn compare_tictactoe(args: &CompareTicTacToe) -> anyhow::Result<()> {
     );
     let mut rows = Vec::new();
     for agent in agents {
-        rows.push((agent.to_string(), tictactoe_agent(&agent.to_string(), &base).map_err(input_error)?));
+        let (maker, params) = tictactoe_agent_json(&agent.to_string(), &base).map_err(input_error)?;
+        rows.push((agent.to_string(), maker, params));
     }
     let layout = layout("tic-tac-toe", "agent", &spec, args.games, &args.run, None);
     run_rows(&TicTacToe, &TicTacToeState::default(), rows, opponent, &layout, |c| c.to_string())
@@ -322,9 +353,9 @@ pub fn sweep_tictactoe(args: &SweepTicTacToe) -> anyhow::Result<()> {
     common::check_values(&param, &values, &base)?;
     let mut rows = Vec::new();
     for value in values {
-        let maker = tictactoe_agent(&format!("mcts:{param}={}", value.trim()), &base)
+        let (maker, params) = tictactoe_agent_json(&format!("mcts:{param}={}", value.trim()), &base)
             .map_err(|e| input_error(format!("--values: {e}")))?;
-        rows.push((value.trim().to_string(), maker));
+        rows.push((value.trim().to_string(), maker, params));
     }
     // The tables, the JSON and the plot name it as `--param` takes it.
     let label = param.replace('_', "-");

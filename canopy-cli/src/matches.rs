@@ -343,7 +343,7 @@ pub fn run(args: &MatchGomoku) -> anyhow::Result<()> {
 }
 
 /// The search settings `agent` plays with, as `--json` gives them (null for an agent that does not search).
-fn agent_params(agent: &Player) -> serde_json::Value {
+pub(crate) fn agent_params(agent: &Player) -> serde_json::Value {
     match agent {
         Player::Mcts { params, .. } => {
             super::params::to_json(params, <super::search_args::ForGomoku as super::search_args::Profile>::SKIP)

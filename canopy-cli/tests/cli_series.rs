@@ -299,6 +299,11 @@ fn compare_and_sweep_work_for_the_two_player_games() {
     assert_eq!(v["opponent"], "random");
     let rows = v["agents"].as_array().unwrap();
     assert_eq!(rows.iter().map(|r| r["agent"].as_str().unwrap()).collect::<Vec<_>>(), ["mcts", "random"]);
+    // Each row's search parameters, as the other games' series give them (null for random play).
+    assert_eq!(
+        (&rows[0]["params"]["playouts"], &rows[1]["params"]),
+        (&serde_json::json!(2000), &serde_json::Value::Null)
+    );
     let mcts = &rows[0]["summary"];
     assert_eq!(mcts["games"], 4);
     assert_eq!(mcts["losses"], 0, "the search never loses tic-tac-toe to random moves: {v}");
@@ -327,7 +332,8 @@ fn compare_and_sweep_work_for_the_two_player_games() {
         "--quiet",
         "--json",
     ]);
-    assert_eq!(v["param"], "radius");
+    assert_eq!((&v["param"], &v["agent"]), (&serde_json::json!("radius"), &serde_json::json!("mcts")));
+    assert!(v["values"].as_array().unwrap().iter().all(|r| r["params"]["playouts"] == 200), "{v}");
     assert_eq!(v["opponent"], "threat");
     // The swept parameter is named as --param takes it, however it was typed.
     let t = json(&[
