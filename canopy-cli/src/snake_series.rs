@@ -48,7 +48,8 @@ impl Settings for AgentOptions {
 
 /// One row of a series: its label, the search parameters of the agent (`None` for a baseline, which
 /// runs no search), the statistics and the games.
-type Row = (String, Option<SearchParams>, Summary, Vec<GameResult>);
+/// A row: its name, the search parameters and MCTS settings (`None` for a baseline), and its games.
+type Row = (String, Option<SearchParams>, Option<serde_json::Value>, Summary, Vec<GameResult>);
 
 /// `canopy compare snake`.
 pub fn compare(args: &snake::Compare) -> anyhow::Result<()> {
@@ -64,7 +65,7 @@ pub fn compare(args: &snake::Compare) -> anyhow::Result<()> {
         .map(|setup| {
             let games = setup.run(args.games, args.run.search.seed, options, &bar, lines);
             let summary = Summary::of(&games, setup.cells());
-            (setup.agent_name().to_string(), setup.search_params().cloned(), summary, games)
+            (setup.agent_name().to_string(), setup.search_params().cloned(), setup.mcts_json(), summary, games)
         })
         .collect();
     bar.finish_and_clear();
@@ -168,13 +169,19 @@ pub fn sweep(args: &snake::Sweep) -> anyhow::Result<()> {
         .iter()
         .map(|(value, setup)| {
             let games = setup.run(args.games, args.run.search.seed, options, &bar, lines);
-            (value.clone(), setup.search_params().cloned(), Summary::of(&games, setup.cells()), games)
+            (
+                value.clone(),
+                setup.search_params().cloned(),
+                setup.mcts_json(),
+                Summary::of(&games, setup.cells()),
+                games,
+            )
         })
         .collect();
     bar.finish_and_clear();
     if let (Some(path), Some(file)) = (&args.svg, svg_file.as_mut()) {
         let points: Vec<(String, f64, f64)> =
-            rows.iter().map(|(v, _, s, _)| (v.clone(), s.mean_length, s.stderr_length)).collect();
+            rows.iter().map(|(v, _, _, s, _)| (v.clone(), s.mean_length, s.stderr_length)).collect();
         let title = format!("snake: mean length against {label} ({} games per value)", args.games);
         file.write_all(svg_plot(&title, &label, &points).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
@@ -217,11 +224,11 @@ fn print_rows(
         let mut v = head;
         v[columns.list] = rows
             .iter()
-            .map(|(name, params, summary, games)| {
+            .map(|(name, params, mcts, summary, games)| {
                 let params = params.as_ref().map(|p| {
                     super::params::to_json(p, <crate::search_args::ForSnake as crate::search_args::Profile>::SKIP)
                 });
-                json!({ columns.key: name, "params": params, "summary": summary, "games": games })
+                json!({ columns.key: name, "params": params, "mcts": mcts, "summary": summary, "games": games })
             })
             .collect();
         println!("{}", serde_json::to_string_pretty(&v)?);
@@ -229,7 +236,7 @@ fn print_rows(
     }
     if csv {
         println!("{label},games,mean_length,stderr_length,median_length,max_length,fill,won,ms_per_move");
-        for (name, _, s, _) in rows {
+        for (name, _, _, s, _) in rows {
             println!(
                 "{name},{},{:.2},{:.2},{:.1},{},{:.4},{:.4},{:.3}",
                 s.games,
@@ -249,7 +256,7 @@ fn print_rows(
         "{label:<width$} {:>5} {:>8} {:>6} {:>7} {:>4} {:>6} {:>5} {:>9}",
         "games", "length", "±", "median", "max", "fill", "won", "ms/move"
     );
-    for (name, _, s, _) in rows {
+    for (name, _, _, s, _) in rows {
         println!(
             "{name:<width$} {:>5} {:>8.2} {:>6.2} {:>7.1} {:>4} {:>5.1}% {:>4.0}% {:>9.2}",
             s.games,

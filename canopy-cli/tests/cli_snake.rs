@@ -63,6 +63,11 @@ fn play_json_has_the_summary_and_one_record_per_game() {
         rows.iter().map(|r| (r["agent"].as_str().unwrap(), r["params"].is_object())).collect();
     assert_eq!(params, [("mcts", true), ("tailfollow", false)], "{compare}");
     assert!(rows[1]["params"].is_null());
+    // The MCTS agent's own settings too, as play snake's `mcts` block.
+    assert_eq!(
+        (&rows[0]["mcts"]["rollout"], &rows[1]["mcts"]),
+        (&serde_json::json!("safegreedy"), &serde_json::Value::Null)
+    );
 }
 
 #[test]

@@ -109,6 +109,22 @@ impl SeriesSetup {
         (self.agent == AgentName::Mcts).then_some(&self.params)
     }
 
+    /// The MCTS agent's own settings as the `mcts` block of the JSON reports (its rollout policy, tail
+    /// filter, endgame and tree reuse); `None` for the baselines.
+    pub fn mcts_json(&self) -> Option<serde_json::Value> {
+        (self.agent == AgentName::Mcts).then(|| {
+            json!({
+                // As --rollout names it.
+                "rollout": crate::params::to_json(&self.policy, &[])["rollout"],
+                "rollout_max_moves": self.policy.rollout_max_moves,
+                "rollout_patience": self.policy.rollout_patience,
+                "tail_filter": format!("{:?}", self.policy.tail_filter).to_lowercase(),
+                "endgame_free_cells": self.endgame,
+                "reuse": self.reuse,
+            })
+        })
+    }
+
     /// The search parameters (for `sweep` to vary).
     pub fn params_mut(&mut self) -> &mut SearchParams {
         &mut self.params
@@ -236,8 +252,7 @@ pub fn play(args: &super::Play) -> anyhow::Result<()> {
     let super::Chooser { agent, options } = &args.game;
     let setup = SeriesSetup::new(*agent, &args.search, options)?;
     warn_unused_options(&[*agent], &args.search, options);
-    let (rules, params, search_policy, endgame, reuse) =
-        (setup.rules, &setup.params, setup.policy, setup.endgame, setup.reuse);
+    let (rules, params) = (setup.rules, &setup.params);
     let (w, h) = (rules.width, rules.height);
     let agent_name = setup.agent_name();
     let bar = progress_bar(args.games, options.watch || args.out.json);
@@ -256,15 +271,7 @@ pub fn play(args: &super::Play) -> anyhow::Result<()> {
             "starvation_limit": rules.starvation_limit,
             "survival_bonus": rules.survival_bonus(),
             "params": (*agent == AgentName::Mcts).then(|| crate::params::to_json(params, <crate::search_args::ForSnake as crate::search_args::Profile>::SKIP)),
-            "mcts": (*agent == AgentName::Mcts).then(|| json!({
-                // As --rollout names it.
-                "rollout": crate::params::to_json(&search_policy, &[])["rollout"],
-                "rollout_max_moves": search_policy.rollout_max_moves,
-                "rollout_patience": search_policy.rollout_patience,
-                "tail_filter": format!("{:?}", search_policy.tail_filter).to_lowercase(),
-                "endgame_free_cells": endgame,
-                "reuse": reuse,
-            })),
+            "mcts": setup.mcts_json(),
             "summary": summary,
             "games": results,
         });
